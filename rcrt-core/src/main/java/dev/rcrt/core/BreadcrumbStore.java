@@ -1,0 +1,86 @@
+package dev.rcrt.core;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where breadcrumbs live. Hosts implement this over their own storage (an RCRT server, a database)
+ * and prove it with the contract suite; {@link InMemoryBreadcrumbStore} is the reference.
+ *
+ * <p><b>Thread-safety:</b> implementations must be safe for concurrent use by any number of
+ * threads. Every write is atomic: a reader sees a breadcrumb either before or after a write, never
+ * half of it.
+ *
+ * <p><b>Versions:</b> a created breadcrumb has version 1; each successful update adds 1. Updates
+ * are optimistic: the caller names the version it read, and a stale version is refused with a
+ * {@link ConflictException} and no write, so concurrent writers never lose an update.
+ *
+ * <p><b>Ordering:</b> search returns newest first, by the time of the last write (create or
+ * update), ties broken by write order. Subscribers receive the events of one subscription in the
+ * order the writes committed.
+ */
+public interface BreadcrumbStore {
+
+  /**
+   * Creates a breadcrumb at version 1.
+   *
+   * @return the stored record with id, version, checksum, size and timestamps filled in
+   * @throws ConflictException if the payload names an id that already exists (expected version 0)
+   * @throws ValidationException if the payload is refused by the store's rules
+   */
+  Breadcrumb create(BreadcrumbCreate create);
+
+  /**
+   * Reads the current version of a breadcrumb.
+   *
+   * @return the record, or empty if no breadcrumb has that id
+   */
+  Optional<Breadcrumb> get(String id);
+
+  /**
+   * Applies an update if the stored version is still {@code expectedVersion}.
+   *
+   * @return the stored record at version {@code expectedVersion + 1}
+   * @throws NotFoundException if no breadcrumb has that id
+   * @throws ConflictException if the stored version differs; nothing is written
+   * @throws ValidationException if the update is refused by the store's rules
+   */
+  Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update);
+
+  /**
+   * Deletes a breadcrumb and its history.
+   *
+   * @return true if it existed
+   */
+  boolean delete(String id);
+
+  /**
+   * The breadcrumbs that match a selector, newest first.
+   *
+   * @param limit at most this many, at least 1
+   * @param offset skip this many matches first, at least 0
+   * @return an immutable list, empty when nothing matches
+   * @throws IllegalArgumentException if limit &lt; 1 or offset &lt; 0
+   */
+  List<Breadcrumb> search(Selector selector, int limit, int offset);
+
+  /**
+   * Every version of a breadcrumb, oldest first, ending with the current one.
+   *
+   * @throws NotFoundException if no breadcrumb has that id
+   */
+  List<Breadcrumb> history(String id);
+
+  /**
+   * Delivers an event for every later create, update and delete of a breadcrumb that matches the
+   * selector (for a delete, the last stored version is matched and delivered).
+   *
+   * <p>Events of one subscription arrive one at a time, in commit order, on a thread of the
+   * store's choosing and never on the writer's thread while it holds a lock. A listener that throws
+   * is logged and keeps its subscription.
+   *
+   * @return a handle whose {@code close()} stops delivery; events already handed over may still
+   *     arrive. Closing twice is harmless.
+   */
+  Subscription subscribe(Selector selector, BreadcrumbListener listener);
+}

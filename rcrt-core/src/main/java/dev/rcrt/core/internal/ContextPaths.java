@@ -1,0 +1,68 @@
+package dev.rcrt.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.jayway.jsonpath.Configuration;
+import com.jayway.jsonpath.InvalidPathException;
+import com.jayway.jsonpath.JsonPath;
+import com.jayway.jsonpath.Option;
+import com.jayway.jsonpath.spi.json.JacksonJsonNodeJsonProvider;
+import com.jayway.jsonpath.spi.mapper.JacksonMappingProvider;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Compiled JSONPath (Jayway) over Jackson trees, cached by path text.
+ *
+ * <p>A definite path ({@code $.a.b}) reads one node or null when missing; an indefinite path
+ * ({@code $.items[*].id}) reads an array of every match.
+ */
+public final class ContextPaths {
+  private static final int MAX_CACHED = 4096;
+  private static final ConcurrentHashMap<String, JsonPath> CACHE = new ConcurrentHashMap<>();
+  private static final Configuration CONFIG =
+      Configuration.builder()
+          .jsonProvider(new JacksonJsonNodeJsonProvider(RcrtJson.mapper()))
+          .mappingProvider(new JacksonMappingProvider(RcrtJson.mapper()))
+          .options(Option.SUPPRESS_EXCEPTIONS)
+          .build();
+
+  private ContextPaths() {}
+
+  /**
+   * Compiles (or fetches from the cache) a JSONPath; a path without {@code $} is read as {@code
+   * $.path}.
+   *
+   * @throws ValidationException if the path is malformed, naming it
+   */
+  public static JsonPath compile(String path) {
+    JsonPath cached = CACHE.get(path);
+    if (cached != null) {
+      return cached;
+    }
+    String full = path.startsWith("$") ? path : "$." + path;
+    JsonPath compiled;
+    try {
+      compiled = JsonPath.compile(full);
+    } catch (InvalidPathException | IllegalArgumentException e) {
+      throw new ValidationException("invalid JSONPath '" + path + "': " + e.getMessage());
+    }
+    if (CACHE.size() >= MAX_CACHED) {
+      CACHE.clear();
+    }
+    CACHE.put(path, compiled);
+    return compiled;
+  }
+
+  /** Reads {@code path} from {@code root}; null when a definite path is missing. */
+  public static @Nullable JsonNode read(String path, JsonNode root) {
+    JsonNode result = compile(path).read(root, CONFIG);
+    return result == null || result.isMissingNode() ? null : result;
+  }
+
+  /** Whether the path can match several nodes (wildcards, filters, deep scan). */
+  public static boolean isDefinite(String path) {
+    return compile(path).isDefinite();
+  }
+}
