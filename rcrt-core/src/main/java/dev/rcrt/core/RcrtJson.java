@@ -51,6 +51,19 @@ public final class RcrtJson {
     }
   }
 
+  /**
+   * Reads a breadcrumb from its JSON wire form.
+   *
+   * @throws ValidationException if the text is not JSON or not a breadcrumb
+   */
+  public static Breadcrumb parseAs(String json) {
+    try {
+      return MAPPER.readValue(json, Breadcrumb.class);
+    } catch (JsonProcessingException e) {
+      throw new ValidationException("not a breadcrumb: " + e.getOriginalMessage() + location(e));
+    }
+  }
+
   /** Compact JSON text of a node or value. */
   public static String write(Object value) {
     try {

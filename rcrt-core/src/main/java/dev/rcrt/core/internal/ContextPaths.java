@@ -42,6 +42,10 @@ public final class ContextPaths {
       return cached;
     }
     String full = path.startsWith("$") ? path : "$." + path;
+    String unbalanced = unbalancedBracket(full);
+    if (unbalanced != null) {
+      throw new ValidationException("invalid JSONPath '" + path + "': " + unbalanced);
+    }
     JsonPath compiled;
     try {
       compiled = JsonPath.compile(full);
@@ -53,6 +57,33 @@ public final class ContextPaths {
     }
     CACHE.put(path, compiled);
     return compiled;
+  }
+
+  /**
+   * Jayway reads an unclosed {@code [} or a stray {@code ]} as part of a property name; a selector
+   * or hint with such a path would then never match. This check makes it an error instead.
+   */
+  private static @Nullable String unbalancedBracket(String path) {
+    int depth = 0;
+    char quote = 0;
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '[') {
+        depth++;
+      } else if (c == ']' && --depth < 0) {
+        return "']' at position " + i + " closes no '['";
+      }
+    }
+    if (quote != 0) {
+      return "unclosed quote " + quote;
+    }
+    return depth > 0 ? "unclosed '['" : null;
   }
 
   /** Reads {@code path} from {@code root}; null when a definite path is missing. */

@@ -1,0 +1,80 @@
+package dev.rcrt.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+class BreadcrumbJsonTest {
+
+  private static final String SERVER_JSON =
+      """
+      {"id":"b1","title":"T","description":"D","semantic_version":"1.0.0",
+       "context":{"a":1},"tags":["x"],"schema_name":"s.v1","llm_hints":{"exclude":["a"]},
+       "visibility":"Public","sensitivity":"Low","version":3,"checksum":"sha256:ab",
+       "ttl":null,"created_at":"2025-11-12T10:00:00Z","updated_at":"2025-11-12T11:00:00Z",
+       "created_by":"agent-1","updated_by":null,"size_bytes":7,"some_future_field":{"x":1}}
+      """;
+
+  @Test
+  void readsTheServersWireFormatAndIgnoresUnknownFields() throws Exception {
+    Breadcrumb b = RcrtJson.mapper().readValue(SERVER_JSON, Breadcrumb.class);
+    assertThat(b.id()).isEqualTo("b1");
+    assertThat(b.semanticVersion()).isEqualTo("1.0.0");
+    assertThat(b.schemaName()).isEqualTo("s.v1");
+    assertThat(b.visibility()).isEqualTo(Visibility.PUBLIC);
+    assertThat(b.sensitivity()).isEqualTo(Sensitivity.LOW);
+    assertThat(b.version()).isEqualTo(3);
+    assertThat(b.llmHints().get("exclude").get(0).asText()).isEqualTo("a");
+    assertThat(b.createdBy()).isEqualTo("agent-1");
+    assertThat(b.updatedAt()).isAfter(b.createdAt());
+  }
+
+  @Test
+  void writesSnakeCaseFieldNamesAndCapitalisedEnums() {
+    Breadcrumb b = RcrtJson.parseAs(SERVER_JSON);
+    JsonNode written = RcrtJson.mapper().valueToTree(b);
+    assertThat(written.has("schema_name")).isTrue();
+    assertThat(written.has("semantic_version")).isTrue();
+    assertThat(written.has("size_bytes")).isTrue();
+    assertThat(written.has("schemaName")).isFalse();
+    assertThat(written.get("visibility").asText()).isEqualTo("Public");
+    assertThat(written.get("created_at").asText()).isEqualTo("2025-11-12T10:00:00Z");
+    assertThat(written.has("ttl")).as("null fields are omitted").isFalse();
+  }
+
+  @Test
+  void enumsReadLowercaseAndCapitalisedSpellings() {
+    assertThat(Visibility.fromWire("team")).isEqualTo(Visibility.TEAM);
+    assertThat(Visibility.fromWire("Private")).isEqualTo(Visibility.PRIVATE);
+    assertThat(Sensitivity.fromWire("pii")).isEqualTo(Sensitivity.PII);
+    assertThat(Sensitivity.fromWire("Secret")).isEqualTo(Sensitivity.SECRET);
+    assertThat(TtlType.fromWire("Hybrid")).isEqualTo(TtlType.HYBRID);
+  }
+
+  @Test
+  void anUnknownEnumValueNamesTheFieldAndTheAcceptedValues() {
+    assertThatThrownBy(() -> Visibility.fromWire("secretive"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("visibility: unknown value 'secretive'; use one of public, team, private");
+  }
+
+  @Test
+  void aCreatePayloadNeedsATitleAndAnObjectContext() {
+    assertThatThrownBy(() -> BreadcrumbCreate.builder("s.v1", " ").build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("title is required");
+    assertThatThrownBy(
+            () -> BreadcrumbCreate.builder("s.v1", "t").context(RcrtJson.parse("[1]")).build())
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("context: expected object, found ARRAY");
+  }
+
+  @Test
+  void parseReportsLineAndColumnOfMalformedJson() {
+    assertThatThrownBy(() -> RcrtJson.parse("{\n  \"a\": }"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("line 2, column 8");
+  }
+}
