@@ -1,0 +1,111 @@
+package dev.rcrt.tools;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ContextMatch;
+import dev.rcrt.core.LoadProblem;
+import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.ValidationException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds tools directly in the store, every time it is asked: no registry, no aggregated catalog,
+ * so a tool breadcrumb written a moment ago is found on the next call.
+ *
+ * <p>Tools are the breadcrumbs of the {@link ToolDefinition#TOOL_SCHEMAS}. When several carry the
+ * same name, the most recently written wins. Parsed definitions are cached by breadcrumb id and
+ * version, so repeated discovery costs a store search, not a re-parse. Thread-safe.
+ */
+public final class ToolDiscovery {
+  private static final int PAGE = 500;
+
+  private final BreadcrumbStore store;
+  private final Map<String, ToolDefinition> parsed = new ConcurrentHashMap<>();
+
+  /** Discovery over {@code store}. */
+  public ToolDiscovery(BreadcrumbStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  /**
+   * Every tool in the store, one per name, sorted by name (a stable order keeps prompts
+   * cacheable by providers).
+   *
+   * @return the tools, and a problem for each tool breadcrumb that could not be read (it is left
+   *     out, and the rest are still offered)
+   */
+  public LoadReport<ToolDefinition> discover() {
+    List<Breadcrumb> all = new ArrayList<>();
+    for (String schema : ToolDefinition.TOOL_SCHEMAS) {
+      all.addAll(searchAll(Selector.schema(schema)));
+    }
+    all.sort(Comparator.comparing(Breadcrumb::updatedAt).reversed());
+    List<ToolDefinition> tools = new ArrayList<>();
+    List<LoadProblem> problems = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    Set<String> seenIds = new HashSet<>();
+    for (Breadcrumb b : all) {
+      seenIds.add(b.id());
+      try {
+        ToolDefinition tool = parse(b);
+        if (names.add(tool.name())) {
+          tools.add(tool);
+        }
+      } catch (ValidationException e) {
+        problems.add(new LoadProblem(b.id(), e.getMessage()));
+      }
+    }
+    parsed.keySet().retainAll(seenIds);
+    tools.sort(Comparator.comparing(ToolDefinition::name));
+    return new LoadReport<>(tools, problems);
+  }
+
+  /**
+   * The tool named {@code name}, newest first across the tool schemas.
+   *
+   * @return empty if no tool breadcrumb has that name
+   * @throws ValidationException if the newest breadcrumb with that name is malformed
+   */
+  public Optional<ToolDefinition> find(String name) {
+    Objects.requireNonNull(name, "name");
+    Breadcrumb newest = null;
+    for (String schema : ToolDefinition.TOOL_SCHEMAS) {
+      List<Breadcrumb> hit =
+          store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.name", name)), 1, 0);
+      if (!hit.isEmpty() && (newest == null || hit.get(0).updatedAt().isAfter(newest.updatedAt()))) {
+        newest = hit.get(0);
+      }
+    }
+    return newest == null ? Optional.empty() : Optional.of(parse(newest));
+  }
+
+  private ToolDefinition parse(Breadcrumb b) {
+    ToolDefinition cached = parsed.get(b.id());
+    if (cached != null && cached.sourceVersion() == b.version()) {
+      return cached;
+    }
+    ToolDefinition fresh = ToolDefinition.fromBreadcrumb(b);
+    parsed.put(b.id(), fresh);
+    return fresh;
+  }
+
+  private List<Breadcrumb> searchAll(Selector selector) {
+    List<Breadcrumb> out = new ArrayList<>();
+    for (int offset = 0; ; offset += PAGE) {
+      List<Breadcrumb> page = store.search(selector, PAGE, offset);
+      out.addAll(page);
+      if (page.size() < PAGE) {
+        return out;
+      }
+    }
+  }
+}

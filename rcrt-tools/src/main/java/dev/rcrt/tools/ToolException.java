@@ -1,0 +1,38 @@
+package dev.rcrt.tools;
+
+import dev.rcrt.core.RcrtException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A tool could not be resolved, loaded or run, or its input or output broke its schema.
+ *
+ * <p>Inside the {@link ToolRunner} these never escape: they become a {@code tool.response.v1} with
+ * {@code status: "error"}, whose {@code error_code} is {@link #code()}. The codes are:
+ *
+ * <ul>
+ *   <li>{@code tool_not_found}: no tool breadcrumb has that name;
+ *   <li>{@code tool_definition_invalid}: the tool breadcrumb is malformed (bad schema, no name);
+ *   <li>{@code tool_unsupported}: no loader for the implementation type;
+ *   <li>{@code tool_input_invalid}, {@code tool_output_invalid}: a JSON Schema violation, with the
+ *       pointer in the message;
+ *   <li>{@code tool_failed}: the tool itself failed;
+ *   <li>{@code tool_timeout}: it ran past its time limit (retriable).
+ * </ul>
+ */
+public class ToolException extends RcrtException {
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * @param code one of the codes listed on this class
+   * @param message what, where, and what to do; never a secret value
+   * @param cause the underlying failure, or null
+   */
+  public ToolException(String code, String message, @Nullable Throwable cause) {
+    super(code, message, "tool_timeout".equals(code), cause);
+  }
+
+  /** @see #ToolException(String, String, Throwable) */
+  public ToolException(String code, String message) {
+    this(code, message, null);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.rcrt.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The SPI for tool authors: Java code behind a tool of implementation type {@code builtin}.
+ *
+ * <p>Register a handler with {@link ToolRunner.Builder#handler(String, ToolHandler)} under the
+ * tool's name (or its implementation's {@code export}), and publish a tool breadcrumb ({@code
+ * tool.definition.v1} or {@code tool.v1}) with the same name so agents can discover it.
+ *
+ * <p>The runner validates {@code input} against the tool's input schema before calling, and the
+ * returned value against its output schema after. A handler may be called from several threads at
+ * once and must be thread-safe. It runs on a runner thread that is interrupted when the tool's time
+ * limit passes: honour interruption in long waits.
+ */
+@FunctionalInterface
+public interface ToolHandler {
+
+  /**
+   * Runs the tool.
+   *
+   * @param input the request's input, already valid against the input schema; read-only
+   * @param context who is calling, the store, and the tool's configuration
+   * @return the output, a JSON value (normally an object); never null
+   * @throws Exception any failure; the runner records it as an error response with the message.
+   *     Throw {@link ToolException} to choose the message the model sees.
+   */
+  JsonNode execute(JsonNode input, ToolContext context) throws Exception;
+}

@@ -1,0 +1,120 @@
+package dev.rcrt.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The outcome of a tool run: the context of an RCRT {@code tool.response.v1} breadcrumb, {@code
+ * {request_id, tool, status: "success"|"error", output | error, execution_time_ms}}, tagged {@code
+ * tool:response} and {@code request:<request_id>}. Error responses add {@code error_code} (a {@link
+ * ToolException} code) at the end.
+ *
+ * @param requestId the request this answers
+ * @param tool the tool name
+ * @param success true for {@code status: "success"}
+ * @param output the tool output when successful, else null
+ * @param error the error message when failed, else null; never contains a secret value
+ * @param errorCode the {@link ToolException} code when failed, else null
+ * @param executionTimeMs wall time of the run in milliseconds
+ */
+public record ToolResponse(
+    String requestId,
+    String tool,
+    boolean success,
+    @Nullable JsonNode output,
+    @Nullable String error,
+    @Nullable String errorCode,
+    long executionTimeMs) {
+
+  /** The schema name of response breadcrumbs. */
+  public static final String SCHEMA = "tool.response.v1";
+
+  /** Validates that success has an output and failure an error. */
+  public ToolResponse {
+    Objects.requireNonNull(requestId, "requestId");
+    Objects.requireNonNull(tool, "tool");
+    if (success) {
+      Objects.requireNonNull(output, "output");
+    } else {
+      Objects.requireNonNull(error, "error");
+    }
+  }
+
+  /** A successful response. */
+  public static ToolResponse success(String requestId, String tool, JsonNode output, long ms) {
+    return new ToolResponse(requestId, tool, true, output, null, null, ms);
+  }
+
+  /** A failed response carrying the exception's message and code. */
+  public static ToolResponse failure(String requestId, String tool, ToolException e, long ms) {
+    return new ToolResponse(requestId, tool, false, null, e.getMessage(), e.code(), ms);
+  }
+
+  /** The wire context: {@code {request_id, tool, status, output | error, execution_time_ms}}. */
+  public ObjectNode toContext() {
+    ObjectNode c = RcrtJson.object();
+    c.put("request_id", requestId);
+    c.put("tool", tool);
+    c.put("status", success ? "success" : "error");
+    if (success) {
+      c.set("output", output);
+    } else {
+      c.put("error", error);
+    }
+    c.put("execution_time_ms", executionTimeMs);
+    if (errorCode != null) {
+      c.put("error_code", errorCode);
+    }
+    return c;
+  }
+
+  /** The breadcrumb to write: tags {@code tool:response}, {@code request:<id>} and {@code extraTags}. */
+  public BreadcrumbCreate toBreadcrumb(List<String> extraTags, @Nullable String writer) {
+    List<String> tags = new ArrayList<>(List.of("tool:response", "request:" + requestId));
+    tags.addAll(extraTags);
+    return BreadcrumbCreate.builder(SCHEMA, "Tool response: " + tool + (success ? "" : " (error)"))
+        .context(toContext())
+        .tags(tags)
+        .createdBy(writer)
+        .build();
+  }
+
+  /**
+   * Reads a response from its breadcrumb.
+   *
+   * @throws ValidationException if it is not a {@code tool.response.v1} of the RCRT shape
+   */
+  public static ToolResponse fromBreadcrumb(Breadcrumb breadcrumb) {
+    if (!SCHEMA.equals(breadcrumb.schemaName())) {
+      throw new ValidationException(
+          "breadcrumb '" + breadcrumb.id() + "' is a " + breadcrumb.schemaName() + ", not a " + SCHEMA);
+    }
+    String requestId = breadcrumb.contextText("request_id");
+    String tool = breadcrumb.contextText("tool");
+    String status = breadcrumb.contextText("status");
+    if (requestId == null || tool == null || status == null) {
+      throw new ValidationException(
+          "tool response '" + breadcrumb.id() + "': request_id, tool and status are required");
+    }
+    boolean success = "success".equals(status);
+    JsonNode output = breadcrumb.context().get("output");
+    String error = breadcrumb.contextText("error");
+    JsonNode ms = breadcrumb.context().get("execution_time_ms");
+    return new ToolResponse(
+        requestId,
+        tool,
+        success,
+        success ? (output == null ? RcrtJson.mapper().nullNode() : output) : null,
+        success ? null : (error == null ? "unknown error" : error),
+        breadcrumb.contextText("error_code"),
+        ms == null ? 0 : ms.asLong());
+  }
+}

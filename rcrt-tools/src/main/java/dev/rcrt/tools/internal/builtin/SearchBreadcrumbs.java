@@ -1,0 +1,50 @@
+package dev.rcrt.tools.internal.builtin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Sensitivity;
+import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolHandler;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code breadcrumb-search}: {@code {schema_name?, tag?, tags?, limit = 10}} → {@code {breadcrumbs:
+ * [{id, title, schema_name, tags, version, updated_at, context}]}}, newest first, on the store the
+ * request came from. {@code tags} must all be present. The context of a breadcrumb with
+ * sensitivity {@code secret} is never returned.
+ */
+public final class SearchBreadcrumbs implements ToolHandler {
+  @Override
+  public JsonNode execute(JsonNode input, ToolContext context) {
+    List<String> all = new ArrayList<>();
+    if (input.hasNonNull("tag")) {
+      all.add(input.get("tag").asText());
+    }
+    input.path("tags").forEach(t -> all.add(t.asText()));
+    String schema = input.hasNonNull("schema_name") ? input.get("schema_name").asText() : null;
+    Selector selector = new Selector(List.of(), all, schema, List.of());
+    int limit = input.path("limit").asInt(10);
+
+    ArrayNode found = RcrtJson.mapper().createArrayNode();
+    for (Breadcrumb b : context.store().search(selector, limit, 0)) {
+      ObjectNode item = found.addObject();
+      item.put("id", b.id());
+      item.put("title", b.title());
+      item.put("schema_name", b.schemaName());
+      item.set("tags", RcrtJson.mapper().valueToTree(b.tags()));
+      item.put("version", b.version());
+      item.put("updated_at", b.updatedAt().toString());
+      if (b.sensitivity() != Sensitivity.SECRET) {
+        item.set("context", b.context());
+      }
+    }
+    ObjectNode out = RcrtJson.object();
+    out.set("breadcrumbs", found);
+    return out;
+  }
+}

@@ -1,0 +1,104 @@
+package dev.rcrt.tools.internal.loader;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.internal.validation.CompiledSchema;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Dispatches on {@code implementation.type} and keeps each loaded tool until its breadcrumb moves
+ * to a new version. Loading compiles the input and output schemas once.
+ *
+ * <p>Thread-safe.
+ */
+public final class ToolLoader implements AutoCloseable {
+  private final Map<String, ImplementationLoader> byType;
+  private final ConcurrentHashMap<String, LoadedTool> loaded = new ConcurrentHashMap<>();
+
+  public ToolLoader(Map<String, ImplementationLoader> byType) {
+    this.byType = Map.copyOf(byType);
+  }
+
+  /** A tool ready to validate and invoke, for one version of one tool breadcrumb. */
+  public record LoadedTool(
+      ToolDefinition definition,
+      CompiledSchema input,
+      @Nullable CompiledSchema output,
+      Invoker invoker) {
+
+    /** Violations of the input schema, {@code "<pointer>: <message>"}; empty when valid. */
+    public List<String> inputViolations(JsonNode value) {
+      return input.violations(value);
+    }
+
+    /** Violations of the output schema; empty when valid or when there is no output schema. */
+    public List<String> outputViolations(JsonNode value) {
+      return output == null ? List.of() : output.violations(value);
+    }
+  }
+
+  /**
+   * The loaded tool for this definition, loading it on first use or when its breadcrumb version
+   * changed (the old version is closed).
+   *
+   * @throws ToolException {@code tool_unsupported} for an unknown type, {@code
+   *     tool_definition_invalid} for a bad schema, or whatever the type's loader reports
+   */
+  public LoadedTool load(ToolDefinition definition) {
+    LoadedTool current = loaded.get(definition.sourceId());
+    if (current != null && current.definition().sourceVersion() == definition.sourceVersion()) {
+      return current;
+    }
+    LoadedTool fresh = loadNew(definition);
+    LoadedTool previous = loaded.put(definition.sourceId(), fresh);
+    if (previous != null && previous != fresh) {
+      previous.invoker().close();
+    }
+    return fresh;
+  }
+
+  /** Unloads the tool that came from breadcrumb {@code sourceId}, if loaded. */
+  public void unload(String sourceId) {
+    LoadedTool removed = loaded.remove(sourceId);
+    if (removed != null) {
+      removed.invoker().close();
+    }
+  }
+
+  private LoadedTool loadNew(ToolDefinition definition) {
+    ImplementationLoader loader = byType.get(definition.implementation().type());
+    if (loader == null) {
+      throw new ToolException(
+          "tool_unsupported",
+          "tool '" + definition.name() + "' has implementation type '"
+              + definition.implementation().type() + "', which this runner cannot run; supported: "
+              + new java.util.TreeSet<>(byType.keySet()));
+    }
+    CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
+    CompiledSchema out =
+        definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
+    return new LoadedTool(definition, in, out, loader.load(definition));
+  }
+
+  private static CompiledSchema compile(ToolDefinition definition, String field, JsonNode schema) {
+    try {
+      return CompiledSchema.compile(schema);
+    } catch (ValidationException e) {
+      throw new ToolException(
+          "tool_definition_invalid",
+          "tool '" + definition.name() + "' " + field + " (breadcrumb '" + definition.sourceId()
+              + "'): " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    loaded.values().forEach(t -> t.invoker().close());
+    loaded.clear();
+  }
+}

@@ -1,0 +1,155 @@
+package dev.rcrt.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class BuiltinToolsTest {
+  private final InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+  private final ToolRunner runner = ToolRunner.builder(store).build();
+
+  {
+    BuiltinTools.seed(store);
+  }
+
+  @AfterEach
+  void close() {
+    runner.close();
+  }
+
+  private ToolResponse call(String tool, String input) {
+    return ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(tool, RcrtJson.parse(input), "agent-x"), List.of()));
+  }
+
+  private JsonNode ok(String tool, String input) {
+    ToolResponse r = call(tool, input);
+    assertThat(r.error()).isNull();
+    return r.output();
+  }
+
+  @Test
+  void seedingWritesOneDiscoverableDefinitionPerHandlerAndIsIdempotent() {
+    BuiltinTools.seed(store);
+    List<ToolDefinition> tools = new ToolDiscovery(store).discover().items();
+    assertThat(tools).extracting(ToolDefinition::name)
+        .containsExactly("breadcrumb-create", "breadcrumb-search", "calculator", "echo", "random", "timer");
+    assertThat(store.get("tool-def-random")).isPresent();
+    assertThat(store.size()).isEqualTo(6);
+  }
+
+  @Test
+  void everyBundledExampleSatisfiesItsOwnSchemas() {
+    for (ToolDefinition def : new ToolDiscovery(store).discover().items()) {
+      var in = dev.rcrt.tools.internal.validation.CompiledSchema.compile(def.inputSchema());
+      var out = dev.rcrt.tools.internal.validation.CompiledSchema.compile(def.outputSchema());
+      for (ToolExample e : def.examples()) {
+        assertThat(in.violations(e.input())).as(def.name() + " example input").isEmpty();
+        assertThat(out.violations(e.output())).as(def.name() + " example output").isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void echoReturnsTheMessage() {
+    assertThat(ok("echo", "{\"message\":\"hi there\"}").get("echo").asText()).isEqualTo("hi there");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "17 * 23|391|17 * 23 = 391",
+        "(2 + 3) * 4|20|(2 + 3) * 4 = 20",
+        "sqrt(16) + pow(2, 3)|12|sqrt(16) + pow(2, 3) = 12",
+        "10 / 4|2.5|10 / 4 = 2.5",
+        "2 ^ 10|1024|2 ^ 10 = 1024",
+        "7 × 6|42|7 × 6 = 42"
+      })
+  void calculatorEvaluatesArithmetic(String expression, String result, String formatted) {
+    JsonNode out = ok("calculator", "{\"expression\":\"" + expression + "\"}");
+    assertThat(out.get("result").decimalValue()).isEqualByComparingTo(result);
+    assertThat(out.get("expression").asText()).isEqualTo(expression);
+    assertThat(out.get("formatted").asText()).isEqualTo(formatted);
+  }
+
+  @Test
+  void calculatorRefusesAnythingThatIsNotArithmetic() {
+    ToolResponse r = call("calculator", "{\"expression\":\"java.lang.System.exit(1)\"}");
+    assertThat(r.success()).isFalse();
+    assertThat(r.error()).startsWith("calculator cannot evaluate 'java.lang.System.exit(1)'");
+  }
+
+  @Test
+  void calculatorReportsDivisionByZero() {
+    ToolResponse r = call("calculator", "{\"expression\":\"1 / 0\"}");
+    assertThat(r.success()).isFalse();
+    assertThat(r.error()).contains("1 / 0");
+  }
+
+  @Test
+  void randomDrawsTheRequestedCountOfWholeNumbersWithinBounds() {
+    JsonNode numbers = ok("random", "{\"min\":5,\"max\":7,\"count\":200}").get("numbers");
+    assertThat(numbers).hasSize(200);
+    numbers.forEach(n -> assertThat(n.asLong()).isBetween(5L, 7L));
+    java.util.Set<Long> distinct = new java.util.HashSet<>();
+    numbers.forEach(n -> distinct.add(n.asLong()));
+    assertThat(distinct).containsExactlyInAnyOrder(5L, 6L, 7L);
+  }
+
+  @Test
+  void randomDefaultsToOneNumberFromZeroToAHundred() {
+    JsonNode numbers = ok("random", "{}").get("numbers");
+    assertThat(numbers).hasSize(1);
+    assertThat(numbers.get(0).asLong()).isBetween(0L, 100L);
+  }
+
+  @Test
+  void randomWithMinAboveMaxSaysSo() {
+    assertThat(call("random", "{\"min\":10,\"max\":1}").error()).contains("min (10) is greater than max (1)");
+  }
+
+  @Test
+  void timerRefusesMoreThanSixtySecondsBySchema() {
+    ToolResponse r = call("timer", "{\"seconds\":61}");
+    assertThat(r.errorCode()).isEqualTo("tool_input_invalid");
+    assertThat(r.error()).isEqualTo("tool 'timer' input /seconds: 61 is not less or equal to 60");
+  }
+
+  @Test
+  void timerOfZeroSecondsAnswersAtOnce() {
+    JsonNode out = ok("timer", "{\"seconds\":0}");
+    assertThat(out.get("message").asText()).isEqualTo("Waited 0 seconds");
+  }
+
+  @Test
+  void breadcrumbCreateAndSearchActOnTheRequestStore() {
+    JsonNode created = ok("breadcrumb-create",
+        "{\"schema_name\":\"note.v1\",\"title\":\"Groceries\",\"tags\":[\"list\"],\"context\":{\"text\":\"milk\"}}");
+    Breadcrumb stored = store.get(created.get("id").asText()).orElseThrow();
+    assertThat(created.get("version").asInt()).isEqualTo(1);
+    assertThat(stored.createdBy()).isEqualTo("agent-x");
+    assertThat(stored.context().get("text").asText()).isEqualTo("milk");
+
+    JsonNode found = ok("breadcrumb-search", "{\"schema_name\":\"note.v1\",\"tag\":\"list\"}").get("breadcrumbs");
+    assertThat(found).hasSize(1);
+    assertThat(found.get(0).get("title").asText()).isEqualTo("Groceries");
+    assertThat(found.get(0).at("/context/text").asText()).isEqualTo("milk");
+  }
+
+  @Test
+  void breadcrumbSearchNeverReturnsTheContextOfSecretRecords() {
+    store.create(dev.rcrt.core.BreadcrumbCreate.builder("cred.v1", "Key")
+        .context(RcrtJson.parse("{\"key\":\"hunter2\"}")).sensitivity(dev.rcrt.core.Sensitivity.SECRET).build());
+    JsonNode found = ok("breadcrumb-search", "{\"schema_name\":\"cred.v1\"}").get("breadcrumbs");
+    assertThat(found.get(0).has("context")).isFalse();
+    assertThat(RcrtJson.write(found)).doesNotContain("hunter2");
+  }
+}
