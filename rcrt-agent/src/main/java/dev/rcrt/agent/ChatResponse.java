@@ -1,0 +1,37 @@
+package dev.rcrt.agent;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The model's answer: OpenAI chat-completions {@code choices[0]} plus {@code usage}.
+ *
+ * @param message the assistant message, with text, tool calls or both
+ * @param finishReason {@code "stop"}, {@code "tool_calls"}, {@code "length"}, … or null
+ * @param usage token counts, or null when the provider sent none
+ */
+public record ChatResponse(ChatMessage message, @Nullable String finishReason, @Nullable Usage usage) {
+  /** Validates required fields. */
+  public ChatResponse {
+    Objects.requireNonNull(message, "message");
+  }
+
+  /** A final text answer with {@code finish_reason: "stop"} and no usage. */
+  public static ChatResponse text(String content) {
+    return new ChatResponse(ChatMessage.assistant(content, java.util.List.of()), "stop", null);
+  }
+
+  /** An answer that only calls tools ({@code content: null}, {@code finish_reason: "tool_calls"}). */
+  public static ChatResponse toolCalls(ToolCall... calls) {
+    return new ChatResponse(ChatMessage.assistant(null, java.util.List.of(calls)), "tool_calls", null);
+  }
+
+  /**
+   * Token counts of one call: OpenAI {@code usage}.
+   *
+   * @param promptTokens tokens in the request
+   * @param completionTokens tokens in the answer
+   * @param totalTokens their sum as the provider reports it
+   */
+  public record Usage(long promptTokens, long completionTokens, long totalTokens) {}
+}

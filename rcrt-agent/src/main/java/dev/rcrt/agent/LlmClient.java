@@ -1,0 +1,20 @@
+package dev.rcrt.agent;
+
+/**
+ * A chat model. Hosts implement this to plug in any provider; {@link OpenAiCompatibleLlmClient}
+ * speaks the OpenAI chat-completions protocol (OpenAI, OpenRouter, Ollama, vLLM, …).
+ *
+ * <p>Implementations must be thread-safe: an executor may call from several threads at once.
+ */
+public interface LlmClient {
+
+  /**
+   * Sends one request and returns the model's answer.
+   *
+   * @return the assistant message; its tool calls carry the function names offered in {@code
+   *     request.tools()}
+   * @throws LlmException when the provider cannot be reached, refuses the request, answers with an
+   *     error, or answers with something that is not a chat completion
+   */
+  ChatResponse chat(ChatRequest request);
+}

@@ -1,0 +1,64 @@
+package dev.rcrt.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.agent.internal.prompt.FunctionNames;
+import dev.rcrt.agent.internal.prompt.ToolText;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolDefinition;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns discovered tools into what a model reads: a concise text prompt (name, description, inputs
+ * with types and required marks, output fields, one example per tool) and the OpenAI {@code tools}
+ * array for native function calling.
+ *
+ * <p>OpenAI function names must match {@code ^[a-zA-Z0-9_-]{1,64}$}; other tool names are mapped
+ * to safe ones, and {@link ToolPrompt#toolFor(String)} maps calls back. Each function's {@code
+ * parameters} is the tool's input schema, given a root {@code "type": "object"} and {@code
+ * properties} where it lacks them, as providers require. Descriptions are cut to 1,024 characters.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ToolPromptAdapter {
+  private static final int MAX_DESCRIPTION = 1024;
+  private static final String HEADER =
+      "You can call the tools below. Call a tool only when it helps; each result comes back as a"
+          + " tool message, so read the output fields named here.\n\n";
+
+  /** Builds the prompt for {@code tools}, in the given order. */
+  public ToolPrompt adapt(List<ToolDefinition> tools) {
+    Map<String, String> functionToTool = FunctionNames.assign(tools.stream().map(ToolDefinition::name).toList());
+    String[] functionNames = functionToTool.keySet().toArray(String[]::new);
+    StringBuilder text = new StringBuilder(tools.isEmpty() ? "" : HEADER);
+    ArrayNode array = RcrtJson.mapper().createArrayNode();
+    for (int i = 0; i < tools.size(); i++) {
+      ToolDefinition tool = tools.get(i);
+      if (i > 0) {
+        text.append('\n');
+      }
+      text.append(ToolText.of(tool, functionNames[i]));
+      ObjectNode entry = array.addObject();
+      entry.put("type", "function");
+      ObjectNode fn = entry.putObject("function");
+      fn.put("name", functionNames[i]);
+      String description = tool.description().strip();
+      fn.put("description", description.length() <= MAX_DESCRIPTION ? description : description.substring(0, MAX_DESCRIPTION));
+      fn.set("parameters", parameters(tool.inputSchema()));
+    }
+    return new ToolPrompt(text.toString(), array, functionToTool, tools);
+  }
+
+  private static JsonNode parameters(JsonNode inputSchema) {
+    ObjectNode params = inputSchema.deepCopy();
+    if (!params.has("type")) {
+      params.put("type", "object");
+    }
+    if (!params.has("properties")) {
+      params.putObject("properties");
+    }
+    return params;
+  }
+}

@@ -1,0 +1,134 @@
+package dev.rcrt.agent.internal.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.agent.ChatMessage;
+import dev.rcrt.agent.ChatRequest;
+import dev.rcrt.agent.ChatResponse;
+import dev.rcrt.agent.LlmException;
+import dev.rcrt.agent.ToolCall;
+import dev.rcrt.core.RcrtJson;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The OpenAI chat-completions JSON: request bodies out, completions in.
+ *
+ * <p>An assistant message that calls tools and has no text is sent without {@code content}: some
+ * providers reject an empty string there.
+ */
+public final class ChatCompletionsWire {
+  private ChatCompletionsWire() {}
+
+  /** The request body {@code {model, messages, tools?, temperature?}}. */
+  public static ObjectNode requestBody(ChatRequest request) {
+    ObjectNode body = RcrtJson.object();
+    body.put("model", request.model());
+    ArrayNode messages = body.putArray("messages");
+    for (ChatMessage m : request.messages()) {
+      messages.add(message(m));
+    }
+    if (!request.tools().isEmpty()) {
+      body.set("tools", request.tools());
+    }
+    if (request.temperature() != null) {
+      body.put("temperature", request.temperature());
+    }
+    return body;
+  }
+
+  static ObjectNode message(ChatMessage m) {
+    ObjectNode out = RcrtJson.object();
+    out.put("role", m.role());
+    boolean blank = m.content() == null || m.content().isEmpty();
+    if (!(blank && m.hasToolCalls())) {
+      out.put("content", m.content() == null ? "" : m.content());
+    }
+    if (m.hasToolCalls()) {
+      ArrayNode calls = out.putArray("tool_calls");
+      for (ToolCall call : m.toolCalls()) {
+        ObjectNode c = calls.addObject();
+        c.put("id", call.id());
+        c.put("type", "function");
+        ObjectNode fn = c.putObject("function");
+        fn.put("name", call.name());
+        fn.put("arguments", call.arguments());
+      }
+    }
+    if (m.toolCallId() != null) {
+      out.put("tool_call_id", m.toolCallId());
+    }
+    return out;
+  }
+
+  /**
+   * Reads a chat completion {@code {choices: [{message, finish_reason}], usage}}.
+   *
+   * @throws LlmException {@code llm_provider_error} for an {@code error} object, {@code
+   *     llm_bad_response} for anything that is not a completion
+   */
+  public static ChatResponse parseCompletion(JsonNode body, String endpoint) {
+    JsonNode error = body.get("error");
+    if (error != null && !error.isNull()) {
+      String message = providerMessage(error);
+      throw new LlmException(
+          "llm_provider_error",
+          "model endpoint " + endpoint + " answered with an error: " + message,
+          0,
+          message,
+          false,
+          null);
+    }
+    JsonNode choice = body.path("choices").path(0);
+    JsonNode message = choice.get("message");
+    if (message == null || !message.isObject()) {
+      throw new LlmException(
+          "llm_bad_response",
+          "model endpoint " + endpoint + " answered without choices[0].message; is it an OpenAI-compatible chat-completions endpoint?",
+          0,
+          null,
+          false,
+          null);
+    }
+    List<ToolCall> calls = new ArrayList<>();
+    for (JsonNode c : message.path("tool_calls")) {
+      JsonNode fn = c.path("function");
+      JsonNode args = fn.get("arguments");
+      calls.add(
+          new ToolCall(
+              c.path("id").asText("call_" + calls.size()),
+              fn.path("name").asText(),
+              args == null || args.isNull() ? "" : args.isTextual() ? args.textValue() : RcrtJson.write(args)));
+    }
+    JsonNode content = message.get("content");
+    ChatMessage assistant =
+        ChatMessage.assistant(content == null || content.isNull() ? null : content.asText(), calls);
+    return new ChatResponse(assistant, text(choice, "finish_reason"), usage(body.get("usage")));
+  }
+
+  /** The provider's message from an {@code error} object or string. */
+  public static String providerMessage(JsonNode error) {
+    if (error.isTextual()) {
+      return error.textValue();
+    }
+    JsonNode message = error.get("message");
+    return message != null && !message.isNull() ? message.asText() : RcrtJson.write(error);
+  }
+
+  private static ChatResponse.@Nullable Usage usage(@Nullable JsonNode usage) {
+    if (usage == null || !usage.isObject()) {
+      return null;
+    }
+    return new ChatResponse.Usage(
+        usage.path("prompt_tokens").asLong(),
+        usage.path("completion_tokens").asLong(),
+        usage.path("total_tokens").asLong());
+  }
+
+  private static @Nullable String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+}
