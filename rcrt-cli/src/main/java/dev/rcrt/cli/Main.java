@@ -1,0 +1,85 @@
+package dev.rcrt.cli;
+
+import dev.rcrt.cli.internal.ChatCommand;
+import dev.rcrt.cli.internal.Cli;
+import dev.rcrt.cli.internal.ToolsCommand;
+import dev.rcrt.core.RcrtException;
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code ./rcrt} command line. Answers go to stdout, diagnostics to stderr. Exit status: 0 ok,
+ * 1 failure (a one-line reason; {@code -v} adds the stack trace), 2 usage error.
+ */
+@Command(
+    name = "rcrt",
+    mixinStandardHelpOptions = true,
+    version = "rcrt 0.1.0",
+    description = "RCRT, Right Context, Right Time: agents that discover their tools from breadcrumbs.")
+public final class Main implements Runnable {
+  @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log debug detail and print stack traces on failure.")
+  boolean verbose;
+
+  private final Cli cli;
+
+  private Main(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public void run() {
+    new CommandLine(this).usage(cli.err());
+  }
+
+  /** Entry point of the launcher. */
+  public static void main(String[] args) {
+    List<String> all = Arrays.asList(args);
+    boolean verbose = all.contains("-v") || all.contains("--verbose");
+    System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "debug" : "warn");
+    System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    System.exit(run(args, new Cli(out, err, in, System.getenv(), System.console() != null)));
+  }
+
+  /**
+   * Runs one command line against the given streams and environment.
+   *
+   * @return the exit status: 0 ok, 1 failure, 2 usage error
+   */
+  public static int run(String[] args, Cli cli) {
+    Main main = new Main(cli);
+    CommandLine cmd = new CommandLine(main);
+    cmd.addSubcommand("chat", new ChatCommand(cli));
+    CommandLine tools = new CommandLine(new ToolsCommand());
+    tools.addSubcommand("list", new ToolsCommand.ListTools(cli));
+    tools.addSubcommand("prompt", new ToolsCommand.PromptTools(cli));
+    cmd.addSubcommand("tools", tools);
+    cmd.setOut(new java.io.PrintWriter(cli.out(), true));
+    cmd.setErr(new java.io.PrintWriter(cli.err(), true));
+    cmd.setExecutionExceptionHandler(
+        (e, line, parsed) -> {
+          String reason =
+              e instanceof RcrtException || e instanceof java.io.IOException || e instanceof IllegalArgumentException
+                  ? e.getMessage()
+                  : e.toString();
+          cli.note(reason);
+          if (main.verbose) {
+            e.printStackTrace(cli.err());
+          }
+          return 1;
+        });
+    return cmd.execute(args);
+  }
+}

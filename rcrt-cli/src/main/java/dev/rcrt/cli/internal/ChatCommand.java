@@ -1,0 +1,136 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.LlmClient;
+import dev.rcrt.agent.LlmException;
+import dev.rcrt.agent.OpenAiCompatibleLlmClient;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.tools.ToolRunner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "chat",
+    description = {
+      "Answer MESSAGE with an agent that discovers its tools from breadcrumbs, then exit.",
+      "Without MESSAGE, read one message per line from stdin and keep the session (/exit to stop).",
+      "The API key comes from RCRT_API_KEY, else OPENAI_API_KEY or OPENROUTER_API_KEY.",
+      "With no --base-url and no key, an offline demo model is used (announced on stderr)."
+    })
+public final class ChatCommand implements Callable<Integer> {
+  private final Cli cli;
+
+  @Mixin BreadcrumbsOption breadcrumbs;
+
+  @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base, e.g. https://api.openai.com/v1, https://openrouter.ai/api/v1, http://localhost:11434/v1. Default: $RCRT_BASE_URL, else chosen by which key is set.")
+  @Nullable String baseUrl;
+
+  @Option(names = "--model", paramLabel = "NAME", description = "Model id; overrides the agent definition's model.")
+  @Nullable String model;
+
+  @Option(names = "--agent", paramLabel = "ID", defaultValue = "default-chat-assistant", description = "agent_id of the agent definition to run (default: ${DEFAULT-VALUE}).")
+  String agentId = "default-chat-assistant";
+
+  @Option(names = "--session", paramLabel = "ID", description = "Session id (default: a new random id).")
+  @Nullable String session;
+
+  @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "10", description = "Model calls allowed per turn (default: ${DEFAULT-VALUE}).")
+  int maxRounds = 10;
+
+  @Option(names = "--dump", paramLabel = "FILE", description = "At exit, write every breadcrumb in the store to FILE as JSON Lines: the audit trail of the run.")
+  @Nullable Path dump;
+
+  @Parameters(arity = "0..*", paramLabel = "MESSAGE", description = "The message; several words are joined with spaces.")
+  List<String> message = List.of();
+
+  public ChatCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
+    try (ToolRunner runner = ToolRunner.builder(workspace.store()).build()) {
+      AgentDefinition agent = workspace.agent(agentId);
+      if (model != null) {
+        agent = agent.withModel(model);
+      }
+      AgentExecutor executor =
+          AgentExecutor.builder(llm(), runner).agent(agent).maxRounds(maxRounds).build();
+      String sessionId = session != null ? session : UUID.randomUUID().toString();
+      if (!message.isEmpty()) {
+        cli.out().println(answer(executor, workspace.store(), sessionId, String.join(" ", message)));
+        return 0;
+      }
+      return repl(executor, workspace.store(), sessionId);
+    } finally {
+      if (dump != null) {
+        workspace.dump(dump);
+      }
+    }
+  }
+
+  private int repl(AgentExecutor executor, BreadcrumbStore store, String sessionId) throws IOException {
+    while (true) {
+      if (cli.interactive()) {
+        cli.err().print("you> ");
+        cli.err().flush();
+      }
+      String line = cli.in().readLine();
+      if (line == null || line.strip().equals("/exit") || line.strip().equals("/quit")) {
+        return 0;
+      }
+      if (line.isBlank()) {
+        continue;
+      }
+      try {
+        cli.out().println(answer(executor, store, sessionId, line.strip()));
+      } catch (LlmException e) {
+        cli.note(e.getMessage());
+      }
+    }
+  }
+
+  /** Writes the user message, answers it, and returns the answer text. */
+  private static String answer(AgentExecutor executor, BreadcrumbStore store, String sessionId, String text) {
+    Breadcrumb trigger = store.create(AgentExecutor.userMessage(sessionId, text));
+    return String.valueOf(executor.answer(trigger).contextText("message"));
+  }
+
+  private LlmClient llm() {
+    String key = firstEnv("RCRT_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY");
+    String url = baseUrl != null ? baseUrl : cli.env().get("RCRT_BASE_URL");
+    if (url == null && key == null) {
+      cli.note("no --base-url and no API key: using the offline demo model (it knows a few phrases;"
+          + " set OPENAI_API_KEY or pass --base-url for a real model)");
+      return new DemoLlmClient();
+    }
+    if (url == null) {
+      url = cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null
+              && cli.env().get("RCRT_API_KEY") == null
+          ? "https://openrouter.ai/api/v1"
+          : "https://api.openai.com/v1";
+    }
+    return OpenAiCompatibleLlmClient.builder(url).apiKey(key).build();
+  }
+
+  private @Nullable String firstEnv(String... names) {
+    for (String name : names) {
+      String value = cli.env().get(name);
+      if (value != null && !value.isBlank()) {
+        return value;
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,186 @@
+package dev.rcrt.cli.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.agent.ChatMessage;
+import dev.rcrt.agent.ChatRequest;
+import dev.rcrt.agent.ChatResponse;
+import dev.rcrt.agent.LlmClient;
+import dev.rcrt.agent.ToolCall;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The offline demo model of {@code ./rcrt chat}: a few keyword rules that call the bundled tools
+ * through the real tool-call loop, so a new user sees the whole path with no network and no key.
+ * It is a demonstration, never a stand-in for a real model: it is only used when no endpoint and no
+ * key are configured, and the CLI says so on stderr.
+ *
+ * <p>It calls only tools offered in the request, and answers from the tool result it is sent.
+ */
+public final class DemoLlmClient implements LlmClient {
+  /** A run of numbers, operators, parentheses and calculator function names. */
+  private static final Pattern ARITHMETIC_RUN =
+      Pattern.compile("(?:\\s*(?:\\d+(?:\\.\\d+)?|sqrt|cbrt|pow|abs|log10|log|sin|cos|tan|pi|[-+*/^%×÷(),]))+");
+  private static final Pattern OPERATOR_OR_FUNCTION = Pattern.compile("[-+*/^%×÷]|[a-z]\\(");
+  private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.\\d+)?");
+
+  private final AtomicInteger calls = new AtomicInteger();
+
+  @Override
+  public ChatResponse chat(ChatRequest request) {
+    List<ChatMessage> messages = request.messages();
+    ChatMessage last = messages.get(messages.size() - 1);
+    if ("tool".equals(last.role())) {
+      return ChatResponse.text(describeResults(messages));
+    }
+    Set<String> offered = new HashSet<>(request.tools().findValuesAsText("name"));
+    String text = last.content() == null ? "" : last.content();
+    ToolCall call = chooseTool(text, offered);
+    if (call != null) {
+      return ChatResponse.toolCalls(call);
+    }
+    return ChatResponse.text(help(offered));
+  }
+
+  private @Nullable ToolCall chooseTool(String text, Set<String> offered) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    ObjectNode args = RcrtJson.object();
+    if (offered.contains("random") && lower.contains("random")) {
+      List<Double> numbers = numbers(lower);
+      if (numbers.size() >= 2) {
+        args.put("min", numbers.get(numbers.size() - 2)).put("max", numbers.get(numbers.size() - 1));
+      }
+      Matcher count = Pattern.compile("(\\d+)\\s+random").matcher(lower);
+      if (count.find()) {
+        args.put("count", Integer.parseInt(count.group(1)));
+      }
+      return call("random", args);
+    }
+    if (offered.contains("timer") && (lower.contains("wait") || lower.contains("timer"))) {
+      List<Double> numbers = numbers(lower);
+      return call("timer", args.put("seconds", numbers.isEmpty() ? 1 : numbers.get(0)));
+    }
+    if (offered.contains("echo") && (lower.startsWith("echo ") || lower.startsWith("say "))) {
+      return call("echo", args.put("message", text.substring(text.indexOf(' ') + 1).trim()));
+    }
+    if (offered.contains("breadcrumb-create") && (lower.startsWith("remember ") || lower.startsWith("note "))) {
+      String note = text.substring(text.indexOf(' ') + 1).trim();
+      args.put("schema_name", "note.v1").put("title", note.length() > 40 ? note.substring(0, 40) : note);
+      args.putArray("tags").add("note");
+      args.putObject("context").put("text", note);
+      return call("breadcrumb-create", args);
+    }
+    if (offered.contains("breadcrumb-search") && (lower.contains("search") || lower.contains("notes") || lower.contains("breadcrumbs"))) {
+      if (lower.contains("note")) {
+        args.put("schema_name", "note.v1");
+      }
+      return call("breadcrumb-search", args.put("limit", 5));
+    }
+    String expression = arithmetic(lower);
+    if (offered.contains("calculator") && expression != null) {
+      return call("calculator", args.put("expression", expression));
+    }
+    return null;
+  }
+
+  /** The longest arithmetic run in the text that has a digit and an operator or function. */
+  static @Nullable String arithmetic(String text) {
+    String best = null;
+    Matcher m = ARITHMETIC_RUN.matcher(text);
+    while (m.find()) {
+      String run = m.group().trim();
+      boolean calculable = run.chars().anyMatch(Character::isDigit) && OPERATOR_OR_FUNCTION.matcher(run.replaceAll("\\s", "")).find();
+      if (calculable && (best == null || run.length() > best.length())) {
+        best = run;
+      }
+    }
+    return best;
+  }
+
+  private ToolCall call(String tool, JsonNode args) {
+    return new ToolCall("call_demo_" + calls.incrementAndGet(), tool, RcrtJson.write(args));
+  }
+
+  /** Answers from the tool messages that follow the last assistant tool-call message. */
+  private static String describeResults(List<ChatMessage> messages) {
+    int i = messages.size() - 1;
+    while (i >= 0 && "tool".equals(messages.get(i).role())) {
+      i--;
+    }
+    ChatMessage assistant = messages.get(i);
+    List<String> parts = new ArrayList<>();
+    for (ToolCall call : assistant.toolCalls()) {
+      for (ChatMessage m : messages.subList(i + 1, messages.size())) {
+        if (call.id().equals(m.toolCallId())) {
+          parts.add(describe(call.name(), m.content() == null ? "" : m.content()));
+        }
+      }
+    }
+    return String.join("\n", parts);
+  }
+
+  private static String describe(String tool, String content) {
+    if (content.startsWith("Error:")) {
+      return "The " + tool + " tool reported a problem. " + content;
+    }
+    JsonNode out;
+    try {
+      out = RcrtJson.parse(content);
+    } catch (ValidationException e) {
+      return tool + " returned: " + content;
+    }
+    return switch (tool) {
+      case "calculator" -> "The answer is " + out.get("result") + " (" + out.path("formatted").asText() + ").";
+      case "random" -> "Your random number" + (out.path("numbers").size() == 1 ? ": " : "s: ")
+          + joined(out.path("numbers")) + ".";
+      case "echo" -> "Echo: " + out.path("echo").asText();
+      case "timer" -> out.path("message").asText() + ".";
+      case "breadcrumb-create" -> "Saved it as breadcrumb " + out.path("id").asText() + " (version "
+          + out.path("version").asText() + ").";
+      case "breadcrumb-search" -> searchSummary(out.path("breadcrumbs"));
+      default -> tool + " returned: " + content;
+    };
+  }
+
+  private static String searchSummary(JsonNode found) {
+    if (found.isEmpty()) {
+      return "I found no matching breadcrumbs.";
+    }
+    List<String> titles = new ArrayList<>();
+    found.forEach(b -> titles.add(b.path("title").asText() + " (" + b.path("schema_name").asText() + ")"));
+    return "I found " + found.size() + " breadcrumb" + (found.size() == 1 ? "" : "s") + ": "
+        + String.join("; ", titles) + ".";
+  }
+
+  private static String joined(JsonNode array) {
+    List<String> all = new ArrayList<>();
+    array.forEach(n -> all.add(n.asText()));
+    return String.join(", ", all);
+  }
+
+  private static List<Double> numbers(String text) {
+    List<Double> out = new ArrayList<>();
+    Matcher m = NUMBER.matcher(text);
+    while (m.find()) {
+      out.add(Double.parseDouble(m.group()));
+    }
+    return out;
+  }
+
+  private static String help(Set<String> offered) {
+    return "I am the offline demo model, so I only understand a few kinds of request. Tools I can use"
+        + " here: " + String.join(", ", new java.util.TreeSet<>(offered)) + ". Try \"What is 17 * 23?\","
+        + " \"Give me a random number between 1 and 6\", \"echo hello\", \"remember buy milk\" or"
+        + " \"search my notes\". For real answers, pass --base-url or set OPENAI_API_KEY.";
+  }
+}

@@ -1,0 +1,87 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbFiles;
+import dev.rcrt.core.ContextMatch;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.tools.BuiltinTools;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The store a command works on: the bundled tools and agent, then the user's {@code --breadcrumbs}
+ * files on top (a file record with the same id replaces a bundled one). A file that does not load
+ * is reported on stderr and the rest still load.
+ */
+public final class Workspace {
+  private final InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+
+  public Workspace(List<Path> breadcrumbs, Cli cli) {
+    BuiltinTools.seed(store);
+    BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
+    LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
+    report.problems().forEach(p -> cli.note("skipped " + p));
+  }
+
+  public InMemoryBreadcrumbStore store() {
+    return store;
+  }
+
+  /**
+   * The newest agent definition with {@code agent_id}.
+   *
+   * @throws NotFoundException naming the agents there are
+   */
+  public AgentDefinition agent(String agentId) {
+    Breadcrumb newest = null;
+    TreeSet<String> known = new TreeSet<>();
+    for (String schema : AgentDefinition.SCHEMAS) {
+      for (Breadcrumb b : store.search(Selector.schema(schema), 1000, 0)) {
+        known.add(String.valueOf(b.contextText("agent_id")));
+      }
+      List<Breadcrumb> hit = store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.agent_id", agentId)), 1, 0);
+      if (!hit.isEmpty() && (newest == null || hit.get(0).updatedAt().isAfter(newest.updatedAt()))) {
+        newest = hit.get(0);
+      }
+    }
+    if (newest == null) {
+      throw new NotFoundException("no agent definition with agent_id '" + agentId + "'; loaded agents: " + known);
+    }
+    return AgentDefinition.fromBreadcrumb(newest);
+  }
+
+  /** Writes every breadcrumb as JSON Lines (RCRT wire fields), oldest write first. */
+  public void dump(Path file) throws IOException {
+    List<Breadcrumb> all = new ArrayList<>();
+    for (int offset = 0; ; offset += 1000) {
+      List<Breadcrumb> page = store.search(Selector.all(), 1000, offset);
+      all.addAll(page);
+      if (page.size() < 1000) {
+        break;
+      }
+    }
+    Collections.reverse(all);
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      for (Breadcrumb b : all) {
+        w.write(RcrtJson.write(b));
+        w.write('\n');
+      }
+    }
+  }
+}
