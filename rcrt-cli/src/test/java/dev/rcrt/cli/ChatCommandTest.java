@@ -1,0 +1,162 @@
+package dev.rcrt.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import dev.rcrt.core.RcrtJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChatCommandTest {
+  @RegisterExtension
+  static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+
+  @TempDir Path dir;
+
+  @Test
+  void offlineChatAnswersWithTheCalculatorAndTheDumpShowsTheWholeTrail() throws Exception {
+    Path dump = dir.resolve("trail.jsonl");
+    CliHarness run = CliHarness.run("chat", "--dump", dump.toString(), "What is 17 * 23?");
+
+    assertThat(run.status).isZero();
+    assertThat(run.out()).contains("391");
+    assertThat(run.err()).contains("offline demo model");
+
+    List<JsonNode> lines = Files.readAllLines(dump).stream().map(RcrtJson::parse).toList();
+    List<String> trail = lines.stream().map(l -> l.get("schema_name").asText())
+        .filter(s -> s.startsWith("user.") || s.startsWith("tool.re") || s.startsWith("agent.response")).toList();
+    assertThat(trail).containsExactly("user.message.v1", "tool.request.v1", "tool.response.v1", "agent.response.v1");
+    JsonNode request = find(lines, "tool.request.v1");
+    JsonNode response = find(lines, "tool.response.v1");
+    assertThat(response.at("/context/status").asText()).isEqualTo("success");
+    assertThat(response.at("/context/request_id").asText()).isEqualTo(request.get("id").asText());
+    assertThat(request.at("/context/requestId").asText()).isEqualTo(request.get("id").asText());
+    assertThat(find(lines, "agent.response.v1").at("/context/message").asText()).contains("391");
+    assertThat(request.has("checksum")).isTrue();
+    assertThat(request.has("created_at")).isTrue();
+  }
+
+  @Test
+  void againstAnOpenAiCompatibleEndpointTheToolCallRoundTripFollowsTheWireFormat() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(5)
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            {"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,
+              "message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_abc123","type":"function",
+                "function":{"name":"calculator","arguments":"{\\"expression\\":\\"17 * 23\\"}"}}]},
+              "finish_reason":"tool_calls"}],"usage":{"prompt_tokens":80,"completion_tokens":20,"total_tokens":100}}
+            """)));
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(1)
+        .withRequestBody(matchingJsonPath("$.messages[?(@.role == 'tool')]"))
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            {"id":"chatcmpl-2","object":"chat.completion","choices":[{"index":0,
+              "message":{"role":"assistant","content":"17 × 23 = 391."},"finish_reason":"stop"}]}
+            """)));
+
+    CliHarness run = CliHarness.run(Map.of("RCRT_API_KEY", "sk-wire-test"), "",
+        "chat", "--base-url", server.baseUrl() + "/v1", "--model", "gpt-4o-mini", "What is 17 * 23?");
+
+    assertThat(run.err()).doesNotContain("offline demo").doesNotContain("sk-wire-test");
+    assertThat(run.status).isZero();
+    assertThat(run.out().strip()).isEqualTo("17 × 23 = 391.");
+
+    List<LoggedRequest> requests = server.findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(urlEqualTo("/v1/chat/completions")));
+    assertThat(requests).hasSize(2);
+    assertThat(requests.get(0).getHeader("Authorization")).isEqualTo("Bearer sk-wire-test");
+    JsonNode first = RcrtJson.parse(requests.get(0).getBodyAsString());
+    assertThat(first.get("model").asText()).isEqualTo("gpt-4o-mini");
+    JsonNode calculator = null;
+    for (JsonNode tool : first.get("tools")) {
+      if (tool.at("/function/name").asText().equals("calculator")) {
+        calculator = tool;
+      }
+    }
+    assertThat(calculator.get("type").asText()).isEqualTo("function");
+    assertThat(calculator.at("/function/parameters/properties/expression/type").asText()).isEqualTo("string");
+    assertThat(calculator.at("/function/parameters/required/0").asText()).isEqualTo("expression");
+
+    JsonNode second = RcrtJson.parse(requests.get(1).getBodyAsString());
+    JsonNode messages = second.get("messages");
+    JsonNode assistant = messages.get(messages.size() - 2);
+    JsonNode tool = messages.get(messages.size() - 1);
+    assertThat(assistant.get("role").asText()).isEqualTo("assistant");
+    assertThat(assistant.at("/tool_calls/0/id").asText()).isEqualTo("call_abc123");
+    assertThat(assistant.at("/tool_calls/0/function/arguments").asText()).isEqualTo("{\"expression\":\"17 * 23\"}");
+    assertThat(tool.get("role").asText()).isEqualTo("tool");
+    assertThat(tool.get("tool_call_id").asText()).isEqualTo("call_abc123");
+    assertThat(RcrtJson.parse(tool.get("content").asText()).get("result").asInt()).isEqualTo(391);
+    assertThat(requests.get(1).getHeader("Authorization")).isEqualTo("Bearer sk-wire-test");
+  }
+
+  @Test
+  void aFailingEndpointExitsWithOneLineAndNoStackTrace() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions"))
+        .willReturn(aResponse().withStatus(401).withBody("{\"error\":{\"message\":\"Incorrect API key provided\"}}")));
+    CliHarness run = CliHarness.run(Map.of("OPENAI_API_KEY", "sk-bad"), "", "chat", "--base-url", server.baseUrl() + "/v1", "hi");
+
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.err().strip()).startsWith("rcrt: model endpoint").contains("HTTP 401: Incorrect API key provided").doesNotContain("sk-bad");
+    assertThat(run.err()).doesNotContain("\tat ");
+  }
+
+  @Test
+  void theReplKeepsTheSessionAcrossLinesAndStopsAtExit() {
+    CliHarness run = CliHarness.run(Map.of(), "remember buy milk\n\nsearch my notes\n/exit\necho never read\n", "chat", "--session", "s1");
+    assertThat(run.status).isZero();
+    List<String> answers = run.out().lines().toList();
+    assertThat(answers).hasSize(2);
+    assertThat(answers.get(0)).startsWith("Saved it as breadcrumb");
+    assertThat(answers.get(1)).isEqualTo("I found 1 breadcrumb: buy milk (note.v1).");
+  }
+
+  @Test
+  void breadcrumbFilesAddToolsAndABrokenFileIsReportedWithoutStoppingTheRun() throws Exception {
+    Files.writeString(dir.resolve("broken.json"), "{ not json");
+    Files.writeString(dir.resolve("weather.json"), """
+        {"schema_name":"tool.v1","title":"Weather","context":{"name":"weather","description":"Current weather",
+         "implementation":{"type":"http","endpoint":"http://127.0.0.1:9/weather"}}}
+        """);
+    CliHarness run = CliHarness.run("tools", "list", "--breadcrumbs", dir.toString());
+
+    assertThat(run.status).isZero();
+    assertThat(run.out()).contains("weather").contains("calculator");
+    assertThat(run.err()).contains("rcrt: skipped " + dir.resolve("broken.json") + ": not valid JSON");
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageError() {
+    CliHarness run = CliHarness.run("chat", "--no-such-option");
+    assertThat(run.status).isEqualTo(2);
+    assertThat(run.err()).contains("Unknown option: '--no-such-option'");
+  }
+
+  @Test
+  void anUnknownAgentIsAFailureNamingTheLoadedAgents() {
+    CliHarness run = CliHarness.run("chat", "--agent", "nope", "hi");
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.err()).contains("no agent definition with agent_id 'nope'; loaded agents: [default-chat-assistant]");
+  }
+
+  @Test
+  void toolsPromptPrintsTheTextPromptAndTheOpenAiToolsJson() {
+    CliHarness run = CliHarness.run("tools", "prompt");
+    assertThat(run.status).isZero();
+    assertThat(run.out()).contains("Tool: calculator\n").contains("\"type\" : \"function\"");
+  }
+
+  private static JsonNode find(List<JsonNode> lines, String schema) {
+    return lines.stream().filter(l -> l.get("schema_name").asText().equals(schema)).findFirst().orElseThrow();
+  }
+}

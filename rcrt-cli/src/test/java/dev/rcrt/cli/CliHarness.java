@@ -1,0 +1,41 @@
+package dev.rcrt.cli;
+
+import dev.rcrt.cli.internal.Cli;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** Runs the command line in process with captured streams. */
+final class CliHarness {
+  final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  int status;
+
+  static CliHarness run(Map<String, String> env, String stdin, String... args) {
+    CliHarness h = new CliHarness();
+    Cli cli =
+        new Cli(
+            new PrintStream(h.out, true, StandardCharsets.UTF_8),
+            new PrintStream(h.err, true, StandardCharsets.UTF_8),
+            new BufferedReader(new StringReader(stdin)),
+            env,
+            false);
+    h.status = Main.run(args, cli);
+    return h;
+  }
+
+  static CliHarness run(String... args) {
+    return run(Map.of(), "", args);
+  }
+
+  String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+}
