@@ -1,0 +1,67 @@
+package dev.rcrt.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.agent.ChatResponse;
+import dev.rcrt.agent.ScriptedLlmClient;
+import dev.rcrt.agent.ToolCall;
+import dev.rcrt.core.RcrtJson;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class ExamplesTest {
+
+  @Test
+  void theEmbeddedAgentRunsTheCalculatorAndAnswers() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"17 * 23\"}")),
+        ChatResponse.text("391"));
+    assertThat(EmbeddedAgentExample.run(llm)).isEqualTo("391");
+    String toolResult = llm.requests().get(1).messages().get(llm.requests().get(1).messages().size() - 1).content();
+    assertThat(RcrtJson.parse(toolResult).get("result").asInt()).isEqualTo(391);
+  }
+
+  @Test
+  void theCustomToolIsDiscoveredAndCalledByTheAgent() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream old = System.out;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    try {
+      CustomToolExample.main(new String[0]);
+    } finally {
+      System.setOut(old);
+    }
+    assertThat(out.toString(StandardCharsets.UTF_8).strip()).isEqualTo("It has 4 words.");
+  }
+
+  @Test
+  void everyReadmeSnippetIsIdenticalToTheCompiledExample() throws Exception {
+    String readme = Files.readString(Path.of("..", "README.md"));
+    for (Path source : List.of(
+        Path.of("src/main/java/dev/rcrt/examples/EmbeddedAgentExample.java"),
+        Path.of("src/main/java/dev/rcrt/examples/CustomToolExample.java"))) {
+      Matcher m = Pattern.compile("// README:begin (\\w+)\\n(.*?)\\n\\s*// README:end \\1", Pattern.DOTALL)
+          .matcher(Files.readString(source));
+      int found = 0;
+      while (m.find()) {
+        found++;
+        assertThat(readme).as("README contains snippet '%s' of %s exactly", m.group(1), source).contains(dedent(m.group(2)));
+      }
+      assertThat(found).as("snippets in " + source).isPositive();
+    }
+  }
+
+  /** Removes the indentation common to all lines, as the README shows code flush left. */
+  static String dedent(String block) {
+    List<String> lines = block.lines().toList();
+    int indent = lines.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+    return String.join("\n", lines.stream().map(l -> l.isBlank() ? "" : l.substring(indent)).toList());
+  }
+}
