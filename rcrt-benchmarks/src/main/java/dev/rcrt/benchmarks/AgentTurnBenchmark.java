@@ -1,0 +1,65 @@
+package dev.rcrt.benchmarks;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.ChatMessage;
+import dev.rcrt.agent.ChatResponse;
+import dev.rcrt.agent.LlmClient;
+import dev.rcrt.agent.ToolCall;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolRunner;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The agent loop's own cost per turn with an instant scripted model: discovery, prompt, message
+ * building, one calculator call through the runner, and the four breadcrumbs of the trail. Each
+ * turn uses a new session, so history stays constant.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class AgentTurnBenchmark {
+  InMemoryBreadcrumbStore store;
+  ToolRunner runner;
+  AgentExecutor executor;
+  long session;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+    BuiltinTools.seed(store);
+    runner = ToolRunner.builder(store).build();
+    AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
+    LlmClient instant =
+        request -> {
+          List<ChatMessage> m = request.messages();
+          return "tool".equals(m.get(m.size() - 1).role())
+              ? ChatResponse.text("391")
+              : ChatResponse.toolCalls(new ToolCall("call_1", "calculator", "{\"expression\":\"17 * 23\"}"));
+        };
+    executor = AgentExecutor.builder(instant, runner).agent(agent).build();
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    runner.close();
+  }
+
+  @Benchmark
+  public Breadcrumb turnWithOneToolCall() {
+    Breadcrumb trigger = store.create(AgentExecutor.userMessage("bench-" + session++, "What is 17 * 23?"));
+    return executor.answer(trigger);
+  }
+}
