@@ -2,6 +2,7 @@ package dev.rcrt.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbStore;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -9,26 +10,38 @@ import org.jspecify.annotations.Nullable;
  * What a running tool knows about its invocation: RCRT's {@code context} argument {@code {request,
  * api, secrets}} for Java tools.
  *
+ * <p>{@link #toString()} names the request only: secrets and configuration are never printed.
+ *
  * @param requestId the {@code tool.request.v1} request id; the response carries it as {@code
  *     request_id}
  * @param tool the tool's name
  * @param requestedBy who asked (an agent id), or null
  * @param store the store the request came from; tools such as {@code breadcrumb-search} act on it
- * @param config the tool's configuration object from its {@code tool.config.v1} breadcrumb, or an
- *     empty object
+ * @param config the tool's configuration object from its {@code tool.config.v1} breadcrumb, with
+ *     every {@code secret:NAME} value replaced by the secret; an empty object when there is none
+ * @param secrets the values of the secrets the tool declares in {@code required_secrets}, by name;
+ *     copied. Resolved for this call only.
  */
 public record ToolContext(
     String requestId,
     String tool,
     @Nullable String requestedBy,
     BreadcrumbStore store,
-    JsonNode config) {
+    JsonNode config,
+    Map<String, String> secrets) {
 
-  /** Validates required fields. */
+  /** Validates required fields and copies the secrets. */
   public ToolContext {
     Objects.requireNonNull(requestId, "requestId");
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(config, "config");
+    secrets = Map.copyOf(secrets);
+  }
+
+  @Override
+  public String toString() {
+    return "ToolContext[requestId=" + requestId + ", tool=" + tool + ", requestedBy=" + requestedBy
+        + ", secrets=" + secrets.keySet() + "]";
   }
 }

@@ -2,19 +2,28 @@ package dev.rcrt.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
+import dev.rcrt.tools.internal.loader.ModuleLoader;
 import dev.rcrt.tools.internal.loader.ToolLoader;
+import dev.rcrt.tools.internal.loader.container.ContainerLoader;
+import dev.rcrt.tools.internal.loader.http.HttpLoader;
+import dev.rcrt.tools.internal.loader.js.JsLoader;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,37 +41,63 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li><b>resolve</b> the tool by name from the store ({@link ToolDiscovery});
- *   <li><b>load</b> its code by implementation type (cached per breadcrumb version);
+ *   <li><b>load</b> its code by {@code implementation.type}: {@code builtin} (a {@link
+ *       ToolHandler}), {@code module} (a {@link ToolModule} on the classpath or in a jar), {@code
+ *       http} (an endpoint), {@code breadcrumb} (JavaScript or TypeScript in GraalJS), {@code
+ *       container} (Docker). Loading is lazy and cached per breadcrumb version;
  *   <li><b>validate the input</b> against its input schema (everit-json-schema);
- *   <li><b>run</b> it on a runner thread, within its time limit;
+ *   <li><b>run</b> it within its time limit, with its configuration and declared secrets resolved
+ *       for this call only;
  *   <li><b>validate the output</b> against its output schema;
- *   <li><b>record</b> the {@code tool.response.v1}.
+ *   <li><b>record</b> the {@code tool.response.v1}, with every secret value of the call removed.
  * </ol>
  *
- * <p>Nothing a tool does escapes the runner: an unknown tool, a schema violation, a thrown handler
- * or a timeout becomes a response with {@code status: "error"}, an {@code error} that names the
- * JSON pointer or the cause, and an {@code error_code} (see {@link ToolException}). Only a store
- * failure while writing the response propagates.
+ * <p>Nothing a tool does escapes the runner: an unknown tool, a schema violation, a thrown handler,
+ * a failing endpoint or a timeout becomes a response with {@code status: "error"}, an {@code
+ * error} that names the JSON pointer or the cause, and an {@code error_code} (see {@link
+ * ToolException}). Only a store failure while writing the response propagates.
  *
- * <p>Thread-safe: any number of requests may run at once. {@link #close()} stops the runner
- * threads and unloads every tool.
+ * <p>The runner watches the store: a tool breadcrumb that is updated runs its new version on the
+ * next call, and one that is deleted is unloaded (its JavaScript contexts and containers
+ * released).
+ *
+ * <p>Thread-safe: any number of requests may run at once. {@link #close()} stops the watch and the
+ * runner threads, and unloads every tool (removing its containers).
  */
 public final class ToolRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
   private static final String WRITER = "tools-runner";
+  /** Loaders that enforce the deadline themselves get this long to report it before the runner does. */
+  private static final Duration GRACE = Duration.ofMillis(250);
 
   private final BreadcrumbStore store;
   private final ToolDiscovery discovery;
   private final ToolLoader loader;
   private final Duration defaultTimeout;
+  private final SecretResolver secrets;
   private final ExecutorService threads;
+  private final List<Subscription> watches = new ArrayList<>();
 
   private ToolRunner(Builder b) {
     this.store = b.store;
     this.discovery = new ToolDiscovery(b.store);
-    Map<String, ImplementationLoader> byType = Map.of("builtin", new BuiltinLoader(b.handlers));
-    this.loader = new ToolLoader(byType);
     this.defaultTimeout = b.defaultTimeout;
+    this.secrets = b.secrets;
+    Map<String, ToolModule> modules = new LinkedHashMap<>();
+    Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
+    for (ToolModule m : ServiceLoader.load(ToolModule.class, ToolRunner.class.getClassLoader())) {
+      modules.put(m.name(), m);
+      builtin.putAll(m.handlers());
+    }
+    b.modules.forEach(m -> modules.put(m.name(), m));
+    builtin.putAll(b.handlers);
+    Map<String, ImplementationLoader> byType = new LinkedHashMap<>();
+    byType.put("builtin", new BuiltinLoader(builtin));
+    byType.put("module", new ModuleLoader(modules));
+    byType.put("http", new HttpLoader());
+    byType.put("breadcrumb", new JsLoader(b.store, b.defaultTimeout));
+    byType.put("container", new ContainerLoader());
+    this.loader = new ToolLoader(byType);
     AtomicInteger n = new AtomicInteger();
     this.threads =
         Executors.newCachedThreadPool(
@@ -71,6 +106,9 @@ public final class ToolRunner implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    for (String schema : ToolDefinition.TOOL_SCHEMAS) {
+      watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
+    }
   }
 
   /** A builder for a runner over {@code store}, with the {@link BuiltinTools} registered. */
@@ -130,18 +168,23 @@ public final class ToolRunner implements AutoCloseable {
   /** Resolve → load → validate input → run → validate output; never throws for tool failures. */
   private ToolResponse execute(ToolRequest request) {
     long start = System.nanoTime();
+    CallScope scope = null;
     try {
       ToolLoader.LoadedTool tool = loader.load(resolve(request.tool()));
       ToolDefinition def = tool.definition();
       check(def, "input", tool.inputViolations(request.input()), "tool_input_invalid");
+      scope = new CallScope(def.name(), def.timeout() != null ? def.timeout() : defaultTimeout, secrets);
       ToolContext context =
-          new ToolContext(request.requestId(), def.name(), request.requestedBy(), store, config(def.name()));
-      JsonNode output = invoke(tool, request.input(), context);
+          new ToolContext(
+              request.requestId(), def.name(), request.requestedBy(), store,
+              scope.resolveReferences(config(def.name())), declaredSecrets(def, scope));
+      JsonNode output = scope.scrub(invoke(tool, request.input(), context, scope));
       check(def, "output", tool.outputViolations(output), "tool_output_invalid");
       return ToolResponse.success(request.requestId(), def.name(), output, elapsedMs(start));
     } catch (ToolException e) {
-      LOG.debug("tool '{}' request {} failed: {}", request.tool(), request.requestId(), e.getMessage());
-      return ToolResponse.failure(request.requestId(), request.tool(), e, elapsedMs(start));
+      ToolException safe = scope == null ? e : new ToolException(e.code(), scope.scrub(e.getMessage()));
+      LOG.debug("tool '{}' request {} failed: {}", request.tool(), request.requestId(), safe.getMessage());
+      return ToolResponse.failure(request.requestId(), request.tool(), safe, elapsedMs(start));
     }
   }
 
@@ -163,12 +206,12 @@ public final class ToolRunner implements AutoCloseable {
     return discovery.discover().items().stream().map(ToolDefinition::name).collect(Collectors.joining(", "));
   }
 
-  private JsonNode invoke(ToolLoader.LoadedTool tool, JsonNode input, ToolContext context) {
+  private JsonNode invoke(ToolLoader.LoadedTool tool, JsonNode input, ToolContext context, CallScope scope) {
     String name = tool.definition().name();
-    Duration limit = tool.definition().timeout() != null ? tool.definition().timeout() : defaultTimeout;
-    Future<JsonNode> running = threads.submit(() -> tool.invoker().invoke(input, context));
+    Duration limit = scope.limit();
+    Future<JsonNode> running = threads.submit(() -> tool.invoker().invoke(input, context, scope));
     try {
-      JsonNode output = running.get(limit.toMillis(), TimeUnit.MILLISECONDS);
+      JsonNode output = running.get(limit.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
       if (output == null) {
         throw new ToolException("tool_output_invalid", "tool '" + name + "' returned no output");
       }
@@ -206,6 +249,23 @@ public final class ToolRunner implements AutoCloseable {
     return RcrtJson.object();
   }
 
+  /** The values of the secrets listed in {@code required_secrets}, by bare name. */
+  private static Map<String, String> declaredSecrets(ToolDefinition def, CallScope scope) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (JsonNode ref : def.context().path("required_secrets")) {
+      String name = ref.asText();
+      String bare = CallScope.isReference(name) ? name.substring("secret:".length()) : name;
+      out.put(bare, scope.secret(bare));
+    }
+    return out;
+  }
+
+  private void onToolChange(BreadcrumbEvent event) {
+    if (event.type() != BreadcrumbEvent.Type.CREATED) {
+      loader.unload(event.breadcrumb().id());
+    }
+  }
+
   private static void check(ToolDefinition def, String which, List<String> violations, String code) {
     if (!violations.isEmpty()) {
       String listed =
@@ -223,6 +283,7 @@ public final class ToolRunner implements AutoCloseable {
 
   @Override
   public void close() {
+    watches.forEach(Subscription::close);
     threads.shutdownNow();
     loader.close();
   }
@@ -230,8 +291,10 @@ public final class ToolRunner implements AutoCloseable {
   /** Builder for {@link ToolRunner}. Not thread-safe. */
   public static final class Builder {
     private final BreadcrumbStore store;
-    private final Map<String, ToolHandler> handlers = new LinkedHashMap<>(BuiltinTools.handlers());
+    private final Map<String, ToolHandler> handlers = new LinkedHashMap<>();
+    private final List<ToolModule> modules = new ArrayList<>();
     private Duration defaultTimeout = Duration.ofSeconds(30);
+    private SecretResolver secrets = SecretResolver.environment();
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -239,7 +302,7 @@ public final class ToolRunner implements AutoCloseable {
 
     /**
      * Registers the code behind builtin tool {@code name} (or behind an implementation whose
-     * {@code export} is {@code name}), replacing a bundled handler of the same name.
+     * {@code export} is {@code name}), replacing a bundled or classpath handler of the same name.
      */
     public Builder handler(String name, ToolHandler handler) {
       handlers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(handler, "handler"));
@@ -247,7 +310,23 @@ public final class ToolRunner implements AutoCloseable {
     }
 
     /**
-     * The time limit for tools whose breadcrumb names none; default 30 s. Must be positive.
+     * Registers a module for {@code module} tools, in addition to those found on the classpath
+     * through {@link ServiceLoader}; it replaces a classpath module of the same name.
+     */
+    public Builder module(ToolModule module) {
+      modules.add(Objects.requireNonNull(module, "module"));
+      return this;
+    }
+
+    /** Where {@code secret:NAME} references are resolved; default {@link SecretResolver#environment()}. */
+    public Builder secretResolver(SecretResolver resolver) {
+      this.secrets = Objects.requireNonNull(resolver, "resolver");
+      return this;
+    }
+
+    /**
+     * The time limit for tools whose breadcrumb names none ({@code capabilities.timeout} or
+     * {@code limits.timeout_ms}); default 30 s. Must be positive.
      */
     public Builder defaultTimeout(Duration timeout) {
       if (timeout.isNegative() || timeout.isZero()) {

@@ -5,6 +5,7 @@ import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
+import dev.rcrt.tools.internal.CallScope;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -30,9 +31,14 @@ public final class BuiltinLoader implements ImplementationLoader {
           "tool '" + definition.name() + "' is builtin, but no handler named '" + key
               + "' is registered with this runner; registered: " + new TreeSet<>(handlers.keySet()));
     }
+    return handlerInvoker(handler);
+  }
+
+  /** Calls a Java handler. */
+  static Invoker handlerInvoker(ToolHandler handler) {
     return new Invoker() {
       @Override
-      public JsonNode invoke(JsonNode input, ToolContext context) throws Exception {
+      public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws Exception {
         return handler.execute(input, context);
       }
 

@@ -2,11 +2,16 @@ package dev.rcrt.tools.internal.loader;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.internal.CallScope;
 
 /** Loaded tool code, ready to call. Implementations are thread-safe. */
 public interface Invoker extends AutoCloseable {
-  /** Runs the code on an input that has already passed the input schema. */
-  JsonNode invoke(JsonNode input, ToolContext context) throws Exception;
+  /**
+   * Runs the code on an input that has already passed the input schema.
+   *
+   * @param scope the call's deadline (stop by {@link CallScope#remaining()}) and its secrets
+   */
+  JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws Exception;
 
   /** Releases what loading acquired (contexts, containers). Never throws. */
   @Override

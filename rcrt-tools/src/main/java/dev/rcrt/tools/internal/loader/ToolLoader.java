@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Dispatches on {@code implementation.type} and keeps each loaded tool until its breadcrumb moves
@@ -17,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class ToolLoader implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ToolLoader.class);
+
   private final Map<String, ImplementationLoader> byType;
   private final ConcurrentHashMap<String, LoadedTool> loaded = new ConcurrentHashMap<>();
 
@@ -82,7 +86,27 @@ public final class ToolLoader implements AutoCloseable {
     CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
     CompiledSchema out =
         definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
+    exampleProblems(definition, in, out).forEach(p -> LOG.warn("{}", p));
     return new LoadedTool(definition, in, out, loader.load(definition));
+  }
+
+  /**
+   * Each way the tool's own examples break its schemas, as {@code "tool 'x' example 1 input
+   * /a: …"}. Examples teach the model; a wrong one teaches it wrong.
+   */
+  public static List<String> exampleProblems(ToolDefinition definition, CompiledSchema in, @Nullable CompiledSchema out) {
+    List<String> problems = new java.util.ArrayList<>();
+    for (int i = 0; i < definition.examples().size(); i++) {
+      var example = definition.examples().get(i);
+      String where = "tool '" + definition.name() + "' example " + (i + 1);
+      if (example.input() != null) {
+        in.violations(example.input()).forEach(v -> problems.add(where + " input " + v));
+      }
+      if (out != null && example.output() != null) {
+        out.violations(example.output()).forEach(v -> problems.add(where + " output " + v));
+      }
+    }
+    return problems;
   }
 
   private static CompiledSchema compile(ToolDefinition definition, String field, JsonNode schema) {
@@ -100,5 +124,14 @@ public final class ToolLoader implements AutoCloseable {
   public void close() {
     loaded.values().forEach(t -> t.invoker().close());
     loaded.clear();
+    for (ImplementationLoader l : byType.values()) {
+      if (l instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          LOG.debug("closing loader failed", e);
+        }
+      }
+    }
   }
 }

@@ -1,0 +1,130 @@
+package dev.rcrt.tools.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolException;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One tool call's deadline and secrets. Secrets are resolved on demand through the resolver and
+ * remembered, so that everything the call produces (output, error message, console lines) can be
+ * scrubbed of their values before it is recorded or logged.
+ *
+ * <p>Thread-safe: a tool may resolve secrets from its own threads.
+ */
+public final class CallScope {
+  /** What a secret value is replaced with wherever it would be recorded. */
+  public static final String REDACTED = "[secret]";
+  private static final String PREFIX = "secret:";
+
+  private final String tool;
+  private final long deadlineNanos;
+  private final Duration limit;
+  private final SecretResolver resolver;
+  private final Set<String> values = ConcurrentHashMap.newKeySet();
+
+  public CallScope(String tool, Duration limit, SecretResolver resolver) {
+    this.tool = tool;
+    this.limit = limit;
+    this.deadlineNanos = System.nanoTime() + limit.toNanos();
+    this.resolver = resolver;
+  }
+
+  /** The call's whole time limit. */
+  public Duration limit() {
+    return limit;
+  }
+
+  /** Time left before the deadline; zero when passed. */
+  public Duration remaining() {
+    return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+  }
+
+  /** Whether {@code text} is a {@code secret:NAME} reference. */
+  public static boolean isReference(String text) {
+    return text.startsWith(PREFIX) && text.length() > PREFIX.length();
+  }
+
+  /**
+   * The value of secret {@code nameOrReference} ({@code NAME} or {@code secret:NAME}).
+   *
+   * @throws ToolException {@code tool_secret_missing} naming the secret, never a value
+   */
+  public String secret(String nameOrReference) {
+    String name = isReference(nameOrReference) ? nameOrReference.substring(PREFIX.length()) : nameOrReference;
+    String value =
+        resolver
+            .resolve(name)
+            .orElseThrow(
+                () ->
+                    new ToolException(
+                        "tool_secret_missing",
+                        "tool '" + tool + "' needs secret '" + name + "', which is not set; set it in"
+                            + " the environment (" + name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_")
+                            + ") or in the host's secret resolver"));
+    if (!value.isEmpty()) {
+      values.add(value);
+    }
+    return value;
+  }
+
+  /** A deep copy of {@code json} with every {@code "secret:NAME"} string replaced by its value. */
+  public JsonNode resolveReferences(JsonNode json) {
+    if (json.isTextual() && isReference(json.textValue())) {
+      return TextNode.valueOf(secret(json.textValue()));
+    }
+    if (json.isObject()) {
+      ObjectNode copy = ((ObjectNode) json).objectNode();
+      for (Map.Entry<String, JsonNode> e : json.properties()) {
+        copy.set(e.getKey(), resolveReferences(e.getValue()));
+      }
+      return copy;
+    }
+    if (json.isArray()) {
+      ArrayNode copy = ((ArrayNode) json).arrayNode();
+      json.forEach(e -> copy.add(resolveReferences(e)));
+      return copy;
+    }
+    return json;
+  }
+
+  /** {@code text} with every secret value this call resolved replaced by {@link #REDACTED}. */
+  public String scrub(String text) {
+    String out = text;
+    for (String value : values) {
+      out = out.replace(value, REDACTED);
+    }
+    return out;
+  }
+
+  /** {@code json}, with secret values in any string (or field name) replaced; the same node if none. */
+  public JsonNode scrub(JsonNode json) {
+    if (values.isEmpty()) {
+      return json;
+    }
+    if (json.isTextual()) {
+      return TextNode.valueOf(scrub(json.textValue()));
+    }
+    if (json.isObject()) {
+      ObjectNode copy = ((ObjectNode) json).objectNode();
+      for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        copy.set(scrub(e.getKey()), scrub(e.getValue()));
+      }
+      return copy;
+    }
+    if (json.isArray()) {
+      ArrayNode copy = ((ArrayNode) json).arrayNode();
+      json.forEach(e -> copy.add(scrub(e)));
+      return copy;
+    }
+    return json;
+  }
+}

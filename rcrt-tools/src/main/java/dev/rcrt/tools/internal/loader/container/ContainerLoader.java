@@ -1,0 +1,93 @@
+package dev.rcrt.tools.internal.loader.container;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.exception.NotFoundException;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.internal.loader.ImplementationLoader;
+import dev.rcrt.tools.internal.loader.Invoker;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Type {@code container}: {@code {image, runtime: "docker", port, path, mode?: "server"|"stdio",
+ * command?, memory_mb?, pids_limit?, read_only?, network?}}.
+ *
+ * <p>{@code server} (the default) starts the container once per tool version and POSTs each input
+ * to {@code http://127.0.0.1:<published port><path>}. {@code stdio} runs a fresh container per call
+ * ({@code run --rm -i}): input JSON on stdin, output JSON on stdout.
+ */
+public final class ContainerLoader implements ImplementationLoader, AutoCloseable {
+  private volatile @Nullable DockerEngine engine;
+
+  @Override
+  public Invoker load(ToolDefinition definition) {
+    String tool = definition.name();
+    JsonNode spec = definition.implementation().spec();
+    String image = spec.path("image").asText("");
+    if (image.isBlank()) {
+      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: type container needs 'image'");
+    }
+    String runtime = spec.path("runtime").asText("docker");
+    if (!"docker".equals(runtime)) {
+      throw new ToolException("tool_unsupported", "tool '" + tool + "': container runtime '" + runtime + "' is not supported; use docker");
+    }
+    Hardening hardening = Hardening.of(spec, definition.context().path("limits"));
+    DockerEngine docker = engine();
+    try {
+      docker.client().inspectImageCmd(image).exec();
+    } catch (NotFoundException e) {
+      throw new ToolException(
+          "tool_load_failed", "tool '" + tool + "': image '" + image + "' is not available to the Docker daemon; pull or build it first");
+    }
+    String mode = spec.path("mode").asText("server").toLowerCase(Locale.ROOT);
+    return switch (mode) {
+      case "server" -> {
+        if (!spec.path("port").canConvertToInt()) {
+          throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: server mode needs 'port'");
+        }
+        yield new ServerContainer(docker, tool, image, spec.get("port").asInt(), spec.path("path").asText("/"), command(spec), hardening);
+      }
+      case "stdio" -> new StdioContainer(docker, tool, image, command(spec), hardening);
+      default -> throw new ToolException(
+          "tool_definition_invalid", "tool '" + tool + "' implementation: mode '" + mode + "' is not server or stdio");
+    };
+  }
+
+  private static java.util.@Nullable List<String> command(JsonNode spec) {
+    JsonNode c = spec.get("command");
+    if (c == null || !c.isArray()) {
+      return null;
+    }
+    java.util.List<String> out = new java.util.ArrayList<>();
+    c.forEach(part -> out.add(part.asText()));
+    return out;
+  }
+
+  private DockerEngine engine() {
+    DockerEngine e = engine;
+    if (e == null) {
+      synchronized (this) {
+        e = engine;
+        if (e == null) {
+          try {
+            e = new DockerEngine();
+          } catch (LinkageError missing) {
+            throw new ToolException(
+                "tool_unsupported", "container tools need docker-java (com.github.docker-java) on the classpath: " + missing);
+          }
+          engine = e;
+        }
+      }
+    }
+    return e;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (engine != null) {
+      engine.close();
+      engine = null;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.rcrt.tools.internal.loader.container;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.exception.DockerClientException;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.StreamType;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.loader.Invoker;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A one-shot container per call, like {@code docker run --rm -i}: the input JSON goes to stdin,
+ * the output JSON is read from stdout, and a non-zero exit is an error carrying stderr. The
+ * container is killed at the call's deadline and always removed.
+ */
+final class StdioContainer implements Invoker {
+  private final DockerEngine docker;
+  private final String tool;
+  private final String image;
+  private final @Nullable List<String> command;
+  private final Hardening hardening;
+
+  StdioContainer(DockerEngine docker, String tool, String image, @Nullable List<String> command, Hardening hardening) {
+    this.docker = docker;
+    this.tool = tool;
+    this.image = image;
+    this.command = command;
+    this.hardening = hardening;
+  }
+
+  @Override
+  public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws InterruptedException {
+    CreateContainerCmd create =
+        docker.client()
+            .createContainerCmd(image)
+            .withLabels(docker.labels(tool))
+            .withStdinOpen(true)
+            .withStdInOnce(true)
+            .withAttachStdin(true)
+            .withAttachStdout(true)
+            .withAttachStderr(true)
+            .withHostConfig(hardening.apply(HostConfig.newHostConfig(), hardening.network()));
+    if (command != null) {
+      create.withCmd(command);
+    }
+    String id = create.exec().getId();
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    try {
+      byte[] in = (RcrtJson.write(input) + "\n").getBytes(StandardCharsets.UTF_8);
+      ResultCallback.Adapter<Frame> attached =
+          docker.client()
+              .attachContainerCmd(id)
+              .withStdIn(new ByteArrayInputStream(in))
+              .withStdOut(true)
+              .withStdErr(true)
+              .withFollowStream(true)
+              .exec(
+                  new ResultCallback.Adapter<>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                      (frame.getStreamType() == StreamType.STDERR ? stderr : stdout).writeBytes(frame.getPayload());
+                    }
+                  });
+      docker.client().startContainerCmd(id).exec();
+      int code;
+      try {
+        code = docker.client().waitContainerCmd(id).start().awaitStatusCode(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (DockerClientException timeout) {
+        throw new ToolException("tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms; its container was killed");
+      }
+      attached.awaitCompletion(2, TimeUnit.SECONDS);
+      if (code != 0) {
+        String err = ContainerLogs.flatten(stderr.toString(StandardCharsets.UTF_8));
+        throw new ToolException(
+            "tool_failed", "tool '" + tool + "' container exited with code " + code + (err.isEmpty() ? "" : ": " + err));
+      }
+      String out = stdout.toString(StandardCharsets.UTF_8).trim();
+      if (out.isEmpty()) {
+        throw new ToolException("tool_failed", "tool '" + tool + "' container exited with code 0 but wrote nothing on stdout; it must print the output JSON");
+      }
+      try {
+        return RcrtJson.parse(out);
+      } catch (ValidationException e) {
+        throw new ToolException(
+            "tool_failed", "tool '" + tool + "' container wrote no JSON on stdout (" + e.getMessage() + "): " + ContainerLogs.flatten(out));
+      }
+    } finally {
+      docker.remove(id);
+    }
+  }
+
+  @Override
+  public void close() {}
+}

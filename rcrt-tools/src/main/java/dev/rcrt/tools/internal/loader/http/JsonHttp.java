@@ -1,0 +1,120 @@
+package dev.rcrt.tools.internal.loader.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One JSON exchange with a tool endpoint (an HTTP tool or a container's server): send the input,
+ * require a 2xx JSON answer, and say exactly what was wrong otherwise: the status with a short body
+ * excerpt, a wrong content type, a body that is not JSON, a timeout, a refused connection.
+ */
+public final class JsonHttp {
+  private static final int EXCERPT = 200;
+
+  private JsonHttp() {}
+
+  /**
+   * Sends {@code body} (null for none) and returns the JSON answer.
+   *
+   * @param what names the tool in messages, e.g. {@code "tool 'weather'"}
+   * @throws ToolException {@code tool_timeout} past {@code timeout}, else a failure whose internal
+   *     code {@link #retriable} and {@link #unreachable} read; pass it through {@link #settled}
+   *     before it leaves the loader
+   */
+  public static JsonNode exchange(
+      HttpClient http, String what, String method, URI uri, Map<String, String> headers,
+      @org.jspecify.annotations.Nullable JsonNode body, Duration timeout) {
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new ToolException("tool_timeout", what + " had no time left to call " + uri);
+    }
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(timeout)
+            .header("Accept", "application/json")
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(RcrtJson.write(body)));
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    headers.forEach(request::header);
+    HttpResponse<String> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (HttpTimeoutException e) {
+      throw new ToolException("tool_timeout", what + " timed out after " + timeout.toMillis() + " ms waiting for " + uri);
+    } catch (IOException e) {
+      throw new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + describe(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException("tool_failed", what + " was interrupted while calling " + uri);
+    }
+    int status = response.statusCode();
+    if (status < 200 || status > 299) {
+      String code = status == 429 || status >= 500 ? RETRIABLE_FAILURE : "tool_failed";
+      throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + excerpt(response.body()));
+    }
+    String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+    if (!type.contains("json")) {
+      throw new ToolException(
+          "tool_failed",
+          what + " endpoint " + uri + " answered Content-Type '" + (type.isEmpty() ? "(none)" : type)
+              + "', expected application/json: " + excerpt(response.body()));
+    }
+    try {
+      JsonNode json = RcrtJson.mapper().readTree(response.body());
+      if (json == null || json.isMissingNode()) {
+        throw new ToolException("tool_failed", what + " endpoint " + uri + " answered an empty body; expected JSON");
+      }
+      return json;
+    } catch (JsonProcessingException e) {
+      throw new ToolException(
+          "tool_failed", what + " endpoint " + uri + " answered a body that is not JSON (" + e.getOriginalMessage() + "): " + excerpt(response.body()));
+    }
+  }
+
+  /** Internal codes: answered 429 or 5xx, and no connection at all. Never recorded; see {@link #settled}. */
+  private static final String RETRIABLE_FAILURE = "tool_failed_retriable";
+  private static final String UNREACHABLE = "tool_unreachable";
+
+  /** Whether the failure may be cured by a retry: no connection, 429 or 5xx. */
+  public static boolean retriable(ToolException e) {
+    return RETRIABLE_FAILURE.equals(e.code()) || unreachable(e);
+  }
+
+  /** Whether no connection could be made at all. */
+  public static boolean unreachable(ToolException e) {
+    return UNREACHABLE.equals(e.code());
+  }
+
+  /** The same failure with the public {@code tool_failed} code. */
+  public static ToolException settled(ToolException e) {
+    return retriable(e) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
+  }
+
+  static String excerpt(String body) {
+    String flat = body.replaceAll("\\s+", " ").trim();
+    if (flat.isEmpty()) {
+      return "(empty body)";
+    }
+    return flat.length() <= EXCERPT ? flat : flat.substring(0, EXCERPT) + "…";
+  }
+
+  private static String describe(IOException e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+}

@@ -1,0 +1,127 @@
+package dev.rcrt.tools.internal.loader.js;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.internal.loader.ImplementationLoader;
+import dev.rcrt.tools.internal.loader.Invoker;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Type {@code breadcrumb}: JavaScript or TypeScript that exports {@code execute(input, context)},
+ * either inline in a {@code tool.code.v1} ({@code code{language, source}}) or in another breadcrumb
+ * named by {@code {runtime, breadcrumb_id, handler}} (its {@code context.code}, a string or {@code
+ * {language, source}}). TypeScript is transpiled once per source checksum.
+ */
+public final class JsLoader implements ImplementationLoader, AutoCloseable {
+  private static final int CONTEXTS_PER_TOOL = 2;
+  private static final long STATEMENTS_PER_MS = 200_000;
+
+  private final BreadcrumbStore store;
+  private final Duration defaultTimeout;
+  private volatile @Nullable JsRuntime runtime;
+
+  public JsLoader(BreadcrumbStore store, Duration defaultTimeout) {
+    this.store = store;
+    this.defaultTimeout = defaultTimeout;
+  }
+
+  @Override
+  public Invoker load(ToolDefinition definition) {
+    JsProgram first = program(definition);
+    return new JsTool(first, () -> program(definition), store, runtime(), CONTEXTS_PER_TOOL);
+  }
+
+  private JsProgram program(ToolDefinition def) {
+    String tool = def.name();
+    JsonNode spec = def.implementation().spec();
+    JsonNode code;
+    String language;
+    if (spec.hasNonNull("breadcrumb_id")) {
+      String id = spec.get("breadcrumb_id").asText();
+      Breadcrumb holder =
+          store.get(id)
+              .orElseThrow(
+                  () -> new ToolException("tool_load_failed", "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
+      code = holder.context().path("code");
+      language = spec.path("runtime").asText(code.path("language").asText("javascript"));
+    } else {
+      code = spec;
+      language = spec.path("language").asText(spec.path("runtime").asText("javascript"));
+    }
+    String source = code.isTextual() ? code.textValue() : code.path("source").asText(null);
+    if (source == null || source.isBlank()) {
+      throw new ToolException("tool_definition_invalid", "tool '" + tool + "': no code source (expected code.source or a code string)");
+    }
+    String checksum = sha256(language + "\n" + source);
+    String js =
+        switch (language.toLowerCase(Locale.ROOT)) {
+          case "javascript", "js" -> source;
+          case "typescript", "ts" -> runtime().typescript().toJavaScript(tool, source, checksum);
+          default -> throw new ToolException(
+              "tool_definition_invalid", "tool '" + tool + "': code language '" + language + "' is not javascript or typescript");
+        };
+    Duration timeout = def.timeout() != null ? def.timeout() : defaultTimeout;
+    long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
+    return new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, allowedHosts(def));
+  }
+
+  /** {@code permissions.net}: false or absent → no fetch; true → any host; a list → those hosts. */
+  private static @Nullable Set<String> allowedHosts(ToolDefinition def) {
+    JsonNode net = def.context().path("permissions").path("net");
+    if (net.isBoolean()) {
+      return net.asBoolean() ? Set.of("*") : null;
+    }
+    if (net.isArray()) {
+      Set<String> hosts = new HashSet<>();
+      net.forEach(h -> hosts.add(h.asText().toLowerCase(Locale.ROOT)));
+      return Set.copyOf(hosts);
+    }
+    return null;
+  }
+
+  private JsRuntime runtime() {
+    JsRuntime r = runtime;
+    if (r == null) {
+      synchronized (this) {
+        r = runtime;
+        if (r == null) {
+          try {
+            r = new JsRuntime();
+          } catch (LinkageError e) {
+            throw new ToolException(
+                "tool_unsupported", "JavaScript tools need GraalJS (org.graalvm.polyglot:js-community) on the classpath: " + e);
+          }
+          runtime = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (runtime != null) {
+      runtime.close();
+      runtime = null;
+    }
+  }
+}
