@@ -55,7 +55,7 @@ final class ServerContainer implements Invoker {
     String what = "tool '" + tool + "'";
     while (true) {
       try {
-        return JsonHttp.exchange(http, what, "POST", uri, Map.of(), input, scope.remaining());
+        return JsonHttp.exchange(http, what, "POST", uri, Map.of(), input, scope);
       } catch (ToolException e) {
         if (!JsonHttp.unreachable(e)) {
           throw JsonHttp.settled(e);

@@ -67,7 +67,7 @@ public final class HttpLoader implements ImplementationLoader {
         String what = "tool '" + tool + "'";
         for (int attempt = 1; ; attempt++) {
           try {
-            return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope.remaining());
+            return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope);
           } catch (ToolException e) {
             boolean again = JsonHttp.retriable(e) && attempt < attempts && scope.remaining().compareTo(backoff) > 0;
             if (!again) {

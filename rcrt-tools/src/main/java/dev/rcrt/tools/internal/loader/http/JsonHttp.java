@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.internal.CallScope;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,18 +26,20 @@ public final class JsonHttp {
   private JsonHttp() {}
 
   /**
-   * Sends {@code body} (null for none) and returns the JSON answer.
+   * Sends {@code body} (null for none) and returns the JSON answer, within the call's remaining
+   * time.
    *
    * @param what names the tool in messages, e.g. {@code "tool 'weather'"}
-   * @throws ToolException {@code tool_timeout} past {@code timeout}, else a failure whose internal
+   * @throws ToolException {@code tool_timeout} past the deadline, else a failure whose internal
    *     code {@link #retriable} and {@link #unreachable} read; pass it through {@link #settled}
    *     before it leaves the loader
    */
   public static JsonNode exchange(
       HttpClient http, String what, String method, URI uri, Map<String, String> headers,
-      @org.jspecify.annotations.Nullable JsonNode body, Duration timeout) {
+      @org.jspecify.annotations.Nullable JsonNode body, CallScope scope) {
+    Duration timeout = scope.remaining();
     if (timeout.isZero() || timeout.isNegative()) {
-      throw new ToolException("tool_timeout", what + " had no time left to call " + uri);
+      throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
     }
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
@@ -55,7 +58,7 @@ public final class JsonHttp {
     try {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (HttpTimeoutException e) {
-      throw new ToolException("tool_timeout", what + " timed out after " + timeout.toMillis() + " ms waiting for " + uri);
+      throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri);
     } catch (IOException e) {
       throw new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + describe(e), e);
     } catch (InterruptedException e) {

@@ -54,7 +54,7 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
               .orElseThrow(
                   () -> new ToolException("tool_load_failed", "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
       code = holder.context().path("code");
-      language = spec.path("runtime").asText(code.path("language").asText("javascript"));
+      language = code.path("language").asText(spec.path("runtime").asText("javascript"));
     } else {
       code = spec;
       language = spec.path("language").asText(spec.path("runtime").asText("javascript"));

@@ -132,7 +132,6 @@ final class JsSandbox implements AutoCloseable {
             .engine(runtime.engine())
             .sandbox(SandboxPolicy.CONSTRAINED)
             .allowHostAccess(HostAccess.CONSTRAINED)
-            .allowHostClassLookup(name -> false)
             .allowCreateThread(false)
             .option("js.esm-eval-returns-exports", "true")
             .resourceLimits(ResourceLimits.newBuilder().statementLimit(program.statementLimit(), null).build())

@@ -1,0 +1,46 @@
+package dev.rcrt.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** A store, a runner and helpers to define and call tools in tests. */
+public final class ToolHarness implements AutoCloseable {
+  public final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+  public final ToolRunner runner;
+
+  public ToolHarness() {
+    this(b -> {});
+  }
+
+  public ToolHarness(Consumer<ToolRunner.Builder> configure) {
+    ToolRunner.Builder b = ToolRunner.builder(store);
+    configure.accept(b);
+    runner = b.build();
+  }
+
+  /** Stores a tool breadcrumb with the given schema and context JSON. */
+  public Breadcrumb define(String schema, String contextJson) {
+    JsonNode context = RcrtJson.parse(contextJson);
+    return store.create(BreadcrumbCreate.builder(schema, "tool " + context.path("name").asText()).context(context).build());
+  }
+
+  public ToolResponse call(String tool, String inputJson) {
+    return ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(tool, RcrtJson.parse(inputJson), "test"), List.of()));
+  }
+
+  /** Every breadcrumb in the store as one JSON text, to check that nothing leaked into it. */
+  public String everything() {
+    return RcrtJson.write(store.search(Selector.all(), 100_000, 0));
+  }
+
+  @Override
+  public void close() {
+    runner.close();
+  }
+}

@@ -1,0 +1,196 @@
+package dev.rcrt.tools.loader;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolHarness;
+import dev.rcrt.tools.ToolResponse;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class HttpToolTest {
+  @RegisterExtension
+  static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+
+  private static final String TOKEN = "tok-ABCDEF-123456";
+  private final ToolHarness h =
+      new ToolHarness(b -> b.secretResolver(SecretResolver.environment(Map.of("WEATHER_API_KEY", TOKEN, "BASIC_PASS", "pw-XYZ-7890"))));
+
+  @AfterEach
+  void close() {
+    h.close();
+  }
+
+  private void weatherTool(String extraImplementation, String extraContext) {
+    h.define("tool.v1", """
+        {"name":"weather","implementation":{"type":"http","endpoint":"%s/weather","auth":{"type":"bearer","secret":"secret:weather-api-key"}%s},
+         "definition":{"inputSchema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]},
+                       "outputSchema":{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}}%s}
+        """.formatted(server.baseUrl(), extraImplementation, extraContext));
+  }
+
+  private static void answer(int status, String contentType, String body) {
+    server.stubFor(post(urlEqualTo("/weather")).willReturn(aResponse().withStatus(status).withHeader("Content-Type", contentType).withBody(body)));
+  }
+
+  @Test
+  void theInputIsPostedWithTheBearerSecretAndTheJsonAnswerIsTheOutput() {
+    answer(200, "application/json", "{\"temp\":21.5}");
+    weatherTool("", "");
+    ToolResponse r = h.call("weather", "{\"city\":\"Tokyo\"}");
+
+    assertThat(r.error()).isNull();
+    assertThat(r.output().get("temp").asDouble()).isEqualTo(21.5);
+    server.verify(postRequestedFor(urlEqualTo("/weather"))
+        .withHeader("Authorization", equalTo("Bearer " + TOKEN))
+        .withHeader("Content-Type", equalTo("application/json"))
+        .withRequestBody(equalToJson("{\"city\":\"Tokyo\"}")));
+    assertThat(h.everything()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void basicAuthAndSecretHeadersAreResolvedAtCallTime() {
+    answer(200, "application/json; charset=utf-8", "{\"temp\":1}");
+    h.define("tool.v1", """
+        {"name":"basic","implementation":{"type":"http","endpoint":"%s/weather","headers":{"X-Team":"rcrt","X-Key":"secret:WEATHER_API_KEY"},
+          "auth":{"type":"basic","username":"svc","secret":"secret:BASIC_PASS"}}}
+        """.formatted(server.baseUrl()));
+    assertThat(h.call("basic", "{}").success()).isTrue();
+    server.verify(postRequestedFor(urlEqualTo("/weather"))
+        .withHeader("Authorization", equalTo("Basic " + java.util.Base64.getEncoder().encodeToString("svc:pw-XYZ-7890".getBytes())))
+        .withHeader("X-Key", equalTo(TOKEN))
+        .withHeader("X-Team", equalTo("rcrt")));
+  }
+
+  @Test
+  void getSendsTopLevelFieldsAsQueryParameters() {
+    server.stubFor(get(urlPathEqualTo("/lookup")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"ok\":true}")));
+    h.define("tool.v1", "{\"name\":\"lookup\",\"implementation\":{\"type\":\"http\",\"method\":\"GET\",\"endpoint\":\"" + server.baseUrl() + "/lookup\"}}");
+    assertThat(h.call("lookup", "{\"q\":\"a b\",\"n\":2,\"nested\":{\"x\":1}}").success()).isTrue();
+    server.verify(getRequestedFor(urlEqualTo("/lookup?q=a+b&n=2")));
+  }
+
+  @Test
+  void a500IsAnErrorWithTheStatusAndABodyExcerpt() {
+    answer(500, "text/plain", "upstream database on fire " + "x".repeat(500));
+    weatherTool("", "");
+    ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
+    assertThat(r.errorCode()).isEqualTo("tool_failed");
+    assertThat(r.error()).startsWith("tool 'weather' endpoint " + server.baseUrl() + "/weather answered HTTP 500: upstream database on fire").endsWith("…");
+    assertThat(r.error().length()).isLessThan(400);
+  }
+
+  @Test
+  void anErrorBodyThatEchoesTheSecretIsScrubbed() {
+    answer(401, "application/json", "{\"error\":\"bad token " + TOKEN + "\"}");
+    weatherTool("", "");
+    ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
+    assertThat(r.error()).contains("HTTP 401").contains("bad token [secret]").doesNotContain(TOKEN);
+    assertThat(h.everything()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void aResetConnectionIsAnErrorNamingTheEndpoint() {
+    server.stubFor(post(urlEqualTo("/weather")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    weatherTool("", "");
+    ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
+    assertThat(r.errorCode()).isEqualTo("tool_failed");
+    assertThat(r.error()).startsWith("tool 'weather' could not reach " + server.baseUrl() + "/weather: ");
+  }
+
+  @Test
+  void aSlowAnswerPastTheTimeoutIsATimeout() {
+    server.stubFor(post(urlEqualTo("/weather")).willReturn(aResponse().withFixedDelay(5_000).withHeader("Content-Type", "application/json").withBody("{\"temp\":1}")));
+    weatherTool("", ",\"capabilities\":{\"timeout\":300}");
+    ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
+    assertThat(r.errorCode()).isEqualTo("tool_timeout");
+    assertThat(r.error()).startsWith("tool 'weather' timed out after 300 ms");
+  }
+
+  @Test
+  void aMalformedBodyIsAnError() {
+    answer(200, "application/json", "{\"temp\": 21,");
+    weatherTool("", "");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error()).contains("answered a body that is not JSON").contains("{\"temp\": 21,");
+  }
+
+  @Test
+  void theWrongContentTypeIsAnError() {
+    answer(200, "text/html", "<html>login page</html>");
+    weatherTool("", "");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error())
+        .contains("answered Content-Type 'text/html', expected application/json: <html>login page</html>");
+  }
+
+  @Test
+  void anAnswerThatBreaksTheOutputSchemaIsAnError() {
+    answer(200, "application/json", "{\"temperature\":3}");
+    weatherTool("", "");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error()).isEqualTo("tool 'weather' output: required key [temp] not found");
+  }
+
+  @Test
+  void failuresAreRetriedOnlyWhenTheDefinitionAllowsIt() {
+    server.stubFor(post(urlEqualTo("/weather")).inScenario("flaky").whenScenarioStateIs(Scenario.STARTED)
+        .willReturn(aResponse().withStatus(503)).willSetStateTo("recovered"));
+    server.stubFor(post(urlEqualTo("/weather")).inScenario("flaky").whenScenarioStateIs("recovered")
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"temp\":7}")));
+    weatherTool("", "");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error()).contains("HTTP 503");
+
+    server.resetScenarios();
+    h.define("tool.v1", """
+        {"name":"weather-retry","implementation":{"type":"http","endpoint":"%s/weather","retry":{"max_attempts":3,"backoff_ms":10}}}
+        """.formatted(server.baseUrl()));
+    assertThat(h.call("weather-retry", "{}").output().get("temp").asInt()).isEqualTo(7);
+    server.verify(3, postRequestedFor(urlEqualTo("/weather")));
+  }
+
+  @Test
+  void aMissingSecretIsNamedAndNothingIsSent() {
+    h.define("tool.v1", "{\"name\":\"nokey\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"" + server.baseUrl() + "/weather\",\"auth\":{\"type\":\"bearer\",\"secret\":\"secret:nope\"}}}");
+    ToolResponse r = h.call("nokey", "{}");
+    assertThat(r.errorCode()).isEqualTo("tool_secret_missing");
+    assertThat(r.error()).contains("needs secret 'nope'").contains("(NOPE)");
+    server.verify(0, postRequestedFor(urlEqualTo("/weather")));
+  }
+
+  @Test
+  void anEndpointThatIsNotHttpIsAnInvalidDefinition() {
+    h.define("tool.v1", "{\"name\":\"ftp\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"ftp://example.org/x\"}}");
+    assertThat(h.call("ftp", "{}").error()).isEqualTo("tool 'ftp' implementation: endpoint must be an http or https URL, found 'ftp://example.org/x'");
+  }
+
+  @Test
+  void aJavaScriptToolFetchesOnlyFromTheHostsItsPermissionsList() {
+    server.stubFor(get(urlEqualTo("/data")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"v\":42}")));
+    String hostPort = "localhost:" + server.getPort();
+    h.store.create(BreadcrumbCreate.builder("tool.code.v1", "fetcher").context(RcrtJson.parse("""
+        {"name":"fetcher","code":{"language":"javascript","source":"export async function execute(i) { const r = await fetch(i.url); return {status: r.status, v: (await r.json()).v}; }"},
+         "permissions":{"net":["%s"]}}
+        """.formatted(hostPort))).build());
+    ToolResponse ok = h.call("fetcher", "{\"url\":\"" + server.baseUrl() + "/data\"}");
+    assertThat(ok.error()).isNull();
+    assertThat(RcrtJson.write(ok.output())).isEqualTo("{\"status\":200,\"v\":42}");
+
+    ToolResponse refused = h.call("fetcher", "{\"url\":\"http://127.0.0.1:" + server.getPort() + "/data\"}");
+    assertThat(refused.error()).contains("fetch to '127.0.0.1:" + server.getPort() + "' is not allowed").contains(hostPort);
+  }
+}
