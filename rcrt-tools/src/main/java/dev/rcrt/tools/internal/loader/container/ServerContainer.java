@@ -88,14 +88,21 @@ final class ServerContainer implements Invoker {
       create.withCmd(command);
     }
     String id = create.exec().getId();
+    containerId = id;
     try {
       docker.client().startContainerCmd(id).exec();
-      Ports.Binding[] bindings =
-          docker.client().inspectContainerCmd(id).exec().getNetworkSettings().getPorts().getBindings().get(exposed);
+      InspectContainerResponse info = docker.client().inspectContainerCmd(id).exec();
+      Ports.Binding[] bindings = info.getNetworkSettings().getPorts().getBindings().get(exposed);
+      if (bindings == null || bindings.length == 0) {
+        exitedOrNull();
+        throw new ToolException("tool_load_failed", "tool '" + tool + "': container of image '" + image + "' published no port " + port);
+      }
       hostPort = Integer.parseInt(bindings[0].getHostPortSpec());
-      containerId = id;
+    } catch (ToolException e) {
+      close();
+      throw e;
     } catch (RuntimeException e) {
-      docker.remove(id);
+      close();
       throw new ToolException("tool_load_failed", "tool '" + tool + "': container of image '" + image + "' did not start: " + e.getMessage(), e);
     }
   }
