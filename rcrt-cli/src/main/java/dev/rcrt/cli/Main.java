@@ -2,6 +2,8 @@ package dev.rcrt.cli;
 
 import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
+import dev.rcrt.cli.internal.ToolCallCommand;
+import dev.rcrt.cli.internal.ToolCommand;
 import dev.rcrt.cli.internal.ToolsCommand;
 import dev.rcrt.core.RcrtException;
 import java.io.BufferedReader;
@@ -66,6 +68,9 @@ public final class Main implements Runnable {
     tools.addSubcommand("list", new ToolsCommand.ListTools(cli));
     tools.addSubcommand("prompt", new ToolsCommand.PromptTools(cli));
     cmd.addSubcommand("tools", tools);
+    CommandLine tool = new CommandLine(new ToolCommand());
+    tool.addSubcommand("call", new ToolCallCommand(cli));
+    cmd.addSubcommand("tool", tool);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));
     cmd.setExecutionExceptionHandler(

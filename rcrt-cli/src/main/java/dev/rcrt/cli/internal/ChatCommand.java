@@ -60,7 +60,7 @@ public final class ChatCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    try (ToolRunner runner = ToolRunner.builder(workspace.store()).build()) {
+    try (ToolRunner runner = workspace.runner()) {
       AgentDefinition agent = workspace.agent(agentId);
       if (model != null) {
         agent = agent.withModel(model);

@@ -13,14 +13,7 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "tools",
     description = "Inspect the tools agents discover from breadcrumbs.")
-public final class ToolsCommand implements Callable<Integer> {
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public Integer call() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
-  }
+public final class ToolsCommand extends GroupCommand {
 
   static LoadReport<ToolDefinition> discover(Cli cli, BreadcrumbsOption breadcrumbs) {
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);

@@ -10,6 +10,8 @@ import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +29,10 @@ import java.util.TreeSet;
  */
 public final class Workspace {
   private final InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+  private final Cli cli;
 
   public Workspace(List<Path> breadcrumbs, Cli cli) {
+    this.cli = cli;
     BuiltinTools.seed(store);
     BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
     LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
@@ -37,6 +41,11 @@ public final class Workspace {
 
   public InMemoryBreadcrumbStore store() {
     return store;
+  }
+
+  /** A runner over the store whose {@code secret:NAME} references read the command's environment. */
+  public ToolRunner runner() {
+    return ToolRunner.builder(store).secretResolver(SecretResolver.environment(cli.env())).build();
   }
 
   /**

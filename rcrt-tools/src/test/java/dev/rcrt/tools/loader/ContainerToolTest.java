@@ -1,115 +1,27 @@
 package dev.rcrt.tools.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import com.github.dockerjava.api.DockerClient;
-import com.github.dockerjava.core.DefaultDockerClientConfig;
-import com.github.dockerjava.core.DockerClientImpl;
-import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
-import dev.rcrt.tools.ToolHarness;
 import dev.rcrt.tools.ToolResponse;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
+import dev.rcrt.tools.testing.TestDocker;
+import dev.rcrt.tools.testing.ToolHarness;
 import java.util.Map;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/**
- * Container tools against a real Docker daemon. The test image is built here, without a registry:
- * a busybox root filesystem (from the host's busybox-static) given to {@code docker import}, whose
- * httpd serves a CGI script that echoes the posted JSON. The tools themselves run through the SDK's
- * docker-java client.
- *
- * <p>Without a daemon the tests are skipped with a message, except under {@code CI=true}, where a
- * missing daemon fails the build.
- */
+/** Container tools against a real Docker daemon and the {@link TestDocker} image. */
 class ContainerToolTest {
-  static final String IMAGE = "rcrt-test/echo:1";
-  static final String SERVER = "[\"/bin/httpd\",\"-f\",\"-p\",\"8080\",\"-h\",\"/www\"]";
+  static final String IMAGE = TestDocker.IMAGE;
+  static final String SERVER = TestDocker.SERVER;
   static DockerClient docker;
 
   private ToolHarness h;
 
   @BeforeAll
   static void dockerAndImage() throws Exception {
-    String problem = null;
-    try {
-      var config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
-      docker = DockerClientImpl.getInstance(config,
-          new ZerodepDockerHttpClient.Builder().dockerHost(config.getDockerHost()).connectionTimeout(Duration.ofSeconds(3)).build());
-      docker.pingCmd().exec();
-    } catch (RuntimeException e) {
-      problem = "no Docker daemon answers (" + e.getMessage() + ")";
-    }
-    Path busybox = Path.of("/bin/busybox");
-    if (problem == null && !Files.isExecutable(busybox)) {
-      problem = "no /bin/busybox to build the test image from (apt-get install busybox-static)";
-    }
-    if (problem != null) {
-      if ("true".equals(System.getenv("CI"))) {
-        fail("container tests cannot run under CI: " + problem);
-      }
-      System.err.println("ContainerToolTest SKIPPED: " + problem);
-      Assumptions.abort("container tests skipped: " + problem);
-    }
-    importImage(rootfs(busybox));
-  }
-
-  /** {@code docker import - IMAGE} with the tar on stdin (docker-java's import upload truncates large bodies). */
-  static void importImage(byte[] tar) throws Exception {
-    Process p = new ProcessBuilder("docker", "import", "-", IMAGE).redirectErrorStream(true).start();
-    try (var in = p.getOutputStream()) {
-      in.write(tar);
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as("docker import: " + out).isZero();
-  }
-
-  /** A root filesystem: busybox with its applets, and /www/cgi-bin/run echoing the posted JSON. */
-  static byte[] rootfs(Path busybox) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (TarArchiveOutputStream tar = new TarArchiveOutputStream(bytes)) {
-      tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-      dir(tar, "bin/");
-      dir(tar, "www/");
-      dir(tar, "www/cgi-bin/");
-      dir(tar, "tmp/");
-      file(tar, "bin/busybox", Files.readAllBytes(busybox), 0755);
-      for (String applet : new String[] {"sh", "httpd", "cat", "echo", "sleep", "head", "printf"}) {
-        TarArchiveEntry link = new TarArchiveEntry("bin/" + applet, TarArchiveEntry.LF_SYMLINK);
-        link.setLinkName("busybox");
-        tar.putArchiveEntry(link);
-        tar.closeArchiveEntry();
-      }
-      String cgi = "#!/bin/sh\nbody=$(head -c \"${CONTENT_LENGTH:-0}\")\nprintf 'Content-Type: application/json\\r\\n\\r\\n{\"received\":%s}' \"$body\"\n";
-      file(tar, "www/cgi-bin/run", cgi.getBytes(StandardCharsets.UTF_8), 0755);
-      file(tar, "www/cgi-bin/text", "#!/bin/sh\nprintf 'Content-Type: text/plain\\r\\n\\r\\nnot json'\n".getBytes(StandardCharsets.UTF_8), 0755);
-    }
-    return bytes.toByteArray();
-  }
-
-  private static void dir(TarArchiveOutputStream tar, String name) throws Exception {
-    TarArchiveEntry e = new TarArchiveEntry(name);
-    e.setMode(040755);
-    tar.putArchiveEntry(e);
-    tar.closeArchiveEntry();
-  }
-
-  private static void file(TarArchiveOutputStream tar, String name, byte[] content, int mode) throws Exception {
-    TarArchiveEntry e = new TarArchiveEntry(name);
-    e.setSize(content.length);
-    e.setMode(0100000 | mode);
-    tar.putArchiveEntry(e);
-    tar.write(content);
-    tar.closeArchiveEntry();
+    docker = TestDocker.require();
   }
 
   @AfterEach

@@ -18,7 +18,7 @@ import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.SecretResolver;
-import dev.rcrt.tools.ToolHarness;
+import dev.rcrt.tools.testing.ToolHarness;
 import dev.rcrt.tools.ToolResponse;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

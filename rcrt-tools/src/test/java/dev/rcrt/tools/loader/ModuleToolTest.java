@@ -2,17 +2,10 @@ package dev.rcrt.tools.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rcrt.tools.ToolHarness;
+import dev.rcrt.tools.testing.ToolHarness;
 import dev.rcrt.tools.ToolResponse;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.rcrt.tools.testing.TestJars;
 import java.nio.file.Path;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,44 +26,8 @@ class ModuleToolTest {
 
   @BeforeAll
   static void buildJars() throws Exception {
-    Path src = dir.resolve("src/acme/AcmeTools.java");
-    Files.createDirectories(src.getParent());
-    Files.writeString(src, """
-        package acme;
-        import dev.rcrt.tools.*;
-        import java.util.Map;
-        public final class AcmeTools implements ToolModule {
-          public String name() { return "acme-tools"; }
-          public String version() { return "1.2.0"; }
-          public Map<String, ToolHandler> handlers() {
-            return Map.of("shout", (input, context) ->
-                dev.rcrt.core.RcrtJson.object().put("text", input.path("text").asText().toUpperCase() + "!"));
-          }
-        }
-        """);
-    Path classes = dir.resolve("classes");
-    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-    int status = javac.run(null, null, null, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"), src.toString());
-    assertThat(status).as("javac").isZero();
-    jar = dir.resolve("acme-tools-1.2.0.jar");
-    writeJar(jar, classes, "acme.AcmeTools");
-    emptyJar = dir.resolve("no-provider.jar");
-    writeJar(emptyJar, classes, null);
-  }
-
-  private static void writeJar(Path target, Path classes, String provider) throws Exception {
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(target)); Stream<Path> files = Files.walk(classes)) {
-      for (Path f : files.filter(Files::isRegularFile).toList()) {
-        out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
-        Files.copy(f, out);
-        out.closeEntry();
-      }
-      if (provider != null) {
-        out.putNextEntry(new JarEntry("META-INF/services/dev.rcrt.tools.ToolModule"));
-        ((OutputStream) out).write((provider + "\n").getBytes(StandardCharsets.UTF_8));
-        out.closeEntry();
-      }
-    }
+    jar = TestJars.moduleJar(dir, "acme-tools-1.2.0.jar", "acme.AcmeTools", TestJars.ACME, "acme.AcmeTools");
+    emptyJar = TestJars.moduleJar(dir, "no-provider.jar", "acme.AcmeTools", TestJars.ACME, null);
   }
 
   private void moduleTool(String name, String module, String export, String version) {

@@ -15,14 +15,17 @@ import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.Invoker;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A one-shot container per call, like {@code docker run --rm -i}: the input JSON goes to stdin,
- * the output JSON is read from stdout, and a non-zero exit is an error carrying stderr. The
+ * A one-shot container per call, like {@code docker run --rm -i}: the input JSON goes to stdin
+ * through an attach that is established before the container starts, the output JSON is read from
+ * stdout in the container's log once it exits, and a non-zero exit is an error carrying stderr. The
  * container is killed at the call's deadline and always removed.
  */
 final class StdioContainer implements Invoker {
@@ -41,7 +44,7 @@ final class StdioContainer implements Invoker {
   }
 
   @Override
-  public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws InterruptedException {
+  public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws Exception {
     CreateContainerCmd create =
         docker.client()
             .createContainerCmd(image)
@@ -56,50 +59,71 @@ final class StdioContainer implements Invoker {
       create.withCmd(command);
     }
     String id = create.exec().getId();
-    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     try {
       byte[] in = (RcrtJson.write(input) + "\n").getBytes(StandardCharsets.UTF_8);
-      ResultCallback.Adapter<Frame> attached =
+      CountDownLatch attached = new CountDownLatch(1);
+      try (ResultCallback.Adapter<Frame> stdin =
           docker.client()
               .attachContainerCmd(id)
               .withStdIn(new ByteArrayInputStream(in))
-              .withStdOut(true)
-              .withStdErr(true)
               .withFollowStream(true)
               .exec(
                   new ResultCallback.Adapter<>() {
                     @Override
-                    public void onNext(Frame frame) {
-                      (frame.getStreamType() == StreamType.STDERR ? stderr : stdout).writeBytes(frame.getPayload());
+                    public void onStart(Closeable stream) {
+                      super.onStart(stream);
+                      attached.countDown();
                     }
-                  });
-      docker.client().startContainerCmd(id).exec();
-      int code;
-      try {
-        code = docker.client().waitContainerCmd(id).start().awaitStatusCode(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
-      } catch (DockerClientException timeout) {
-        throw new ToolException("tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms; its container was killed");
-      }
-      attached.awaitCompletion(2, TimeUnit.SECONDS);
-      if (code != 0) {
-        String err = ContainerLogs.flatten(stderr.toString(StandardCharsets.UTF_8));
-        throw new ToolException(
-            "tool_failed", "tool '" + tool + "' container exited with code " + code + (err.isEmpty() ? "" : ": " + err));
-      }
-      String out = stdout.toString(StandardCharsets.UTF_8).trim();
-      if (out.isEmpty()) {
-        throw new ToolException("tool_failed", "tool '" + tool + "' container exited with code 0 but wrote nothing on stdout; it must print the output JSON");
-      }
-      try {
-        return RcrtJson.parse(out);
-      } catch (ValidationException e) {
-        throw new ToolException(
-            "tool_failed", "tool '" + tool + "' container wrote no JSON on stdout (" + e.getMessage() + "): " + ContainerLogs.flatten(out));
+                  })) {
+        attached.await(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
+        docker.client().startContainerCmd(id).exec();
+        int code;
+        try {
+          code = docker.client().waitContainerCmd(id).start().awaitStatusCode(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (DockerClientException timeout) {
+          throw new ToolException("tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms; its container was killed");
+        }
+        Output output = output(id);
+        if (code != 0) {
+          String err = ContainerLogs.flatten(output.stderr());
+          throw new ToolException(
+              "tool_failed", "tool '" + tool + "' container exited with code " + code + (err.isEmpty() ? "" : ": " + err));
+        }
+        String out = output.stdout().trim();
+        if (out.isEmpty()) {
+          throw new ToolException("tool_failed", "tool '" + tool + "' container exited with code 0 but wrote nothing on stdout; it must print the output JSON");
+        }
+        try {
+          return RcrtJson.parse(out);
+        } catch (ValidationException e) {
+          throw new ToolException(
+              "tool_failed", "tool '" + tool + "' container wrote no JSON on stdout (" + e.getMessage() + "): " + ContainerLogs.flatten(out));
+        }
       }
     } finally {
       docker.remove(id);
     }
+  }
+
+  private record Output(String stdout, String stderr) {}
+
+  /** What the exited container wrote, read from its log (complete, unlike a racing attach stream). */
+  private Output output(String id) throws InterruptedException {
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    docker.client()
+        .logContainerCmd(id)
+        .withStdOut(true)
+        .withStdErr(true)
+        .exec(
+            new ResultCallback.Adapter<Frame>() {
+              @Override
+              public void onNext(Frame frame) {
+                (frame.getStreamType() == StreamType.STDERR ? stderr : stdout).writeBytes(frame.getPayload());
+              }
+            })
+        .awaitCompletion(10, TimeUnit.SECONDS);
+    return new Output(stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
   }
 
   @Override

@@ -1,4 +1,8 @@
-package dev.rcrt.tools;
+package dev.rcrt.tools.testing;
+
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;

@@ -1,0 +1,51 @@
+package dev.rcrt.cli.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "call",
+    description = {
+      "Run one tool through the ToolRunner, as an agent would: input and output validated, a",
+      "tool.request.v1 and a tool.response.v1 written. Prints the output JSON; on failure exits 1",
+      "with the error on stderr (the schema pointer, the timeout, the HTTP status, the exit code).",
+      "secret:NAME references are read from environment variables."
+    })
+public final class ToolCallCommand implements Callable<Integer> {
+  private final Cli cli;
+
+  @Mixin BreadcrumbsOption breadcrumbs;
+
+  @Parameters(index = "0", paramLabel = "NAME", description = "The tool's name.")
+  String name = "";
+
+  @Parameters(index = "1", paramLabel = "JSON", defaultValue = "{}", description = "The input object (default: {}).")
+  String input = "{}";
+
+  public ToolCallCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    JsonNode json = RcrtJson.parse(input);
+    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
+    try (ToolRunner runner = workspace.runner()) {
+      ToolResponse response = ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(name, json, "cli"), List.of()));
+      if (!response.success()) {
+        cli.note(response.error() + " [" + response.errorCode() + "]");
+        return 1;
+      }
+      cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(response.output()));
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.rcrt.tools;
+
+import dev.rcrt.tools.testing.ToolHarness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.internal.loader.ToolLoader;
+import dev.rcrt.tools.internal.validation.CompiledSchema;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class SecretsTest {
+  private static final String KEY = "sk-live-0123456789";
+
+  @Test
+  void theEnvironmentResolverReadsTheNameAsWrittenThenItsEnvironmentForm() {
+    SecretResolver env = SecretResolver.environment(Map.of("exact-name", "a", "MY_TOOL_API_KEY", "b"));
+    assertThat(env.resolve("exact-name")).contains("a");
+    assertThat(env.resolve("my-tool-api-key")).contains("b");
+    assertThat(env.resolve("unknown")).isEmpty();
+  }
+
+  @Test
+  void toolConfigSecretReferencesAreResolvedAtCallTimeAndNeverRecorded() {
+    AtomicReference<ToolContext> seen = new AtomicReference<>();
+    try (ToolHarness h = new ToolHarness(b -> b
+        .secretResolver(SecretResolver.environment(Map.of("OPENROUTER_API_KEY", KEY)))
+        .handler("leaky", (input, ctx) -> {
+          seen.set(ctx);
+          return RcrtJson.object().put("echoed", "key=" + ctx.config().get("apiKey").asText());
+        }))) {
+      h.define("tool.definition.v1", "{\"name\":\"leaky\"}");
+      h.store.create(BreadcrumbCreate.builder("tool.config.v1", "cfg").id("openrouter")
+          .context(RcrtJson.parse("{\"tool\":\"leaky\",\"config\":{\"apiKey\":\"secret:openrouter-api-key\",\"defaultModel\":\"m\",\"nested\":[\"secret:openrouter-api-key\"]}}")).build());
+
+      ToolResponse r = h.call("leaky", "{}");
+
+      assertThat(seen.get().config().get("apiKey").asText()).isEqualTo(KEY);
+      assertThat(seen.get().config().at("/nested/0").asText()).isEqualTo(KEY);
+      assertThat(seen.get().config().get("defaultModel").asText()).isEqualTo("m");
+      assertThat(seen.get().toString()).doesNotContain(KEY);
+      assertThat(r.output().get("echoed").asText()).isEqualTo("key=[secret]");
+      assertThat(h.everything()).doesNotContain(KEY).contains("secret:openrouter-api-key");
+    }
+  }
+
+  @Test
+  void aFailureMessageThatContainsASecretIsScrubbed() {
+    try (ToolHarness h = new ToolHarness(b -> b
+        .secretResolver(SecretResolver.environment(Map.of("TOKEN", KEY)))
+        .handler("blabber", (input, ctx) -> { throw new IllegalStateException("auth failed for " + ctx.secrets().get("TOKEN")); }))) {
+      h.define("tool.definition.v1", "{\"name\":\"blabber\",\"required_secrets\":[\"TOKEN\"]}");
+      ToolResponse r = h.call("blabber", "{}");
+      assertThat(r.error()).isEqualTo("tool 'blabber' failed: IllegalStateException: auth failed for [secret]");
+      assertThat(h.everything()).doesNotContain(KEY);
+    }
+  }
+
+  @Test
+  void examplesThatBreakTheirToolsSchemasAreFound() {
+    JsonNode in = RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"n\":{\"type\":\"number\"}},\"required\":[\"n\"]}");
+    JsonNode out = RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"r\":{\"type\":\"string\"}}}");
+    try (ToolHarness h = new ToolHarness()) {
+      var b = h.define("tool.definition.v1", """
+          {"name":"ex","inputSchema":%s,"outputSchema":%s,
+           "examples":[{"input":{"n":1},"output":{"r":"ok"}},{"input":{"n":"one"},"output":{"r":2}}]}
+          """.formatted(in, out));
+      ToolDefinition def = ToolDefinition.fromBreadcrumb(b);
+      assertThat(ToolLoader.exampleProblems(def, CompiledSchema.compile(in), CompiledSchema.compile(out)))
+          .containsExactly("tool 'ex' example 2 input /n: expected number, found string", "tool 'ex' example 2 output /r: expected string, found integer");
+    }
+  }
+}
