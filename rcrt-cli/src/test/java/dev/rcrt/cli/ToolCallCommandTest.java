@@ -1,0 +1,113 @@
+package dev.rcrt.cli;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.testing.TestDocker;
+import dev.rcrt.tools.testing.TestJars;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ./rcrt tool call} for each implementation type, against the real thing. */
+class ToolCallCommandTest {
+  @RegisterExtension
+  static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+
+  @TempDir Path dir;
+
+  private Path tool(String file, String json) throws Exception {
+    Path p = dir.resolve(file);
+    Files.writeString(p, json);
+    return p;
+  }
+
+  @Test
+  void builtinPrintsTheOutputJson() {
+    CliHarness run = CliHarness.run("tool", "call", "calculator", "{\"expression\":\"(2 + 3) * 4\"}");
+    assertThat(run.status).isZero();
+    assertThat(RcrtJson.parse(run.out()).get("result").asInt()).isEqualTo(20);
+  }
+
+  @Test
+  void aSchemaViolationExitsOneWithThePointer() {
+    CliHarness run = CliHarness.run("tool", "call", "calculator", "{\"expression\":5}");
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().strip()).isEqualTo("rcrt: tool 'calculator' input /expression: expected string, found integer [tool_input_invalid]");
+  }
+
+  @Test
+  void moduleFromAJar() throws Exception {
+    Path jar = TestJars.moduleJar(dir, "acme.jar", "acme.AcmeTools", TestJars.ACME, "acme.AcmeTools");
+    Path def = tool("shout.json", """
+        {"schema_name":"tool.v1","title":"Shout","context":{"name":"shout",
+         "implementation":{"type":"module","module":%s,"export":"shout","version":"1.2.0"}}}
+        """.formatted(RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(jar.toString()))));
+    CliHarness run = CliHarness.run("tool", "call", "shout", "{\"text\":\"hi\"}", "--breadcrumbs", def.toString());
+    assertThat(run.err()).isEmpty();
+    assertThat(RcrtJson.parse(run.out()).get("text").asText()).isEqualTo("HI!");
+  }
+
+  @Test
+  void httpWithASecretFromTheEnvironmentAndItsStatusOnFailure() throws Exception {
+    server.stubFor(post(urlEqualTo("/ok")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"temp\":20}")));
+    server.stubFor(post(urlEqualTo("/down")).willReturn(aResponse().withStatus(503).withBody("maintenance")));
+    Path defs = tool("http.json", """
+        [{"schema_name":"tool.v1","title":"Weather","context":{"name":"weather",
+          "implementation":{"type":"http","endpoint":"%1$s/ok","auth":{"type":"bearer","secret":"secret:WEATHER_KEY"}}}},
+         {"schema_name":"tool.v1","title":"Down","context":{"name":"down","implementation":{"type":"http","endpoint":"%1$s/down"}}}]
+        """.formatted(server.baseUrl()));
+    CliHarness ok = CliHarness.run(Map.of("WEATHER_KEY", "wk-secret-1"), "", "tool", "call", "weather", "{}", "--breadcrumbs", defs.toString());
+    assertThat(RcrtJson.parse(ok.out()).get("temp").asInt()).isEqualTo(20);
+    server.verify(postRequestedFor(urlEqualTo("/ok")).withHeader("Authorization", equalTo("Bearer wk-secret-1")));
+
+    CliHarness down = CliHarness.run("tool", "call", "down", "{}", "--breadcrumbs", defs.toString());
+    assertThat(down.status).isEqualTo(1);
+    assertThat(down.err()).contains("answered HTTP 503: maintenance");
+  }
+
+  @Test
+  void breadcrumbJavaScriptAndItsTimeout() throws Exception {
+    Path defs = tool("js.json", """
+        [{"schema_name":"tool.code.v1","title":"Hello","context":{"name":"hello",
+          "code":{"language":"typescript","source":"export async function execute(i: {name: string}) { return {greeting: `hello ${i.name}`}; }"}}},
+         {"schema_name":"tool.code.v1","title":"Spin","context":{"name":"spin","limits":{"timeout_ms":200},
+          "code":{"language":"javascript","source":"export function execute() { for (;;) {} }"}}}]
+        """);
+    CliHarness ok = CliHarness.run("tool", "call", "hello", "{\"name\":\"ada\"}", "--breadcrumbs", defs.toString());
+    assertThat(RcrtJson.parse(ok.out()).get("greeting").asText()).isEqualTo("hello ada");
+
+    CliHarness spin = CliHarness.run("tool", "call", "spin", "--breadcrumbs", defs.toString());
+    assertThat(spin.status).isEqualTo(1);
+    assertThat(spin.err()).contains("timed out after 200 ms");
+  }
+
+  @Test
+  void containerAndItsExitCode() throws Exception {
+    TestDocker.require();
+    Path defs = tool("container.json", """
+        [{"schema_name":"tool.v1","title":"Echo","context":{"name":"echo-container",
+          "implementation":{"type":"container","image":"%1$s","runtime":"docker","port":8080,"path":"/cgi-bin/run","command":%2$s}}},
+         {"schema_name":"tool.v1","title":"Fail","context":{"name":"fail-container",
+          "implementation":{"type":"container","image":"%1$s","mode":"stdio","command":["/bin/sh","-c","echo nope >&2; exit 4"]}}}]
+        """.formatted(TestDocker.IMAGE, TestDocker.SERVER));
+    CliHarness ok = CliHarness.run("tool", "call", "echo-container", "{\"n\":7}", "--breadcrumbs", defs.toString());
+    assertThat(ok.err()).isEmpty();
+    assertThat(RcrtJson.parse(ok.out()).at("/received/n").asInt()).isEqualTo(7);
+
+    CliHarness fail = CliHarness.run("tool", "call", "fail-container", "--breadcrumbs", defs.toString());
+    assertThat(fail.status).isEqualTo(1);
+    assertThat(fail.err()).contains("container exited with code 4: nope");
+  }
+}
