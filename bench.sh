@@ -13,6 +13,20 @@ if [ "${1:-}" = "--quick" ]; then
   shift
 fi
 
+# The container benchmark's image, built without a registry from the host's busybox-static.
+if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1 && [ -x /bin/busybox ]; then
+  root="$(mktemp -d)"
+  mkdir -p "$root/bin" "$root/www/cgi-bin" "$root/tmp"
+  cp /bin/busybox "$root/bin/"
+  for a in sh httpd cat head printf; do ln -s busybox "$root/bin/$a"; done
+  printf '#!/bin/sh\nbody=$(head -c "${CONTENT_LENGTH:-0}")\nprintf '"'"'Content-Type: application/json\\r\\n\\r\\n{"received":%%s}'"'"' "$body"\n' > "$root/www/cgi-bin/run"
+  chmod +x "$root/www/cgi-bin/run"
+  tar -C "$root" -c . | docker import - rcrt-bench/echo:1 >/dev/null
+  rm -rf "$root"
+else
+  echo "bench: no Docker daemon (or no /bin/busybox): ContainerToolBenchmark will fail its setup" >&2
+fi
+
 echo "bench: building rcrt-benchmarks..." >&2
 mvn -q -B -Dstyle.color=never -DskipTests -pl rcrt-benchmarks -am package >&2
 
