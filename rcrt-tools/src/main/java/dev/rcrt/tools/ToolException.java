@@ -12,7 +12,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code tool_not_found}: no tool breadcrumb has that name;
  *   <li>{@code tool_definition_invalid}: the tool breadcrumb is malformed (bad schema, no name);
- *   <li>{@code tool_unsupported}: no loader for the implementation type;
+ *   <li>{@code tool_unsupported}: no loader for the implementation type, or no handler registered
+ *       for a builtin;
+ *   <li>{@code tool_load_failed}: the code could not be loaded: a missing module, export or image,
+ *       a module version mismatch, no Docker daemon;
+ *   <li>{@code tool_secret_missing}: a secret the tool needs is not known to the resolver (the
+ *       message names it, never a value);
  *   <li>{@code tool_input_invalid}, {@code tool_output_invalid}: a JSON Schema violation, with the
  *       pointer in the message;
  *   <li>{@code tool_failed}: the tool itself failed;

@@ -90,6 +90,15 @@ class ContainerToolTest {
   }
 
   @Test
+  void aStdioProgramThatReadsStdinToTheEndGetsEndOfFile() {
+    harness();
+    tool("cat", "\"mode\":\"stdio\",\"command\":[\"/bin/cat\"]", ",\"capabilities\":{\"timeout\":10000}");
+    ToolResponse r = h.call("cat", "{\"whole\":\"input\"}");
+    assertThat(r.error()).isNull();
+    assertThat(r.output().get("whole").asText()).isEqualTo("input");
+  }
+
+  @Test
   void aStdioContainerExitingNonZeroIsAnErrorCarryingStderr() {
     harness();
     tool("fails", "\"mode\":\"stdio\",\"command\":[\"/bin/sh\",\"-c\",\"echo bad input >&2; exit 3\"]", "");

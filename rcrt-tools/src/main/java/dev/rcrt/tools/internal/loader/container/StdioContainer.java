@@ -16,6 +16,7 @@ import dev.rcrt.tools.internal.loader.Invoker;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -62,10 +63,22 @@ final class StdioContainer implements Invoker {
     try {
       byte[] in = (RcrtJson.write(input) + "\n").getBytes(StandardCharsets.UTF_8);
       CountDownLatch attached = new CountDownLatch(1);
+      CountDownLatch written = new CountDownLatch(1);
+      InputStream body =
+          new ByteArrayInputStream(in) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+              int n = super.read(b, off, len);
+              if (n == -1) {
+                written.countDown();
+              }
+              return n;
+            }
+          };
       try (ResultCallback.Adapter<Frame> stdin =
           docker.client()
               .attachContainerCmd(id)
-              .withStdIn(new ByteArrayInputStream(in))
+              .withStdIn(body)
               .withFollowStream(true)
               .exec(
                   new ResultCallback.Adapter<>() {
@@ -77,6 +90,11 @@ final class StdioContainer implements Invoker {
                   })) {
         attached.await(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
         docker.client().startContainerCmd(id).exec();
+        // The transport never half-closes the attach socket, so stdin would never reach EOF.
+        // With StdinOnce, Docker closes the container's stdin when the attached client leaves:
+        // leave as soon as the whole input has been written (the output is read from the log).
+        written.await(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
+        stdin.close();
         int code;
         try {
           code = docker.client().waitContainerCmd(id).start().awaitStatusCode(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);

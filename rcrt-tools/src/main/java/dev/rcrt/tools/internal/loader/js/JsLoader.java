@@ -39,7 +39,8 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
   @Override
   public Invoker load(ToolDefinition definition) {
     JsProgram first = program(definition);
-    return new JsTool(first, () -> program(definition), store, runtime(), CONTEXTS_PER_TOOL);
+    boolean elsewhere = definition.implementation().spec().hasNonNull("breadcrumb_id");
+    return new JsTool(first, elsewhere ? () -> program(definition) : () -> first, store, runtime(), CONTEXTS_PER_TOOL);
   }
 
   private JsProgram program(ToolDefinition def) {
