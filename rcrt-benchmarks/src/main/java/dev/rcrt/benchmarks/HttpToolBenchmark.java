@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * An HTTP tool on loopback against a bare {@link HttpClient} call to the same endpoint (the JDK's
  * own HTTP server answering a fixed JSON body). The bare call sends the same JSON and parses the
- * answer with Jackson, as the tool does; the tool adds the runner's pipeline around it.
+ * answer with Jackson, as the tool does; the tool adds the runner's pipeline around it, whose fixed
+ * cost {@link #noopToolThroughRunner()} measures with a Java tool that does nothing.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -64,7 +65,12 @@ public class HttpToolBenchmark {
         "{\"name\":\"weather\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"" + endpoint + "\"},"
             + "\"definition\":{\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}},"
             + "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"}}}}}")).build());
-    runner = ToolRunner.builder(store).build();
+    store.create(BreadcrumbCreate.builder("tool.v1", "No-op").context(RcrtJson.parse(
+        "{\"name\":\"noop\",\"implementation\":{\"type\":\"builtin\"},"
+            + "\"definition\":{\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}},"
+            + "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"}}}}}")).build());
+    JsonNode fixed = RcrtJson.parse("{\"temp\":21.5,\"unit\":\"C\"}");
+    runner = ToolRunner.builder(store).handler("noop", (in, ctx) -> fixed).build();
   }
 
   @TearDown(Level.Trial)
@@ -79,6 +85,12 @@ public class HttpToolBenchmark {
         .header("Content-Type", "application/json").header("Accept", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(input))).build();
     return RcrtJson.mapper().readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+  }
+
+  /** The runner's fixed cost (two breadcrumbs, resolve, validation) with a Java tool that does nothing. */
+  @Benchmark
+  public Breadcrumb noopToolThroughRunner() {
+    return runner.submit(ToolRequest.of("noop", input, "bench"), List.of());
   }
 
   @Benchmark

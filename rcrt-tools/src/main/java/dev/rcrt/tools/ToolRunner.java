@@ -206,16 +206,28 @@ public final class ToolRunner implements AutoCloseable {
     return discovery.discover().items().stream().map(ToolDefinition::name).collect(Collectors.joining(", "));
   }
 
+  /**
+   * Runs the invoker within the deadline: on this thread when it enforces the deadline itself,
+   * else on a runner thread that is abandoned (and interrupted) when the limit passes.
+   */
   private JsonNode invoke(ToolLoader.LoadedTool tool, JsonNode input, ToolContext context, CallScope scope) {
     String name = tool.definition().name();
     Duration limit = scope.limit();
+    if (tool.invoker().enforcesDeadline()) {
+      try {
+        return nonNull(name, tool.invoker().invoke(input, context, scope));
+      } catch (ToolException e) {
+        throw e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ToolException("tool_failed", "tool '" + name + "' was interrupted");
+      } catch (Exception e) {
+        throw failed(name, e);
+      }
+    }
     Future<JsonNode> running = threads.submit(() -> tool.invoker().invoke(input, context, scope));
     try {
-      JsonNode output = running.get(limit.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
-      if (output == null) {
-        throw new ToolException("tool_output_invalid", "tool '" + name + "' returned no output");
-      }
-      return output;
+      return nonNull(name, running.get(limit.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS));
     } catch (TimeoutException e) {
       running.cancel(true);
       throw new ToolException(
@@ -229,12 +241,23 @@ public final class ToolRunner implements AutoCloseable {
       if (cause instanceof ToolException te) {
         throw te;
       }
-      throw new ToolException(
-          "tool_failed",
-          "tool '" + name + "' failed: " + cause.getClass().getSimpleName()
-              + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
-          cause);
+      throw failed(name, cause);
     }
+  }
+
+  private static JsonNode nonNull(String name, @org.jspecify.annotations.Nullable JsonNode output) {
+    if (output == null) {
+      throw new ToolException("tool_output_invalid", "tool '" + name + "' returned no output");
+    }
+    return output;
+  }
+
+  private static ToolException failed(String name, Throwable cause) {
+    return new ToolException(
+        "tool_failed",
+        "tool '" + name + "' failed: " + cause.getClass().getSimpleName()
+            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+        cause);
   }
 
   /** The tool's {@code tool.config.v1} {@code config} object (newest), or an empty object. */

@@ -43,6 +43,11 @@ public final class BuiltinLoader implements ImplementationLoader {
       }
 
       @Override
+      public boolean enforcesDeadline() {
+        return false;
+      }
+
+      @Override
       public void close() {}
     };
   }

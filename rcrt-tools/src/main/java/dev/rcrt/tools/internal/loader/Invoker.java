@@ -13,6 +13,13 @@ public interface Invoker extends AutoCloseable {
    */
   JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws Exception;
 
+  /**
+   * Whether {@link #invoke} stops by the scope's deadline on its own (an HTTP timeout, a context
+   * interrupt, a container kill). The runner calls such invokers on the caller's thread; others
+   * (arbitrary Java code) run on a runner thread that is abandoned and interrupted at the deadline.
+   */
+  boolean enforcesDeadline();
+
   /** Releases what loading acquired (contexts, containers). Never throws. */
   @Override
   void close();

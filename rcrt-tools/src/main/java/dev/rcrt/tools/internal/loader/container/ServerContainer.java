@@ -125,6 +125,11 @@ final class ServerContainer implements Invoker {
   }
 
   @Override
+  public boolean enforcesDeadline() {
+    return true;
+  }
+
+  @Override
   public synchronized void close() {
     if (containerId != null) {
       docker.remove(containerId);

@@ -145,5 +145,10 @@ final class StdioContainer implements Invoker {
   }
 
   @Override
+  public boolean enforcesDeadline() {
+    return true;
+  }
+
+  @Override
   public void close() {}
 }

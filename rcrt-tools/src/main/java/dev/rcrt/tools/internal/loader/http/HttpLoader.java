@@ -79,6 +79,11 @@ public final class HttpLoader implements ImplementationLoader {
       }
 
       @Override
+      public boolean enforcesDeadline() {
+        return true;
+      }
+
+      @Override
       public void close() {}
     };
   }

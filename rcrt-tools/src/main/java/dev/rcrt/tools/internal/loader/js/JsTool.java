@@ -60,6 +60,11 @@ final class JsTool implements Invoker {
   }
 
   @Override
+  public boolean enforcesDeadline() {
+    return true;
+  }
+
+  @Override
   public void close() {
     pool.close();
   }
