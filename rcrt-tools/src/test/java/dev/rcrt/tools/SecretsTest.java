@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.internal.loader.ToolLoader;
-import dev.rcrt.tools.internal.validation.CompiledSchema;
+import dev.rcrt.core.internal.schema.CompiledSchema;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
-import dev.rcrt.tools.internal.validation.CompiledSchema;
+import dev.rcrt.core.internal.schema.CompiledSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

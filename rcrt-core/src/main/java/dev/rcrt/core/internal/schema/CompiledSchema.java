@@ -1,4 +1,4 @@
-package dev.rcrt.tools.internal.validation;
+package dev.rcrt.core.internal.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;

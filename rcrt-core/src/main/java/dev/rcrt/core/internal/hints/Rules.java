@@ -1,0 +1,139 @@
+package dev.rcrt.core.internal.hints;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.github.jknack.handlebars.EscapingStrategy;
+import com.github.jknack.handlebars.Handlebars;
+import com.github.jknack.handlebars.Template;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.ContextPaths;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.thisptr.jackson.jq.BuiltinFunctionLoader;
+import net.thisptr.jackson.jq.JsonQuery;
+import net.thisptr.jackson.jq.Scope;
+import net.thisptr.jackson.jq.Versions;
+import net.thisptr.jackson.jq.exception.JsonQueryException;
+
+/**
+ * The five {@code transform} rule types of RCRT's {@code llm_hints}: {@code {type: "template",
+ * template}} (Handlebars over {@code {context}}), {@code {type: "extract", path}} (JSONPath: no match
+ * → null, one → the value, several → an array), {@code {type: "format", format}} ({@code {a.b}}
+ * placeholders: missing → empty, containers → compact JSON), {@code {type: "literal", value}} and
+ * {@code {type: "jq", query}} (jackson-jq; results as for extract). Each rule's text may also be
+ * given as {@code value}.
+ */
+final class Rules {
+  private static final Handlebars HANDLEBARS = new Handlebars().with(EscapingStrategy.NOOP);
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z0-9_$.\\[\\]-]+)}");
+  private static final Scope JQ_ROOT = jqRoot();
+
+  private Rules() {}
+
+  /**
+   * Compiles one rule.
+   *
+   * @throws ValidationException naming the key and what is wrong
+   */
+  static Rule compile(String key, JsonNode spec) {
+    String where = "llm_hints transform '" + key + "'";
+    if (!spec.isObject()) {
+      throw new ValidationException(where + ": expected an object {type, …}, found " + spec.getNodeType());
+    }
+    String type = spec.path("type").asText("").toLowerCase(Locale.ROOT);
+    return switch (type) {
+      case "template" -> template(where, text(where, spec, "template"));
+      case "extract" -> extract(where, text(where, spec, "path"));
+      case "format" -> format(text(where, spec, "format"));
+      case "literal" -> literal(spec.has("literal") ? spec.get("literal") : spec.path("value"));
+      case "jq" -> jq(where, text(where, spec, "query"));
+      default -> throw new ValidationException(
+          where + ": unknown type '" + type + "'; use template, extract, format, literal or jq");
+    };
+  }
+
+  private static Rule template(String where, String source) {
+    Template template;
+    try {
+      template = HANDLEBARS.compileInline(source);
+    } catch (IOException | RuntimeException e) {
+      throw new ValidationException(where + ": template does not compile: " + e.getMessage());
+    }
+    return context -> TextNode.valueOf(template.apply(Map.of("context", RcrtJson.mapper().convertValue(context, Object.class))));
+  }
+
+  private static Rule extract(String where, String path) {
+    ContextPaths.compile(path);
+    boolean definite = ContextPaths.isDefinite(path);
+    return context -> {
+      JsonNode found = ContextPaths.read(path, context);
+      if (found == null) {
+        return NullNode.getInstance();
+      }
+      return definite ? found : collapse(found);
+    };
+  }
+
+  private static Rule format(String pattern) {
+    return context -> {
+      Matcher m = PLACEHOLDER.matcher(pattern);
+      StringBuilder out = new StringBuilder();
+      while (m.find()) {
+        String path = m.group(1).startsWith("context.") ? m.group(1).substring("context.".length()) : m.group(1);
+        JsonNode value = ContextPaths.read(path, context);
+        String text = value == null || value.isNull() ? "" : value.isValueNode() ? value.asText() : RcrtJson.write(value);
+        m.appendReplacement(out, Matcher.quoteReplacement(text));
+      }
+      m.appendTail(out);
+      return TextNode.valueOf(out.toString());
+    };
+  }
+
+  private static Rule literal(JsonNode value) {
+    JsonNode copy = value.deepCopy();
+    return context -> copy;
+  }
+
+  private static Rule jq(String where, String query) {
+    JsonQuery compiled;
+    try {
+      compiled = JsonQuery.compile(query, Versions.JQ_1_6);
+    } catch (JsonQueryException e) {
+      throw new ValidationException(where + ": jq program does not compile: " + e.getMessage());
+    }
+    return context -> {
+      List<JsonNode> out = new ArrayList<>();
+      compiled.apply(Scope.newChildScope(JQ_ROOT), context, out::add);
+      ArrayNode all = RcrtJson.mapper().createArrayNode().addAll(out);
+      return collapse(all);
+    };
+  }
+
+  /** No value → null, one → the value, several → the array. */
+  private static JsonNode collapse(JsonNode array) {
+    return array.isEmpty() ? NullNode.getInstance() : array.size() == 1 ? array.get(0) : array;
+  }
+
+  private static String text(String where, JsonNode spec, String field) {
+    JsonNode v = spec.has(field) ? spec.get(field) : spec.get("value");
+    if (v == null || !v.isTextual()) {
+      throw new ValidationException(where + ": '" + field + "' must be a string");
+    }
+    return v.textValue();
+  }
+
+  private static Scope jqRoot() {
+    Scope root = Scope.newEmptyScope();
+    BuiltinFunctionLoader.getInstance().loadFunctions(Versions.JQ_1_6, root);
+    return root;
+  }
+
+}
