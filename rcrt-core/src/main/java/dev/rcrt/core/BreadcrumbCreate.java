@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param ttlType expiry policy, or null
  * @param ttlConfig expiry settings, or null
  * @param createdBy the writer's id, or null
+ * @param idempotencyKey a key that makes a repeated create return the original record instead of a
+ *     duplicate, or null
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record BreadcrumbCreate(
@@ -47,7 +49,8 @@ public record BreadcrumbCreate(
     @JsonProperty("ttl") @Nullable Instant ttl,
     @JsonProperty("ttl_type") @Nullable TtlType ttlType,
     @JsonProperty("ttl_config") @Nullable JsonNode ttlConfig,
-    @JsonProperty("created_by") @Nullable String createdBy) {
+    @JsonProperty("created_by") @Nullable String createdBy,
+    @JsonProperty("idempotency_key") @Nullable String idempotencyKey) {
 
   /**
    * Validates and copies.
@@ -95,6 +98,7 @@ public record BreadcrumbCreate(
     private @Nullable TtlType ttlType;
     private @Nullable JsonNode ttlConfig;
     private @Nullable String createdBy;
+    private @Nullable String idempotencyKey;
 
     private Builder(String schemaName, String title) {
       this.schemaName = schemaName;
@@ -159,11 +163,17 @@ public record BreadcrumbCreate(
       return this;
     }
 
+    /** A key that makes a repeated create return the original record instead of a duplicate. */
+    public Builder idempotencyKey(@Nullable String idempotencyKey) {
+      this.idempotencyKey = idempotencyKey;
+      return this;
+    }
+
     /** @throws ValidationException if the context is not an object */
     public BreadcrumbCreate build() {
       return new BreadcrumbCreate(
           id, title, description, semanticVersion, context, tags, schemaName, llmHints,
-          visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy);
+          visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy, idempotencyKey);
     }
   }
 }

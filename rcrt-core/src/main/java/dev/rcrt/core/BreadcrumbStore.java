@@ -15,6 +15,11 @@ import java.util.Optional;
  * are optimistic: the caller names the version it read, and a stale version is refused with a
  * {@link ConflictException} and no write, so concurrent writers never lose an update.
  *
+ * <p><b>Expiry:</b> a breadcrumb whose TTL has passed ({@code ttl_type} {@code datetime}, {@code
+ * duration}, {@code usage} or {@code hybrid}, judged on the store's clock) is invisible to {@link
+ * #get}, {@link #search}, {@link #history} and subscriptions until {@link #purgeExpired()} removes
+ * it.
+ *
  * <p><b>Ordering:</b> search returns newest first, by the time of the last write (create or
  * update), ties broken by write order. Subscribers receive the events of one subscription in the
  * order the writes committed.
@@ -22,7 +27,8 @@ import java.util.Optional;
 public interface BreadcrumbStore {
 
   /**
-   * Creates a breadcrumb at version 1.
+   * Creates a breadcrumb at version 1. A payload whose {@code idempotency_key} was already used
+   * returns the record that key created (at its current version) and writes nothing.
    *
    * @return the stored record with id, version, checksum, size and timestamps filled in
    * @throws ConflictException if the payload names an id that already exists (expected version 0)
@@ -31,9 +37,10 @@ public interface BreadcrumbStore {
   Breadcrumb create(BreadcrumbCreate create);
 
   /**
-   * Reads the current version of a breadcrumb.
+   * Reads the current version of a breadcrumb. For a {@code usage} or {@code hybrid} TTL, this
+   * counts as one read.
    *
-   * @return the record, or empty if no breadcrumb has that id
+   * @return the record, or empty if no breadcrumb has that id or it has expired
    */
   Optional<Breadcrumb> get(String id);
 
@@ -83,4 +90,11 @@ public interface BreadcrumbStore {
    *     arrive. Closing twice is harmless.
    */
   Subscription subscribe(Selector selector, BreadcrumbListener listener);
+
+  /**
+   * Removes every expired breadcrumb and its history. No events are delivered for them.
+   *
+   * @return how many were removed
+   */
+  int purgeExpired();
 }

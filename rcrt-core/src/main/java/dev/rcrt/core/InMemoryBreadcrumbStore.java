@@ -2,6 +2,8 @@ package dev.rcrt.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.internal.ContentDigest;
+import dev.rcrt.core.internal.Expiry;
+import dev.rcrt.core.internal.JsonDepth;
 import dev.rcrt.core.internal.OrderedSubscription;
 import dev.rcrt.core.internal.RecencyIndex;
 import java.time.Clock;
@@ -18,6 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +32,10 @@ import org.jspecify.annotations.Nullable;
  * and schema name, so a search walks the smallest matching index rather than every record. Context
  * trees are copied on write, so a caller's later changes to its own tree never reach the store.
  *
+ * <p>TTLs are judged on the builder's clock (tests pass a fixed one). Contexts and hints may nest at
+ * most 64 levels. With {@link Builder#validateSchemas(boolean)}, a record whose schema has a {@code
+ * schema.def.v1} definition must conform to it on create and update.
+ *
  * <p>Subscribers are called on the event executor (by default a pool of daemon threads named
  * {@code rcrt-store-events}), one event at a time per subscription, in commit order. Pass {@code
  * Runnable::run} as the executor to deliver on the writer's thread after its write, for example in
@@ -38,6 +45,8 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   private final Clock clock;
   private final Executor eventExecutor;
   private final Supplier<String> ids;
+  private final @Nullable SchemaDefinitions definitions;
+  private final Map<String, String> idempotencyKeys = new HashMap<>();
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, Entry> byId = new HashMap<>();
   private final RecencyIndex index = new RecencyIndex();
@@ -46,6 +55,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
 
   private static final class Entry {
     final List<Breadcrumb> versions = new ArrayList<>();
+    final AtomicLong reads = new AtomicLong();
     long seq;
 
     Breadcrumb current() {
@@ -62,6 +72,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     this.clock = builder.clock;
     this.eventExecutor = builder.eventExecutor != null ? builder.eventExecutor : defaultEvents();
     this.ids = builder.ids;
+    this.definitions = builder.validateSchemas ? SchemaDefinitions.of(this) : null;
   }
 
   /** Starts a builder for a store with a custom clock, event executor or id generator. */
@@ -72,11 +83,24 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
     Objects.requireNonNull(create, "create");
+    String where = "breadcrumb '" + create.title() + "'";
+    JsonDepth.check(create.context(), where + " context");
     JsonNode context = create.context().deepCopy();
+    if (create.llmHints() != null) {
+      JsonDepth.check(create.llmHints(), where + " llm_hints");
+    }
+    Expiry.validate(create);
+    conform(create.schemaName(), context, where);
     List<OrderedSubscription> notify;
     Breadcrumb stored;
     lock.writeLock().lock();
     try {
+      if (create.idempotencyKey() != null) {
+        Entry original = byId.get(idempotencyKeys.getOrDefault(create.idempotencyKey(), ""));
+        if (original != null) {
+          return original.current();
+        }
+      }
       String id = create.id() != null ? create.id() : ids.get();
       Entry existing = byId.get(id);
       if (existing != null) {
@@ -96,7 +120,10 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       entry.seq = nextSeq++;
       byId.put(id, entry);
       index.add(entry.seq, stored);
-      notify = queue(BreadcrumbEvent.Type.CREATED, stored);
+      if (create.idempotencyKey() != null) {
+        idempotencyKeys.put(create.idempotencyKey(), id);
+      }
+      notify = queue(BreadcrumbEvent.Type.CREATED, entry);
     } finally {
       lock.writeLock().unlock();
     }
@@ -110,7 +137,20 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     lock.readLock().lock();
     try {
       Entry entry = byId.get(id);
-      return entry == null ? Optional.empty() : Optional.of(entry.current());
+      if (entry == null) {
+        return Optional.empty();
+      }
+      Breadcrumb current = entry.current();
+      Instant now = clock.instant();
+      while (true) {
+        long reads = entry.reads.get();
+        if (Expiry.expired(current, reads, now)) {
+          return Optional.empty();
+        }
+        if (!Expiry.countsReads(current) || entry.reads.compareAndSet(reads, reads + 1)) {
+          return Optional.of(current);
+        }
+      }
     } finally {
       lock.readLock().unlock();
     }
@@ -120,13 +160,23 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(update, "update");
+    String where = "breadcrumb '" + id + "'";
+    if (update.context() != null) {
+      JsonDepth.check(update.context(), where + " context");
+    }
     JsonNode newContext = update.context() == null ? null : update.context().deepCopy();
+    if (update.llmHints() != null) {
+      JsonDepth.check(update.llmHints(), where + " llm_hints");
+    }
+    if (newContext != null && definitions != null) {
+      conform(visible(id).map(Breadcrumb::schemaName).orElse(null), newContext, where);
+    }
     List<OrderedSubscription> notify;
     Breadcrumb stored;
     lock.writeLock().lock();
     try {
       Entry entry = byId.get(id);
-      if (entry == null) {
+      if (entry == null || isExpired(entry)) {
         throw new NotFoundException("no breadcrumb with id '" + id + "' to update");
       }
       Breadcrumb old = entry.current();
@@ -164,7 +214,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       entry.seq = nextSeq++;
       entry.versions.add(stored);
       index.add(entry.seq, stored);
-      notify = queue(BreadcrumbEvent.Type.UPDATED, stored);
+      notify = queue(BreadcrumbEvent.Type.UPDATED, entry);
     } finally {
       lock.writeLock().unlock();
     }
@@ -183,7 +233,8 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
         return false;
       }
       index.remove(entry.seq, entry.current());
-      notify = queue(BreadcrumbEvent.Type.DELETED, entry.current());
+      idempotencyKeys.values().remove(id);
+      notify = queue(BreadcrumbEvent.Type.DELETED, entry);
     } finally {
       lock.writeLock().unlock();
     }
@@ -206,7 +257,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     try {
       for (long seq : index.candidates(selector)) {
         Breadcrumb candidate = index.at(seq);
-        if (selector.matches(candidate)) {
+        if (selector.matches(candidate) && !isExpired(candidate)) {
           if (skip > 0) {
             skip--;
           } else {
@@ -229,7 +280,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     lock.readLock().lock();
     try {
       Entry entry = byId.get(id);
-      if (entry == null) {
+      if (entry == null || isExpired(entry)) {
         throw new NotFoundException("no breadcrumb with id '" + id + "'");
       }
       return List.copyOf(entry.versions);
@@ -258,8 +309,71 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     }
   }
 
-  /** Called under the write lock: queues the event on every matching subscription. */
-  private List<OrderedSubscription> queue(BreadcrumbEvent.Type type, Breadcrumb breadcrumb) {
+  @Override
+  public int purgeExpired() {
+    lock.writeLock().lock();
+    try {
+      List<String> expired = new ArrayList<>();
+      for (Map.Entry<String, Entry> e : byId.entrySet()) {
+        if (isExpired(e.getValue())) {
+          expired.add(e.getKey());
+        }
+      }
+      for (String id : expired) {
+        Entry entry = byId.remove(id);
+        index.remove(entry.seq, entry.current());
+        idempotencyKeys.values().remove(id);
+      }
+      return expired.size();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private boolean isExpired(Entry entry) {
+    return Expiry.expired(entry.current(), entry.reads.get(), clock.instant());
+  }
+
+  /** Called under a lock: whether the indexed record has expired. Records without a TTL are never looked up. */
+  private boolean isExpired(Breadcrumb b) {
+    if (b.ttl() == null && (b.ttlType() == null || b.ttlType() == TtlType.NEVER)) {
+      return false;
+    }
+    Entry entry = byId.get(b.id());
+    return entry == null || isExpired(entry);
+  }
+
+  /** The current record, if present and not expired, without counting a read. */
+  private Optional<Breadcrumb> visible(String id) {
+    lock.readLock().lock();
+    try {
+      Entry entry = byId.get(id);
+      return entry == null || isExpired(entry) ? Optional.empty() : Optional.of(entry.current());
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** With schema validation on, refuses a context that breaks its schema's definition. */
+  private void conform(@Nullable String schemaName, JsonNode context, String where) {
+    if (definitions == null) {
+      return;
+    }
+    List<String> violations = definitions.violations(schemaName, context);
+    if (!violations.isEmpty()) {
+      throw new ValidationException(
+          where + " (" + schemaName + ") does not match its schema definition: " + String.join("; ", violations),
+          violations,
+          null);
+    }
+  }
+
+  /** Called under the write lock: queues the event on every matching subscription, unless the record has expired. */
+  private List<OrderedSubscription> queue(BreadcrumbEvent.Type type, Entry entry) {
+    Breadcrumb breadcrumb = entry.current();
+    if (type != BreadcrumbEvent.Type.DELETED && isExpired(entry)) {
+      return List.of();
+    }
     List<OrderedSubscription> matched = new ArrayList<>(2);
     for (OrderedSubscription subscription : subscriptions) {
       if (subscription.offer(type, breadcrumb)) {
@@ -292,8 +406,18 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     private Clock clock = Clock.systemUTC();
     private @Nullable Executor eventExecutor;
     private Supplier<String> ids = () -> UUID.randomUUID().toString();
+    private boolean validateSchemas;
 
     private Builder() {}
+
+    /**
+     * Refuse, with a {@link ValidationException} naming each field, any create or update whose
+     * context breaks the {@code schema.def.v1} definition of its schema; default off.
+     */
+    public Builder validateSchemas(boolean validate) {
+      this.validateSchemas = validate;
+      return this;
+    }
 
     /** The clock for {@code created_at}/{@code updated_at}; default the system UTC clock. */
     public Builder clock(Clock clock) {

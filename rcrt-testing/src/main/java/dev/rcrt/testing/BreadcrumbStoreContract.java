@@ -17,6 +17,11 @@ import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.TtlType;
+import dev.rcrt.core.ValidationException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -34,15 +39,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The behaviour every {@link BreadcrumbStore} must have. Extend it in a test of your store and
- * implement {@link #newStore()}; each test gets a fresh, empty store.
+ * implement {@link #newStore(Clock)}; each test gets a fresh, empty store on a {@link TestClock}
+ * standing at {@link #START}, which TTL tests move forward.
  *
  * <p>Subscription tests wait at most {@link #eventWaitSeconds()} for an event to arrive; that bound
  * only keeps a broken store from hanging the build, it is not a speed assertion.
  */
 public abstract class BreadcrumbStoreContract {
 
-  /** A new, empty store for one test. */
-  protected abstract BreadcrumbStore newStore();
+  /** Where each test's clock starts. */
+  public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+  /** A new, empty store for one test, telling time by {@code clock}. */
+  protected abstract BreadcrumbStore newStore(Clock clock);
 
   /** How long a subscription test waits for an expected event before failing; default 10 s. */
   protected long eventWaitSeconds() {
@@ -50,10 +59,12 @@ public abstract class BreadcrumbStoreContract {
   }
 
   protected BreadcrumbStore store;
+  protected TestClock clock;
 
   @BeforeEach
   void freshStore() {
-    store = newStore();
+    clock = new TestClock(START);
+    store = newStore(clock);
   }
 
   protected static ObjectNode json(String text) {
@@ -334,6 +345,113 @@ public abstract class BreadcrumbStoreContract {
     assertThat(end.context().get("n").asInt()).isEqualTo(400);
     assertThat(end.version()).isEqualTo(401);
     assertThat(store.history(counter.id())).hasSize(401);
+  }
+
+  // ---------------------------------------------------------------- TTL, idempotency, limits
+
+  private Breadcrumb withTtl(String title, Instant ttl, TtlType type, String config) {
+    return store.create(BreadcrumbCreate.builder("ttl.v1", title).tags("ttl")
+        .ttl(ttl, type, config == null ? null : json(config)).build());
+  }
+
+  @Test
+  void aDatetimeTtlHidesTheBreadcrumbFromGetSearchAndHistoryOnceItPasses() {
+    Breadcrumb b = withTtl("soon", START.plusSeconds(60), TtlType.DATETIME, null);
+    assertThat(store.get(b.id())).isPresent();
+    clock.advance(Duration.ofSeconds(60));
+    assertThat(store.get(b.id())).isEmpty();
+    assertThat(store.search(Selector.allTags("ttl"), 10, 0)).isEmpty();
+    assertThatThrownBy(() -> store.history(b.id())).isInstanceOf(NotFoundException.class);
+    assertThatThrownBy(() -> store.update(b.id(), 1, BreadcrumbUpdate.ofContext(json("{}")))).isInstanceOf(NotFoundException.class);
+  }
+
+  @Test
+  void aDurationTtlCountsFromCreation() {
+    Breadcrumb b = withTtl("an hour", null, TtlType.DURATION, "{\"duration\":\"PT1H\"}");
+    Breadcrumb s = withTtl("ninety seconds", null, TtlType.DURATION, "{\"duration\":90}");
+    clock.advance(Duration.ofSeconds(89));
+    assertThat(store.get(s.id())).isPresent();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(store.get(s.id())).isEmpty();
+    assertThat(store.get(b.id())).isPresent();
+    clock.advance(Duration.ofMinutes(59));
+    assertThat(store.get(b.id())).isEmpty();
+  }
+
+  @Test
+  void aUsageTtlAllowsMaxReadsGets() {
+    Breadcrumb b = withTtl("twice", null, TtlType.USAGE, "{\"max_reads\":2}");
+    assertThat(store.get(b.id())).isPresent();
+    assertThat(store.search(Selector.allTags("ttl"), 10, 0)).as("search does not count as a read").hasSize(1);
+    assertThat(store.get(b.id())).isPresent();
+    assertThat(store.get(b.id())).isEmpty();
+  }
+
+  @Test
+  void aHybridTtlEndsAtWhicheverComesFirst() {
+    Breadcrumb byTime = withTtl("time", START.plusSeconds(10), TtlType.HYBRID, "{\"max_reads\":100}");
+    Breadcrumb byReads = withTtl("reads", START.plusSeconds(1000), TtlType.HYBRID, "{\"max_reads\":1}");
+    assertThat(store.get(byReads.id())).isPresent();
+    assertThat(store.get(byReads.id())).isEmpty();
+    assertThat(store.get(byTime.id())).isPresent();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(store.get(byTime.id())).isEmpty();
+  }
+
+  @Test
+  void purgeRemovesExactlyTheExpiredBreadcrumbs() {
+    withTtl("old", START.plusSeconds(5), TtlType.DATETIME, null);
+    Breadcrumb keep = withTtl("young", START.plusSeconds(500), TtlType.DATETIME, null);
+    put("a.v1", "forever", "{}", "ttl");
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(store.purgeExpired()).isEqualTo(1);
+    assertThat(store.purgeExpired()).isZero();
+    assertThat(store.search(Selector.allTags("ttl"), 10, 0)).extracting(Breadcrumb::title).containsExactlyInAnyOrder("young", "forever");
+    assertThat(store.get(keep.id())).isPresent();
+  }
+
+  @Test
+  void aBreadcrumbCreatedAlreadyExpiredReachesNoSubscriber() throws Exception {
+    BlockingQueue<BreadcrumbEvent> events = new LinkedBlockingQueue<>();
+    try (Subscription ignored = store.subscribe(Selector.schema("ttl.v1"), events::add)) {
+      withTtl("dead on arrival", START.minusSeconds(1), TtlType.DATETIME, null);
+      withTtl("alive", START.plusSeconds(60), TtlType.DATETIME, null);
+      assertThat(next(events).breadcrumb().title()).isEqualTo("alive");
+    }
+    assertThat(events).isEmpty();
+  }
+
+  @Test
+  void aMalformedTtlIsRefusedWithTheField() {
+    assertThatThrownBy(() -> withTtl("x", null, TtlType.USAGE, "{}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("ttl_config.max_reads");
+    assertThatThrownBy(() -> withTtl("x", null, TtlType.DURATION, "{\"duration\":\"soon\"}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("ttl_config.duration");
+  }
+
+  @Test
+  void aRepeatedIdempotencyKeyReturnsTheOriginalInsteadOfADuplicate() {
+    BreadcrumbCreate once = BreadcrumbCreate.builder("a.v1", "payment").idempotencyKey("req-42").context(json("{\"n\":1}")).build();
+    Breadcrumb first = store.create(once);
+    Breadcrumb again = store.create(BreadcrumbCreate.builder("a.v1", "payment retry").idempotencyKey("req-42").build());
+    assertThat(again.id()).isEqualTo(first.id());
+    assertThat(again.title()).isEqualTo("payment");
+    assertThat(store.search(Selector.schema("a.v1"), 10, 0)).hasSize(1);
+    Breadcrumb other = store.create(BreadcrumbCreate.builder("a.v1", "other").idempotencyKey("req-43").build());
+    assertThat(other.id()).isNotEqualTo(first.id());
+  }
+
+  @Test
+  void aContextNestedTooDeeplyIsRefusedWithAClearError() {
+    ObjectNode context = (ObjectNode) RcrtJson.mapper().createObjectNode();
+    com.fasterxml.jackson.databind.JsonNode node = RcrtJson.mapper().getNodeFactory().numberNode(1);
+    for (int i = 0; i < 5_000; i++) {
+      node = RcrtJson.mapper().createObjectNode().set("a", node);
+    }
+    context.set("root", node);
+    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("a.v1", "deep").context(context).build()))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("nests deeper than");
   }
 
   // ---------------------------------------------------------------- helpers

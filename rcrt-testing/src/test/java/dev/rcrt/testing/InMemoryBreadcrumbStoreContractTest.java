@@ -2,10 +2,11 @@ package dev.rcrt.testing;
 
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
+import java.time.Clock;
 
 class InMemoryBreadcrumbStoreContractTest extends BreadcrumbStoreContract {
   @Override
-  protected BreadcrumbStore newStore() {
-    return new InMemoryBreadcrumbStore();
+  protected BreadcrumbStore newStore(Clock clock) {
+    return InMemoryBreadcrumbStore.builder().clock(clock).build();
   }
 }

@@ -1,0 +1,118 @@
+package dev.rcrt.core.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.TtlType;
+import dev.rcrt.core.ValidationException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * RCRT's TTL rules: {@code ttl} (an instant), {@code ttl_type} ({@code never}, {@code datetime},
+ * {@code duration}, {@code usage}, {@code hybrid}) and {@code ttl_config} ({@code duration}: an
+ * ISO-8601 duration such as {@code "PT1H"} or a number of seconds; {@code max_reads}: a count).
+ *
+ * <ul>
+ *   <li>{@code datetime}: expires at {@code ttl};
+ *   <li>{@code duration}: at {@code ttl} if given, else {@code created_at + duration};
+ *   <li>{@code usage}: after {@code max_reads} reads;
+ *   <li>{@code hybrid}: whichever of the time and the reads comes first.
+ * </ul>
+ * Without {@code ttl_type}, a {@code ttl} alone means {@code datetime}.
+ */
+public final class Expiry {
+  private Expiry() {}
+
+  /**
+   * Checks a create payload's TTL settings.
+   *
+   * @throws ValidationException naming the missing or malformed field
+   */
+  public static void validate(BreadcrumbCreate c) {
+    TtlType type = type(c.ttlType(), c.ttl());
+    String where = "breadcrumb '" + c.title() + "' ";
+    switch (type) {
+      case DATETIME -> {
+        if (c.ttl() == null) {
+          throw new ValidationException(where + "ttl_type datetime needs ttl (an ISO-8601 instant)");
+        }
+      }
+      case DURATION -> {
+        if (c.ttl() == null && duration(c.ttlConfig(), where) == null) {
+          throw new ValidationException(where + "ttl_type duration needs ttl_config.duration (e.g. \"PT1H\" or seconds)");
+        }
+      }
+      case USAGE -> maxReads(c.ttlConfig(), where, true);
+      case HYBRID -> {
+        maxReads(c.ttlConfig(), where, false);
+        duration(c.ttlConfig(), where);
+      }
+      case NEVER -> {}
+    }
+  }
+
+  /** Whether {@code b}, read {@code reads} times so far, has expired at {@code now}. */
+  public static boolean expired(Breadcrumb b, long reads, Instant now) {
+    TtlType type = type(b.ttlType(), b.ttl());
+    if (type == TtlType.NEVER) {
+      return false;
+    }
+    boolean timeUp = false;
+    if (type != TtlType.USAGE) {
+      Instant at = b.ttl();
+      if (at == null) {
+        Duration d = duration(b.ttlConfig(), "");
+        at = d == null ? null : b.createdAt().plus(d);
+      }
+      timeUp = at != null && !now.isBefore(at);
+    }
+    boolean readsUp = false;
+    if (type == TtlType.USAGE || type == TtlType.HYBRID) {
+      Long max = maxReads(b.ttlConfig(), "", false);
+      readsUp = max != null && reads >= max;
+    }
+    return timeUp || readsUp;
+  }
+
+  /** Whether reads of {@code b} count toward its expiry. */
+  public static boolean countsReads(Breadcrumb b) {
+    TtlType type = type(b.ttlType(), b.ttl());
+    return type == TtlType.USAGE || type == TtlType.HYBRID;
+  }
+
+  private static TtlType type(@Nullable TtlType type, @Nullable Instant ttl) {
+    return type != null ? type : ttl != null ? TtlType.DATETIME : TtlType.NEVER;
+  }
+
+  private static @Nullable Duration duration(@Nullable JsonNode config, String where) {
+    JsonNode d = config == null ? null : config.get("duration");
+    if (d == null || d.isNull()) {
+      return null;
+    }
+    if (d.isNumber()) {
+      return Duration.ofMillis(Math.round(d.asDouble() * 1000));
+    }
+    try {
+      return Duration.parse(d.asText());
+    } catch (DateTimeParseException e) {
+      throw new ValidationException(where + "ttl_config.duration: '" + d.asText() + "' is neither an ISO-8601 duration (PT1H) nor seconds");
+    }
+  }
+
+  private static @Nullable Long maxReads(@Nullable JsonNode config, String where, boolean required) {
+    JsonNode m = config == null ? null : config.get("max_reads");
+    if (m == null || m.isNull()) {
+      if (required) {
+        throw new ValidationException(where + "ttl_type usage needs ttl_config.max_reads");
+      }
+      return null;
+    }
+    if (!m.canConvertToLong() || m.asLong() < 1) {
+      throw new ValidationException(where + "ttl_config.max_reads: expected a positive whole number, found " + m);
+    }
+    return m.asLong();
+  }
+}
