@@ -1,0 +1,163 @@
+package dev.rcrt.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+/** The llm_hints engine through ContextView, including the cases of RCRT's own transform engine. */
+class ContextViewTest {
+  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+  private final ContextView views = ContextView.of(store);
+
+  private static final String CONTEXT =
+      """
+      {"name":"calculator","description":"Math","code":{"source":"secret sauce"},
+       "metadata":{"internal_id":"x-1","owner":"ada"},"items":[{"id":"a","n":1},{"id":"b","n":2}],
+       "user":{"first":"Ada","last":"Lovelace"}}
+      """;
+
+  private JsonNode view(String hints) {
+    Breadcrumb b = store.create(BreadcrumbCreate.builder("thing.v1", "t").context(RcrtJson.parse(CONTEXT)).llmHints(RcrtJson.parse(hints)).build());
+    return views.view(b.id()).orElseThrow().context();
+  }
+
+  @Test
+  void includeKeepsOnlyTheListedTopLevelKeys() {
+    assertThat(RcrtJson.write(view("{\"include\":[\"name\",\"description\",\"missing\"]}"))).isEqualTo("{\"name\":\"calculator\",\"description\":\"Math\"}");
+  }
+
+  @Test
+  void excludeRemovesTopLevelAndNestedDottedPathsAndLeavesTheStoredRecordWhole() {
+    JsonNode v = view("{\"exclude\":[\"code\",\"metadata.internal_id\",\"no.such.path\"]}");
+    assertThat(v.has("code")).isFalse();
+    assertThat(RcrtJson.write(v.get("metadata"))).isEqualTo("{\"owner\":\"ada\"}");
+    assertThat(v.get("name").asText()).isEqualTo("calculator");
+    Breadcrumb stored = store.search(Selector.schema("thing.v1"), 1, 0).get(0);
+    assertThat(stored.context().at("/metadata/internal_id").asText()).isEqualTo("x-1");
+    assertThat(stored.context().has("code")).isTrue();
+  }
+
+  @Test
+  void extractGivesNullForNoMatchTheValueForOneAndAnArrayForSeveral() {
+    JsonNode v = view("""
+        {"transform":{"none":{"type":"extract","path":"$.nope"},"one":{"type":"extract","path":"$.user.first"},
+         "many":{"type":"extract","path":"$.items[*].id"},"intoScalar":{"type":"extract","path":"$.name.first"}}}
+        """);
+    assertThat(v.get("none").isNull()).isTrue();
+    assertThat(v.get("one").asText()).isEqualTo("Ada");
+    assertThat(RcrtJson.write(v.get("many"))).isEqualTo("[\"a\",\"b\"]");
+    assertThat(v.get("intoScalar").isNull()).isTrue();
+  }
+
+  @Test
+  void literalInsertsItsValueAsGiven() {
+    JsonNode v = view("{\"transform\":{\"kind\":{\"type\":\"literal\",\"value\":{\"a\":[1,2]}}}}");
+    assertThat(RcrtJson.write(v)).isEqualTo("{\"kind\":{\"a\":[1,2]}}");
+  }
+
+  @Test
+  void formatFillsPlaceholdersWithEmptyForMissingAndJsonForContainers() {
+    JsonNode v = view("{\"transform\":{\"s\":{\"type\":\"format\",\"format\":\"{user.first} {user.last} ({missing}) owns {metadata}\"}}}");
+    assertThat(v.get("s").asText()).isEqualTo("Ada Lovelace () owns {\"internal_id\":\"x-1\",\"owner\":\"ada\"}");
+  }
+
+  @Test
+  void templateRendersHandlebarsOverContextWithMissingFieldsEmptyAndNoHtmlEscaping() {
+    JsonNode v = view("{\"transform\":{\"s\":{\"type\":\"template\",\"template\":\"{{context.name}}: {{context.nothing}}{{#each context.items}}[{{id}}]{{/each}} <&>\"}}}");
+    assertThat(v.get("s").asText()).isEqualTo("calculator: [a][b] <&>");
+  }
+
+  @Test
+  void jqRunsWithResultsCollapsedLikeExtract() {
+    JsonNode v = view("{\"transform\":{\"total\":{\"type\":\"jq\",\"query\":\"[.items[].n] | add\"},\"ids\":{\"type\":\"jq\",\"query\":\".items[].id\"}}}");
+    assertThat(v.get("total").asInt()).isEqualTo(3);
+    assertThat(RcrtJson.write(v.get("ids"))).isEqualTo("[\"a\",\"b\"]");
+  }
+
+  @Test
+  void replaceModeReturnsOnlyTransformsAndMergeAddsThemToTheFilteredContextWithTransformsWinning() {
+    JsonNode replaced = view("{\"include\":[\"name\"],\"transform\":{\"who\":{\"type\":\"extract\",\"path\":\"$.user.first\"}}}");
+    assertThat(RcrtJson.write(replaced)).isEqualTo("{\"who\":\"Ada\"}");
+    JsonNode merged = view("{\"include\":[\"name\",\"description\"],\"mode\":\"merge\",\"transform\":{\"name\":{\"type\":\"literal\",\"value\":\"calc\"},\"who\":{\"type\":\"extract\",\"path\":\"$.user.first\"}}}");
+    assertThat(RcrtJson.write(merged)).isEqualTo("{\"name\":\"calc\",\"description\":\"Math\",\"who\":\"Ada\"}");
+  }
+
+  @Test
+  void schemaLevelHintsApplyFromTopLevelLlmHintsOfTheSchemaDefinition() {
+    store.create(BreadcrumbCreate.builder(ContextView.SCHEMA_DEFINITION, "tool.code.v1 schema").tags("defines:tool.code.v1")
+        .llmHints(RcrtJson.parse("{\"include\":[\"name\",\"description\",\"input_schema\"],\"exclude\":[\"code\",\"permissions\",\"limits\",\"ui_schema\"]}")).build());
+    Breadcrumb tool = store.create(BreadcrumbCreate.builder("tool.code.v1", "calc")
+        .context(RcrtJson.parse("{\"name\":\"calc\",\"description\":\"d\",\"code\":{\"source\":\"x\"},\"input_schema\":{},\"limits\":{}}")).build());
+    assertThat(RcrtJson.write(views.view(tool).orElseThrow().context())).isEqualTo("{\"name\":\"calc\",\"description\":\"d\",\"input_schema\":{}}");
+  }
+
+  @Test
+  void schemaLevelHintsAreAlsoReadFromTheDefinitionsContext() {
+    store.create(BreadcrumbCreate.builder(ContextView.SCHEMA_DEFINITION, "note schema").tags("defines:note.v1")
+        .context(RcrtJson.parse("{\"llm_hints\":{\"exclude\":[\"private\"]}}")).build());
+    Breadcrumb note = store.create(BreadcrumbCreate.builder("note.v1", "n").context(RcrtJson.parse("{\"text\":\"hi\",\"private\":1}")).build());
+    assertThat(RcrtJson.write(views.view(note).orElseThrow().context())).isEqualTo("{\"text\":\"hi\"}");
+  }
+
+  @Test
+  void aChangedSchemaDefinitionAppliesToTheNextView() {
+    Breadcrumb def = store.create(BreadcrumbCreate.builder(ContextView.SCHEMA_DEFINITION, "s").tags("defines:note.v1")
+        .llmHints(RcrtJson.parse("{\"exclude\":[\"a\"]}")).build());
+    Breadcrumb note = store.create(BreadcrumbCreate.builder("note.v1", "n").context(RcrtJson.parse("{\"a\":1,\"b\":2}")).build());
+    assertThat(RcrtJson.write(views.view(note).orElseThrow().context())).isEqualTo("{\"b\":2}");
+    store.update(def.id(), 1, new BreadcrumbUpdate(null, null, null, null, null, RcrtJson.parse("{\"exclude\":[\"b\"]}"), null, null, null));
+    assertThat(RcrtJson.write(views.view(note).orElseThrow().context())).isEqualTo("{\"a\":1}");
+  }
+
+  @Test
+  void theRecordsOwnHintsWinOverTheSchemas() {
+    store.create(BreadcrumbCreate.builder(ContextView.SCHEMA_DEFINITION, "s").tags("defines:note.v1").llmHints(RcrtJson.parse("{\"exclude\":[\"a\"]}")).build());
+    Breadcrumb note = store.create(BreadcrumbCreate.builder("note.v1", "n").context(RcrtJson.parse("{\"a\":1,\"b\":2}")).llmHints(RcrtJson.parse("{\"exclude\":[\"b\"]}")).build());
+    assertThat(RcrtJson.write(views.view(note).orElseThrow().context())).isEqualTo("{\"a\":1}");
+  }
+
+  @Test
+  void aSecretBreadcrumbNeverHasAView() {
+    Breadcrumb secret = store.create(BreadcrumbCreate.builder("cred.v1", "k").context(RcrtJson.parse("{\"key\":\"hunter2\"}")).sensitivity(Sensitivity.SECRET).build());
+    assertThat(views.view(secret.id())).isEmpty();
+    assertThat(store.get(secret.id())).isPresent();
+  }
+
+  @Test
+  void malformedHintsAreAValidationErrorNamingTheRule() {
+    assertThatThrownBy(() -> view("{\"transform\":{\"x\":{\"type\":\"regex\"}}}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("llm_hints transform 'x': unknown type 'regex'; use template, extract, format, literal or jq");
+    assertThatThrownBy(() -> view("{\"transform\":{\"x\":{\"type\":\"jq\",\"query\":\".[\"}}}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("jq program does not compile");
+    assertThatThrownBy(() -> view("{\"transform\":{\"x\":{\"type\":\"extract\",\"path\":\"$.a[\"}}}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("invalid JSONPath");
+    assertThatThrownBy(() -> view("{\"include\":\"name\"}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("llm_hints include: expected an array");
+    assertThatThrownBy(() -> view("{\"mode\":\"blend\"}"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("unknown value 'blend'");
+  }
+
+  @Test
+  void aRuleThatFailsOnThisContextIsAHintExceptionUnlessLenientWasChosen() {
+    String failing = "{\"transform\":{\"n\":{\"type\":\"jq\",\"query\":\".name | tonumber\"}}}";
+    assertThatThrownBy(() -> view(failing))
+        .isInstanceOfSatisfying(HintException.class, e -> {
+          assertThat(e.code()).isEqualTo("hint_failed");
+          assertThat(e.getMessage()).contains("(thing.v1) llm_hints transform 'n' failed");
+        });
+    Breadcrumb b = store.search(Selector.schema("thing.v1"), 1, 0).get(0);
+    JsonNode raw = ContextView.builder(store).lenient(true).build().view(b).orElseThrow().context();
+    assertThat(raw.get("name").asText()).isEqualTo("calculator");
+  }
+
+  @Test
+  void withRequireHintsARecordWithoutAnyIsAnError() {
+    Breadcrumb plain = store.create(BreadcrumbCreate.builder("plain.v1", "p").build());
+    assertThat(views.view(plain)).isPresent();
+    assertThatThrownBy(() -> ContextView.builder(store).requireHints(true).build().view(plain))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("add one").hasMessageContaining("defines:plain.v1");
+  }
+}
