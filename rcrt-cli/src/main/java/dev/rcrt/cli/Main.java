@@ -4,7 +4,10 @@ import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
 import dev.rcrt.cli.internal.ToolCallCommand;
 import dev.rcrt.cli.internal.ToolCommand;
+import dev.rcrt.cli.internal.SearchCommand;
 import dev.rcrt.cli.internal.ToolsCommand;
+import dev.rcrt.cli.internal.ValidateCommand;
+import dev.rcrt.cli.internal.ViewCommand;
 import dev.rcrt.core.RcrtException;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
@@ -71,6 +74,9 @@ public final class Main implements Runnable {
     CommandLine tool = new CommandLine(new ToolCommand());
     tool.addSubcommand("call", new ToolCallCommand(cli));
     cmd.addSubcommand("tool", tool);
+    cmd.addSubcommand("view", new ViewCommand(cli));
+    cmd.addSubcommand("search", new SearchCommand(cli));
+    cmd.addSubcommand("validate", new ValidateCommand(cli));
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));
     cmd.setExecutionExceptionHandler(

@@ -72,6 +72,13 @@ public record BreadcrumbCreate(
     }
   }
 
+  /** The same payload with {@code id}. */
+  public BreadcrumbCreate withId(String id) {
+    return new BreadcrumbCreate(
+        Objects.requireNonNull(id, "id"), title, description, semanticVersion, context, tags, schemaName, llmHints,
+        visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy, idempotencyKey);
+  }
+
   /**
    * Starts a builder.
    *

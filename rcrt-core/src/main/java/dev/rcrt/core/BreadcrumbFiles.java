@@ -19,6 +19,10 @@ import java.util.stream.Stream;
  * semantic_version?, id?}} (see {@link BreadcrumbCreate}). A directory is read recursively, every
  * {@code *.json} file in path order.
  *
+ * <p>An element without an {@code id} gets a name-based UUID derived from its source (the path, and
+ * the index in an array), so the same file always loads to the same ids: a second load replaces
+ * rather than duplicates, and ids printed by one run name the same records in the next.
+ *
  * <p>A malformed file or element is reported as a {@link LoadProblem} with its path and the JSON
  * error, and everything else still loads. A second element with an id already seen in the same
  * load is reported and skipped. Stateless and thread-safe.
@@ -134,7 +138,8 @@ public final class BreadcrumbFiles {
       return;
     }
     try {
-      items.add(RcrtJson.mapper().treeToValue(node, BreadcrumbCreate.class));
+      BreadcrumbCreate create = RcrtJson.mapper().treeToValue(node, BreadcrumbCreate.class);
+      items.add(create.id() != null ? create : create.withId(stableId(source)));
     } catch (ValueInstantiationException e) {
       String why = e.getCause() instanceof RcrtException r ? r.getMessage() : e.getOriginalMessage();
       problems.add(new LoadProblem(source, why));
@@ -142,6 +147,11 @@ public final class BreadcrumbFiles {
       String why = e.getCause() instanceof RcrtException r ? r.getMessage() : e.getOriginalMessage();
       problems.add(new LoadProblem(source, why + pathOf(e)));
     }
+  }
+
+  /** The id of a file element that names none: a UUID derived from {@code source}. */
+  static String stableId(String source) {
+    return java.util.UUID.nameUUIDFromBytes(("rcrt-file:" + source).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
   }
 
   private static String pathOf(JsonProcessingException e) {
@@ -155,7 +165,13 @@ public final class BreadcrumbFiles {
     return "";
   }
 
-  private static List<Path> jsonFiles(Path path, List<LoadProblem> problems) {
+  /**
+   * The breadcrumb files a path stands for: the file itself, or every {@code *.json} below a
+   * directory, in path order.
+   *
+   * @return empty, with a problem added, when the path is missing or unreadable
+   */
+  public static List<Path> jsonFiles(Path path, List<LoadProblem> problems) {
     if (!Files.exists(path)) {
       problems.add(new LoadProblem(path.toString(), "no such file or directory"));
       return List.of();

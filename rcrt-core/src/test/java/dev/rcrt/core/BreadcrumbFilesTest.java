@@ -69,6 +69,18 @@ class BreadcrumbFilesTest {
   }
 
   @Test
+  void elementsWithoutAnIdGetTheSameIdEveryTimeTheFileIsLoaded() throws Exception {
+    Path f = write("notes.json", "[{\"title\":\"a\"},{\"title\":\"b\"}]");
+    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+    LoadReport<Breadcrumb> first = BreadcrumbFiles.loadInto(store, List.of(f));
+    LoadReport<Breadcrumb> second = BreadcrumbFiles.loadInto(store, List.of(f));
+    assertThat(first.items()).extracting(Breadcrumb::id).doesNotHaveDuplicates();
+    assertThat(second.items()).extracting(Breadcrumb::id).isEqualTo(first.items().stream().map(Breadcrumb::id).toList());
+    assertThat(store.size()).isEqualTo(2);
+    assertThat(java.util.UUID.fromString(first.items().get(0).id())).isNotNull();
+  }
+
+  @Test
   void aMissingPathIsAProblemNotAnException() {
     LoadReport<BreadcrumbCreate> report = BreadcrumbFiles.read(List.of(dir.resolve("nope")));
     assertThat(report.problems().get(0).message()).isEqualTo("no such file or directory");

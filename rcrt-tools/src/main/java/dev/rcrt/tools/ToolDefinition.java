@@ -73,6 +73,32 @@ public record ToolDefinition(
     Objects.requireNonNull(context, "context");
   }
 
+  /**
+   * What is wrong with this tool beyond its shape: input or output schemas that are not valid JSON
+   * Schemas, and examples that break them.
+   *
+   * @return one line per problem, such as {@code "tool 'x' example 2 input /n: expected number,
+   *     found string"}; empty when the tool is sound
+   */
+  public List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    dev.rcrt.core.internal.schema.CompiledSchema in = compileOrNote(inputSchema, "input_schema", problems);
+    dev.rcrt.core.internal.schema.CompiledSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", problems);
+    if (in != null) {
+      problems.addAll(dev.rcrt.tools.internal.loader.ToolLoader.exampleProblems(this, in, out));
+    }
+    return problems;
+  }
+
+  private dev.rcrt.core.internal.schema.@Nullable CompiledSchema compileOrNote(JsonNode schema, String field, List<String> problems) {
+    try {
+      return dev.rcrt.core.internal.schema.CompiledSchema.compile(schema);
+    } catch (ValidationException e) {
+      problems.add("tool '" + name + "' " + field + ": " + e.getMessage());
+      return null;
+    }
+  }
+
   /** Whether breadcrumbs of {@code schemaName} define tools. */
   public static boolean isToolSchema(@Nullable String schemaName) {
     return schemaName != null && TOOL_SCHEMAS.contains(schemaName);

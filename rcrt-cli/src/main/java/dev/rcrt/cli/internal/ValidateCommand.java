@@ -1,0 +1,124 @@
+package dev.rcrt.cli.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbFiles;
+import dev.rcrt.core.ContextView;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.LoadProblem;
+import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.RcrtException;
+import dev.rcrt.core.SchemaDefinitions;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ToolDefinition;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(
+    name = "validate",
+    description = {
+      "Check breadcrumb files: JSON, known schemas (the SDK's, or one a schema.def.v1 in the files",
+      "defines), tool definitions and their examples against their schemas, agent definitions,",
+      "llm_hints, and records against their schema definitions. Prints one line per problem with",
+      "file and pointer; exits 1 if there is any."
+    })
+public final class ValidateCommand implements Callable<Integer> {
+  /** Schemas the SDK itself reads or writes. */
+  static final Set<String> KNOWN =
+      Set.of(
+          "tool.v1", "tool.definition.v1", "tool.code.v1", "tool.config.v1", "tool.catalog.v1",
+          "tool.request.v1", "tool.response.v1", "agent.def.v1", "agent.definition.v1",
+          "user.message.v1", "agent.response.v1", ContextView.SCHEMA_DEFINITION);
+
+  private final Cli cli;
+
+  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Breadcrumb JSON files or directories.")
+  List<Path> paths = new ArrayList<>();
+
+  public ValidateCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  private record Sourced(String source, BreadcrumbCreate create) {}
+
+  @Override
+  public Integer call() {
+    List<String> problems = new ArrayList<>();
+    List<Sourced> all = new ArrayList<>();
+    List<LoadProblem> missing = new ArrayList<>();
+    for (Path path : paths) {
+      for (Path file : BreadcrumbFiles.jsonFiles(path, missing)) {
+        LoadReport<BreadcrumbCreate> report = BreadcrumbFiles.read(List.of(file));
+        report.problems().forEach(p -> problems.add(p.toString()));
+        for (int i = 0; i < report.items().size(); i++) {
+          all.add(new Sourced(report.items().size() == 1 ? file.toString() : file + "[" + i + "]", report.items().get(i)));
+        }
+      }
+    }
+    missing.forEach(p -> problems.add(p.toString()));
+    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+    Set<String> defined = new HashSet<>(KNOWN);
+    List<Breadcrumb> stored = new ArrayList<>();
+    for (Sourced s : all) {
+      try {
+        Breadcrumb b = BreadcrumbFiles.upsert(store, s.create());
+        stored.add(b);
+        if (ContextView.SCHEMA_DEFINITION.equals(b.schemaName())) {
+          b.tags().stream().filter(t -> t.startsWith("defines:")).forEach(t -> defined.add(t.substring("defines:".length())));
+        }
+      } catch (RcrtException e) {
+        problems.add(s.source() + ": " + e.getMessage());
+        stored.add(null);
+      }
+    }
+    SchemaDefinitions definitions = SchemaDefinitions.of(store);
+    ContextView views = ContextView.of(store);
+    for (int i = 0; i < all.size(); i++) {
+      if (stored.get(i) != null) {
+        check(all.get(i).source(), stored.get(i), defined, definitions, views, problems);
+      }
+    }
+    problems.forEach(cli.out()::println);
+    cli.note(all.size() + " breadcrumb(s) checked, " + problems.size() + " problem(s)");
+    return problems.isEmpty() ? 0 : 1;
+  }
+
+  private static void check(
+      String source, Breadcrumb b, Set<String> defined, SchemaDefinitions definitions, ContextView views, List<String> problems) {
+    String schema = b.schemaName();
+    if (schema == null) {
+      problems.add(source + ": /schema_name: missing; every breadcrumb needs a schema");
+      return;
+    }
+    if (!defined.contains(schema)) {
+      problems.add(source + ": /schema_name: unknown schema '" + schema + "'; add a schema.def.v1 tagged defines:" + schema);
+    }
+    attempt(source, problems, () -> definitions.violations(schema, b.context()).forEach(v -> problems.add(source + ": /context" + v)));
+    if (ToolDefinition.isToolSchema(schema)) {
+      attempt(source, problems, () -> ToolDefinition.fromBreadcrumb(b).problems().forEach(p -> problems.add(source + ": " + p)));
+    }
+    if (AgentDefinition.SCHEMAS.contains(schema)) {
+      attempt(source, problems, () -> AgentDefinition.fromBreadcrumb(b));
+    }
+    JsonNode ownHints = b.llmHints();
+    if (ownHints != null || ContextView.SCHEMA_DEFINITION.equals(schema)) {
+      attempt(source, problems, () -> views.view(b));
+    }
+  }
+
+  private static void attempt(String source, List<String> problems, Runnable check) {
+    try {
+      check.run();
+    } catch (ValidationException | dev.rcrt.core.HintException e) {
+      problems.add(source + ": " + e.getMessage());
+    }
+  }
+}
