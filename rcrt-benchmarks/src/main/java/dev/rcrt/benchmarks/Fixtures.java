@@ -29,7 +29,12 @@ final class Fixtures {
    */
   static void seedTools(BreadcrumbStore store, int count) {
     BuiltinTools.seed(store);
-    for (int i = BuiltinTools.handlers().size(); i < count; i++) {
+    seedCodeTools(store, BuiltinTools.handlers().size(), count);
+  }
+
+  /** {@code tool.code.v1} records {@code tool-<from>} to {@code tool-<to - 1>}. */
+  static void seedCodeTools(BreadcrumbStore store, int from, int to) {
+    for (int i = from; i < to; i++) {
       store.create(
           BreadcrumbCreate.builder("tool.code.v1", "Tool " + i)
               .tags("tool", "workspace:tools")
