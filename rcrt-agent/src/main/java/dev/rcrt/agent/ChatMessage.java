@@ -24,10 +24,12 @@ public record ChatMessage(
     }
   }
 
+  /** A {@code system} message. */
   public static ChatMessage system(String content) {
     return new ChatMessage("system", content, List.of(), null);
   }
 
+  /** A {@code user} message. */
   public static ChatMessage user(String content) {
     return new ChatMessage("user", content, List.of(), null);
   }

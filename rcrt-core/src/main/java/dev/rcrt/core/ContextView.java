@@ -54,6 +54,7 @@ public final class ContextView {
     return builder(store).build();
   }
 
+  /** Starts a builder for views over {@code store}, strict and not requiring hints by default. */
   public static Builder builder(BreadcrumbStore store) {
     return new Builder(store);
   }

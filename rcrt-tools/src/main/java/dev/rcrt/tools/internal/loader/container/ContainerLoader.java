@@ -6,6 +6,7 @@ import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
+import dev.rcrt.tools.internal.loader.LazyResource;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * ({@code run --rm -i}): input JSON on stdin, output JSON on stdout.
  */
 public final class ContainerLoader implements ImplementationLoader, AutoCloseable {
-  private volatile @Nullable DockerEngine engine;
+  private final LazyResource<DockerEngine> engine =
+      new LazyResource<>(DockerEngine::new, "container tools need docker-java (com.github.docker-java) on the classpath");
 
   @Override
   public Invoker load(ToolDefinition definition) {
@@ -65,29 +67,11 @@ public final class ContainerLoader implements ImplementationLoader, AutoCloseabl
   }
 
   private DockerEngine engine() {
-    DockerEngine e = engine;
-    if (e == null) {
-      synchronized (this) {
-        e = engine;
-        if (e == null) {
-          try {
-            e = new DockerEngine();
-          } catch (LinkageError missing) {
-            throw new ToolException(
-                "tool_unsupported", "container tools need docker-java (com.github.docker-java) on the classpath: " + missing);
-          }
-          engine = e;
-        }
-      }
-    }
-    return e;
+    return engine.get();
   }
 
   @Override
-  public synchronized void close() {
-    if (engine != null) {
-      engine.close();
-      engine = null;
-    }
+  public void close() {
+    engine.close();
   }
 }

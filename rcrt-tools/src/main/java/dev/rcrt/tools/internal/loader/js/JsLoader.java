@@ -7,6 +7,7 @@ import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
+import dev.rcrt.tools.internal.loader.LazyResource;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -29,7 +30,8 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
 
   private final BreadcrumbStore store;
   private final Duration defaultTimeout;
-  private volatile @Nullable JsRuntime runtime;
+  private final LazyResource<JsRuntime> runtime =
+      new LazyResource<>(JsRuntime::new, "JavaScript tools need GraalJS (org.graalvm.polyglot:js-community) on the classpath");
 
   public JsLoader(BreadcrumbStore store, Duration defaultTimeout) {
     this.store = store;
@@ -92,22 +94,7 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
   }
 
   private JsRuntime runtime() {
-    JsRuntime r = runtime;
-    if (r == null) {
-      synchronized (this) {
-        r = runtime;
-        if (r == null) {
-          try {
-            r = new JsRuntime();
-          } catch (LinkageError e) {
-            throw new ToolException(
-                "tool_unsupported", "JavaScript tools need GraalJS (org.graalvm.polyglot:js-community) on the classpath: " + e);
-          }
-          runtime = r;
-        }
-      }
-    }
-    return r;
+    return runtime.get();
   }
 
   private static String sha256(String text) {
@@ -119,10 +106,7 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    if (runtime != null) {
-      runtime.close();
-      runtime = null;
-    }
+  public void close() {
+    runtime.close();
   }
 }
