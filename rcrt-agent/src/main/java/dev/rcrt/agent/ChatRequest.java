@@ -15,15 +15,31 @@ import org.jspecify.annotations.Nullable;
  * @param tools the OpenAI {@code tools} array ({@code [{type: "function", function: {name,
  *     description, parameters}}]}); empty for none. Shared, treat as read-only.
  * @param temperature sampling temperature, or null for the provider default
+ * @param stream where to send the answer's text as it arrives ({@code stream: true}), or null for
+ *     a single answer
  */
 public record ChatRequest(
-    String model, List<ChatMessage> messages, ArrayNode tools, @Nullable Double temperature) {
+    String model,
+    List<ChatMessage> messages,
+    ArrayNode tools,
+    @Nullable Double temperature,
+    @Nullable StreamListener stream) {
 
   /** Validates and copies. */
   public ChatRequest {
     Objects.requireNonNull(model, "model");
     messages = List.copyOf(messages);
     tools = tools == null ? RcrtJson.mapper().createArrayNode() : tools;
+  }
+
+  /** A request without streaming. */
+  public ChatRequest(String model, List<ChatMessage> messages, ArrayNode tools, @Nullable Double temperature) {
+    this(model, messages, tools, temperature, null);
+  }
+
+  /** The same request, streamed to {@code listener}. */
+  public ChatRequest withStream(@Nullable StreamListener listener) {
+    return new ChatRequest(model, messages, tools, temperature, listener);
   }
 
   /** The last message with role {@code user}, or null. */

@@ -2,7 +2,16 @@ package dev.rcrt.agent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.internal.openai.ChatCompletionsWire;
+import dev.rcrt.agent.internal.openai.SseReader;
+import dev.rcrt.agent.internal.openai.StreamAssembler;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.stream.Stream;
 import dev.rcrt.core.RcrtJson;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -23,8 +32,14 @@ import org.jspecify.annotations.Nullable;
  * Authorization: Bearer <apiKey>} (when a key is set) and reads native tool calls: {@code content}
  * may be null next to {@code tool_calls}, and each call's {@code arguments} is a JSON string.
  *
+ * <p>With a {@link ChatRequest#stream() stream listener} it asks for {@code stream: true} and reads
+ * the server-sent events as they arrive, passing text to the listener and assembling tool-call
+ * fragments by index (OpenAI chat-completions streaming; OpenRouter's keep-alive comments are
+ * skipped).
+ *
  * <p>Failures are {@link LlmException}s: a non-2xx status carries the status and the provider's
- * {@code error.message}; 429 and 5xx are marked retriable. The API key never appears in messages,
+ * {@code error.message}. 429 and 5xx are retried (see {@link Builder#maxRetries(int)}) with
+ * bounded exponential backoff that honours {@code Retry-After}; other 4xx are not. The API key never appears in messages,
  * logs or {@link #toString()}.
  *
  * <p>Thread-safe. Holds no resources that need closing.
@@ -34,6 +49,17 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
   private final @Nullable String apiKey;
   private final Duration requestTimeout;
   private final HttpClient http;
+  private final int maxRetries;
+  private final Duration initialBackoff;
+  private final Duration maxBackoff;
+  private final Sleeper sleeper;
+  private final Clock clock;
+
+  /** How the client waits between retries; replaced in tests so that they never sleep. */
+  @FunctionalInterface
+  interface Sleeper {
+    void sleep(Duration duration) throws InterruptedException;
+  }
 
   private OpenAiCompatibleLlmClient(Builder b) {
     String base = b.baseUrl.endsWith("/") ? b.baseUrl.substring(0, b.baseUrl.length() - 1) : b.baseUrl;
@@ -41,6 +67,11 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     this.apiKey = b.apiKey;
     this.requestTimeout = b.requestTimeout;
     this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout).build();
+    this.maxRetries = b.maxRetries;
+    this.initialBackoff = b.initialBackoff;
+    this.maxBackoff = b.maxBackoff;
+    this.sleeper = b.sleeper;
+    this.clock = b.clock;
   }
 
   /**
@@ -61,45 +92,99 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
 
   @Override
   public ChatResponse chat(ChatRequest request) {
+    for (int attempt = 0; ; attempt++) {
+      Outcome outcome = attempt(request);
+      if (outcome.response() != null) {
+        return outcome.response();
+      }
+      LlmException failure = outcome.failure();
+      boolean again = failure.isRetriable() && failure.status() != 0 && attempt < maxRetries;
+      if (!again) {
+        throw failure;
+      }
+      Duration wait = outcome.retryAfter() != null ? min(outcome.retryAfter(), maxBackoff) : backoff(attempt);
+      try {
+        sleeper.sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw failure;
+      }
+    }
+  }
+
+  /** One attempt's result: a response, or a failure with the server's Retry-After if it sent one. */
+  private record Outcome(@Nullable ChatResponse response, @Nullable LlmException failure, @Nullable Duration retryAfter) {}
+
+  private Outcome attempt(ChatRequest request) {
+    boolean streaming = request.stream() != null;
+    ObjectNode body = ChatCompletionsWire.requestBody(request);
+    if (streaming) {
+      body.put("stream", true);
+      body.putObject("stream_options").put("include_usage", true);
+    }
     HttpRequest.Builder http =
         HttpRequest.newBuilder(endpoint)
             .timeout(requestTimeout)
             .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(ChatCompletionsWire.requestBody(request))));
+            .header("Accept", streaming ? "text/event-stream" : "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(body)));
     if (apiKey != null) {
       http.header("Authorization", "Bearer " + apiKey);
     }
-    HttpResponse<String> response = send(http.build());
+    HttpResponse<Stream<String>> response;
+    try {
+      response = send(http.build());
+    } catch (LlmException e) {
+      return new Outcome(null, e, null);
+    }
     int status = response.statusCode();
-    JsonNode body = parse(response.body(), status);
     if (status < 200 || status > 299) {
-      String provider = body != null && body.has("error") ? ChatCompletionsWire.providerMessage(body.get("error")) : null;
-      String detail = provider != null ? provider : excerpt(response.body());
-      throw new LlmException(
-          "llm_http_error",
-          "model endpoint " + endpoint + " answered HTTP " + status + ": " + detail + advice(status),
-          status,
-          provider,
-          status == 429 || status >= 500,
-          null);
+      String text = joined(response.body());
+      JsonNode json = parse(text, status);
+      String provider = json != null && json.has("error") ? ChatCompletionsWire.providerMessage(json.get("error")) : null;
+      String detail = provider != null ? provider : excerpt(text);
+      LlmException e =
+          new LlmException(
+              "llm_http_error",
+              "model endpoint " + endpoint + " answered HTTP " + status + ": " + detail + advice(status),
+              status, provider, status == 429 || status >= 500, null);
+      return new Outcome(null, e, retryAfter(response));
     }
-    if (body == null) {
-      throw new LlmException(
-          "llm_bad_response",
-          "model endpoint " + endpoint + " answered HTTP " + status + " with a body that is not JSON: "
-              + excerpt(response.body()),
-          status,
-          null,
-          false,
-          null);
+    String type = response.headers().firstValue("Content-Type").orElse("");
+    try {
+      if (streaming && type.contains("text/event-stream")) {
+        StreamAssembler assembler = new StreamAssembler(endpoint.toString(), request.stream());
+        try (Stream<String> lines = response.body()) {
+          SseReader.read(lines.iterator(), assembler::accept);
+        } catch (LlmException e) {
+          boolean retriable = !assembler.emitted();
+          return new Outcome(null, new LlmException(e.code(), e.getMessage(), status, e.providerMessage(), retriable, null), null);
+        }
+        return new Outcome(assembler.response(), null, null);
+      }
+      String text = joined(response.body());
+      JsonNode json = parse(text, status);
+      if (json == null) {
+        throw new LlmException(
+            "llm_bad_response",
+            "model endpoint " + endpoint + " answered HTTP " + status + " with a body that is not JSON: " + excerpt(text),
+            status, null, false, null);
+      }
+      ChatResponse completion = ChatCompletionsWire.parseCompletion(json, endpoint.toString());
+      if (streaming && completion.message().content() != null && !completion.message().content().isEmpty()) {
+        request.stream().onToken(completion.message().content());
+      }
+      return new Outcome(completion, null, null);
+    } catch (java.io.UncheckedIOException e) {
+      return new Outcome(null, new LlmException("llm_unreachable", "the stream from " + endpoint + " broke: " + e.getCause(), 0, null, false, e), null);
+    } catch (LlmException e) {
+      return new Outcome(null, e, null);
     }
-    return ChatCompletionsWire.parseCompletion(body, endpoint.toString());
   }
 
-  private HttpResponse<String> send(HttpRequest request) {
+  private HttpResponse<Stream<String>> send(HttpRequest request) {
     try {
-      return http.send(request, HttpResponse.BodyHandlers.ofString());
+      return http.send(request, HttpResponse.BodyHandlers.ofLines());
     } catch (HttpTimeoutException e) {
       throw new LlmException(
           "llm_timeout",
@@ -117,6 +202,40 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       Thread.currentThread().interrupt();
       throw new LlmException(
           "llm_unreachable", "interrupted while waiting for " + endpoint, 0, null, false, e);
+    }
+  }
+
+  /** {@code Retry-After} as delta-seconds or an HTTP date, or null. */
+  private @Nullable Duration retryAfter(HttpResponse<?> response) {
+    String value = response.headers().firstValue("Retry-After").orElse(null);
+    if (value == null) {
+      return null;
+    }
+    try {
+      return Duration.ofSeconds(Math.max(0, Long.parseLong(value.trim())));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        Instant at = ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        Duration d = Duration.between(clock.instant(), at);
+        return d.isNegative() ? Duration.ZERO : d;
+      } catch (DateTimeParseException unreadable) {
+        return null;
+      }
+    }
+  }
+
+  /** {@code initialBackoff × 2^attempt}, at most {@code maxBackoff}. */
+  private Duration backoff(int attempt) {
+    return min(initialBackoff.multipliedBy(1L << Math.min(attempt, 20)), maxBackoff);
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static String joined(Stream<String> lines) {
+    try (lines) {
+      return lines.collect(java.util.stream.Collectors.joining("\n"));
     }
   }
 
@@ -154,6 +273,11 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     private @Nullable String apiKey;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration requestTimeout = Duration.ofSeconds(120);
+    private int maxRetries = 2;
+    private Duration initialBackoff = Duration.ofMillis(500);
+    private Duration maxBackoff = Duration.ofSeconds(20);
+    private Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+    private Clock clock = Clock.systemUTC();
 
     private Builder(String baseUrl) {
       this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
@@ -175,6 +299,39 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     /** Time for the whole answer after sending; default 120 s. */
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = positive(timeout);
+      return this;
+    }
+
+    /**
+     * How often a request that failed with 429 or a 5xx status is sent again; default 2, 0 for
+     * never. Other 4xx statuses, timeouts, and a stream that already produced text are never
+     * retried.
+     */
+    public Builder maxRetries(int maxRetries) {
+      if (maxRetries < 0) {
+        throw new IllegalArgumentException("maxRetries < 0: " + maxRetries);
+      }
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /**
+     * The wait before retry {@code n} (from 0) is the server's {@code Retry-After} when it sends
+     * one, else {@code initial × 2^n}; either way at most {@code max}. Defaults 500 ms and 20 s.
+     */
+    public Builder retryBackoff(Duration initial, Duration max) {
+      this.initialBackoff = positive(initial);
+      this.maxBackoff = positive(max);
+      return this;
+    }
+
+    Builder sleeper(Sleeper sleeper) {
+      this.sleeper = sleeper;
+      return this;
+    }
+
+    Builder clock(Clock clock) {
+      this.clock = clock;
       return this;
     }
 

@@ -26,7 +26,7 @@ class OpenAiCompatibleLlmClientTest {
   private static final String KEY = "sk-test-very-secret-key";
 
   private OpenAiCompatibleLlmClient client() {
-    return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey(KEY).requestTimeout(Duration.ofSeconds(5)).build();
+    return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey(KEY).requestTimeout(Duration.ofSeconds(5)).maxRetries(0).build();
   }
 
   private static ChatRequest request() {

@@ -1,0 +1,197 @@
+package dev.rcrt.agent;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class StreamingAndRetryTest {
+  @RegisterExtension
+  static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+
+  private final List<Duration> slept = new ArrayList<>();
+
+  private OpenAiCompatibleLlmClient client() {
+    return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k")
+        .sleeper(slept::add)
+        .clock(Clock.fixed(Instant.parse("2026-11-21T00:00:00Z"), ZoneOffset.UTC))
+        .build();
+  }
+
+  private static ChatRequest request() {
+    return new ChatRequest("m", List.of(ChatMessage.user("hi")), null, null);
+  }
+
+  private static void sse(String body) {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions"))
+        .willReturn(aResponse().withHeader("Content-Type", "text/event-stream").withBody(body)));
+  }
+
+  @Test
+  void streamedTextReachesTheListenerAsItArrivesAndTheUsageChunkIsRead() {
+    sse("""
+        : OPENROUTER PROCESSING
+
+        data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"17 × 23"},"finish_reason":null}]}
+
+        : OPENROUTER PROCESSING
+
+        data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" = 391"},"finish_reason":null}]}
+
+        data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}
+
+        data: {"id":"1","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13}}
+
+        data: [DONE]
+
+        """);
+    List<String> tokens = new ArrayList<>();
+    ChatResponse r = client().chat(request().withStream(tokens::add));
+
+    assertThat(tokens).containsExactly("17 × 23", " = 391");
+    assertThat(r.message().content()).isEqualTo("17 × 23 = 391");
+    assertThat(r.finishReason()).isEqualTo("stop");
+    assertThat(r.usage()).isEqualTo(new ChatResponse.Usage(9, 4, 13));
+    server.verify(postRequestedFor(urlEqualTo("/v1/chat/completions"))
+        .withRequestBody(matchingJsonPath("$.stream", com.github.tomakehurst.wiremock.client.WireMock.equalTo("true")))
+        .withRequestBody(matchingJsonPath("$.stream_options.include_usage", com.github.tomakehurst.wiremock.client.WireMock.equalTo("true"))));
+  }
+
+  @Test
+  void twoInterleavedToolCallsAreAssembledByIndexFromArgumentFragments() {
+    sse("""
+        data: {"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"calculator","arguments":""}}]}}]}
+
+        data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"id":"call_b","type":"function","function":{"name":"random","arguments":"{\\"mi"}}]}}]}
+
+        data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"expres"}}]}}]}
+
+        data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"n\\":1,\\"max\\":6}"}}]}}]}
+
+        data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"sion\\":\\"2+2\\"}"}}]}}]}
+
+        data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}
+
+        data: [DONE]
+
+        """);
+    ChatResponse r = client().chat(request().withStream(t -> {}));
+    assertThat(r.message().content()).isNull();
+    assertThat(r.message().toolCalls()).containsExactly(
+        new ToolCall("call_a", "calculator", "{\"expression\":\"2+2\"}"),
+        new ToolCall("call_b", "random", "{\"min\":1,\"max\":6}"));
+    assertThat(r.finishReason()).isEqualTo("tool_calls");
+  }
+
+  @Test
+  void dataSpreadOverSeveralLinesIsJoinedWithNewlines() {
+    sse("data: {\"choices\":[{\"index\":0,\n"
+        + "data: \"delta\":{\"content\":\"joined\"}}]}\n\n"
+        + "data: [DONE]\n\n");
+    assertThat(client().chat(request().withStream(t -> {})).message().content()).isEqualTo("joined");
+  }
+
+  @Test
+  void anErrorObjectMidStreamIsATypedErrorAndIsNotRetriedOnceTextWasShown() {
+    sse("""
+        data: {"choices":[{"index":0,"delta":{"content":"Partial"}}]}
+
+        data: {"error":{"message":"Upstream provider overloaded","code":502}}
+
+        """);
+    List<String> tokens = new ArrayList<>();
+    assertThatThrownBy(() -> client().chat(request().withStream(tokens::add)))
+        .isInstanceOfSatisfying(LlmException.class, e -> {
+          assertThat(e.code()).isEqualTo("llm_provider_error");
+          assertThat(e.providerMessage()).isEqualTo("Upstream provider overloaded");
+          assertThat(e.isRetriable()).isFalse();
+        });
+    assertThat(tokens).containsExactly("Partial");
+    server.verify(1, postRequestedFor(urlEqualTo("/v1/chat/completions")));
+  }
+
+  @Test
+  void aNonStreamingAnswerToAStreamingRequestStillReachesTheListener() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "application/json")
+        .withBody("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"whole\"}}]}")));
+    List<String> tokens = new ArrayList<>();
+    assertThat(client().chat(request().withStream(tokens::add)).message().content()).isEqualTo("whole");
+    assertThat(tokens).containsExactly("whole");
+  }
+
+  private void failThenSucceed(int status, String retryAfter) {
+    var failure = aResponse().withStatus(status).withHeader("Content-Type", "application/json").withBody("{\"error\":{\"message\":\"busy\"}}");
+    if (retryAfter != null) {
+      failure = failure.withHeader("Retry-After", retryAfter);
+    }
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).inScenario("r").whenScenarioStateIs(Scenario.STARTED)
+        .willReturn(failure).willSetStateTo("ok"));
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).inScenario("r").whenScenarioStateIs("ok")
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"choices\":[{\"message\":{\"content\":\"done\"}}]}")));
+  }
+
+  @Test
+  void a429IsRetriedAfterTheRetryAfterSecondsThenSucceeds() {
+    failThenSucceed(429, "7");
+    assertThat(client().chat(request()).message().content()).isEqualTo("done");
+    assertThat(slept).containsExactly(Duration.ofSeconds(7));
+    server.verify(2, postRequestedFor(urlEqualTo("/v1/chat/completions")));
+  }
+
+  @Test
+  void aRetryAfterDateIsHonouredToo() {
+    failThenSucceed(429, "Sat, 21 Nov 2026 00:00:03 GMT");
+    client().chat(request());
+    assertThat(slept).containsExactly(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void a503IsRetriedWithExponentialBackoffThenSucceeds() {
+    failThenSucceed(503, null);
+    assertThat(client().chat(request()).message().content()).isEqualTo("done");
+    assertThat(slept).containsExactly(Duration.ofMillis(500));
+  }
+
+  @Test
+  void persistentServerErrorsStopAfterTheRetryLimitWithGrowingWaits() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withStatus(500).withBody("oops")));
+    assertThatThrownBy(() -> client().chat(request()))
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.status()).isEqualTo(500));
+    assertThat(slept).containsExactly(Duration.ofMillis(500), Duration.ofMillis(1000));
+    server.verify(3, postRequestedFor(urlEqualTo("/v1/chat/completions")));
+  }
+
+  @Test
+  void a400IsNotRetried() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withStatus(400).withBody("{\"error\":{\"message\":\"bad request\"}}")));
+    assertThatThrownBy(() -> client().chat(request())).isInstanceOfSatisfying(LlmException.class, e -> {
+      assertThat(e.status()).isEqualTo(400);
+      assertThat(e.isRetriable()).isFalse();
+    });
+    assertThat(slept).isEmpty();
+    server.verify(1, postRequestedFor(urlEqualTo("/v1/chat/completions")));
+  }
+
+  @Test
+  void aHugeRetryAfterIsCappedAtTheMaximumBackoff() {
+    failThenSucceed(429, "86400");
+    client().chat(request());
+    assertThat(slept).containsExactly(Duration.ofSeconds(20));
+  }
+
+}
