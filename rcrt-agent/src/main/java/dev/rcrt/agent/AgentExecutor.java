@@ -2,10 +2,16 @@ package dev.rcrt.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.agent.internal.loop.ContextSources;
+import dev.rcrt.agent.internal.loop.SessionMemory;
+import dev.rcrt.agent.internal.loop.TextToolCalls;
+import dev.rcrt.agent.internal.loop.ToolBudget;
+import dev.rcrt.agent.internal.loop.ToolResults;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ContextView;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
@@ -13,15 +19,32 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolImplementation;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,27 +53,39 @@ import org.slf4j.LoggerFactory;
  * context.content} and a {@code session:<id>} tag) it
  *
  * <ol>
- *   <li>discovers the tools in the store (a tool written a moment ago is offered on the next turn);
- *   <li>builds the messages: the agent's system prompt, the tool instructions, the session's
- *       earlier messages, the trigger;
- *   <li>asks the {@link LlmClient}, offering the tools as OpenAI {@code tools};
- *   <li>for each tool call, writes a {@code tool.request.v1}, runs it through the {@link
- *       ToolRunner} (which writes the {@code tool.response.v1}), and sends the result back as a
- *       {@code role: tool} message with the call's {@code tool_call_id};
+ *   <li>discovers the tools in the store (a tool written a moment ago is offered on the next turn),
+ *       keeps the agent's {@code tool_categories}, fits them into {@code tool_budget_tokens} by
+ *       relevance to the message, and, for a primary agent, adds every enabled specialist agent as
+ *       a tool;
+ *   <li>builds the messages: the system prompt; the agent's {@code context_sources} as titled
+ *       sections, or else the tool instructions; the session's memory; the trigger;
+ *   <li>asks the {@link LlmClient}, offering the tools as OpenAI {@code tools} (or, for an agent
+ *       with {@code tool_protocol: "text"}, describing the JSON to write), streaming the text to the
+ *       {@link Builder#streamListener listener} when there is one;
+ *   <li>runs the calls of one answer concurrently on a bounded pool, each through the {@link
+ *       ToolRunner} (writing {@code tool.request.v1}, and {@code tool.response.v1} when run), and
+ *       returns the results in call order as {@code role: tool} messages;
  *   <li>repeats until the model answers without tool calls or the round limit is reached;
  *   <li>writes an {@code agent.response.v1} ({@code context.message}, tags {@code agent:response}
  *       and the session tag).
  * </ol>
  *
- * <p>An unknown tool name, arguments that are not JSON, and arguments that break the tool's schema
- * go back to the model as tool messages saying what is wrong, so it can correct itself; they never
- * abort the turn. Reaching the round limit ends the turn with a response that says so. A failure to
+ * <p>An unknown tool, arguments that are not JSON or break the schema, a tool failure or timeout,
+ * a denied approval and a specialist that fails all go back to the model as tool messages saying
+ * what is wrong, so it can correct itself; one failing call never cancels the others, and none of
+ * them ends the turn. Reaching the round limit ends it with a response that says so. A failure to
  * talk to the model is an {@link LlmException} from {@link #answer}; in subscribed mode ({@link
- * #start()}) it is recorded as an {@code agent.response.v1} with {@code status: "error"} instead.
+ * #start()}) it is recorded as an {@code agent.response.v1} with {@code status: "error"}.
  *
- * <p>Thread-safe: turns for different triggers may run at once.
+ * <p>Tool calls run in-process by default ({@link ToolMode#DIRECT}). In {@link ToolMode#EVENT}
+ * mode the executor only writes each {@code tool.request.v1} and waits for the matching {@code
+ * tool.response.v1} from a {@link ToolRunner#listen() listening runner}, possibly in another
+ * process sharing the store. Both leave the same breadcrumb trail.
+ *
+ * <p>Thread-safe: turns for different triggers may run at once. {@link #close()} stops the pool
+ * the executor created (a pool the host passed in is left alone).
  */
-public final class AgentExecutor {
+public final class AgentExecutor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentExecutor.class);
 
   /** The schema of triggers. */
@@ -59,21 +94,35 @@ public final class AgentExecutor {
   /** The schema of answers. */
   public static final String AGENT_RESPONSE = "agent.response.v1";
 
-  private final BreadcrumbStore store;
-  private final LlmClient llm;
-  private final ToolRunner runner;
-  private final AgentDefinition agent;
-  private final int maxRounds;
-  private final int historyLimit;
-  private final ToolPromptAdapter adapter = new ToolPromptAdapter();
+  /** How tool calls are carried out. */
+  public enum ToolMode {
+    /** The executor runs each call through its {@link ToolRunner}. */
+    DIRECT,
+    /** The executor writes each request and waits for a listening runner's response. */
+    EVENT
+  }
 
-  private AgentExecutor(Builder b) {
+  private final Builder settings;
+  private final AgentDefinition agent;
+  private final BreadcrumbStore store;
+  private final ToolRunner runner;
+  private final int depth;
+  private final ExecutorService pool;
+  private final boolean ownsPool;
+  private final ToolPromptAdapter adapter = new ToolPromptAdapter();
+  private final ToolBudget budget;
+  private final ContextView views;
+
+  private AgentExecutor(Builder b, AgentDefinition agent, int depth, @Nullable ExecutorService pool) {
+    this.settings = b;
+    this.agent = agent;
     this.store = b.runner.store();
-    this.llm = b.llm;
     this.runner = b.runner;
-    this.agent = Objects.requireNonNull(b.agent, "agent");
-    this.maxRounds = b.maxRounds;
-    this.historyLimit = b.historyLimit;
+    this.depth = depth;
+    this.ownsPool = pool == null;
+    this.pool = pool != null ? pool : daemonPool(b.parallelism, "rcrt-agent-" + agent.agentId());
+    this.budget = b.budget;
+    this.views = ContextView.builder(store).lenient(true).build();
   }
 
   /**
@@ -102,6 +151,9 @@ public final class AgentExecutor {
     return agent;
   }
 
+  /** What one turn offers the model: the tools (and specialists) and the text that describes them. */
+  private record Offer(ToolPrompt prompt, Map<String, ToolDefinition> byName, String instructions, boolean textProtocol) {}
+
   /**
    * Answers one trigger and writes the {@code agent.response.v1}.
    *
@@ -117,41 +169,59 @@ public final class AgentExecutor {
           "user message '" + trigger.id() + "' context/content: required, found none");
     }
     String session = sessionOf(trigger);
-    LoadReport<ToolDefinition> tools = runner.discovery().discover();
-    tools.problems().forEach(p -> LOG.warn("tool breadcrumb skipped: {}", p));
-    ToolPrompt prompt = adapter.adapt(tools.items());
+    Offer offer = offer(content, session);
 
     List<ChatMessage> messages = new ArrayList<>();
     messages.add(ChatMessage.system(agent.systemPrompt()));
-    if (!prompt.text().isEmpty()) {
-      messages.add(ChatMessage.system(prompt.text()));
+    if (!offer.instructions().isEmpty()) {
+      messages.add(ChatMessage.system(offer.instructions()));
     }
-    messages.addAll(history(trigger, session));
+    messages.addAll(SessionMemory.before(store, trigger, session, settings.historyLimit));
     messages.add(ChatMessage.user(content));
 
     Turn turn = new Turn();
     String answer = null;
-    while (answer == null && turn.rounds < maxRounds) {
+    while (answer == null && turn.rounds < settings.maxRounds) {
       turn.rounds++;
-      ChatResponse response =
-          llm.chat(new ChatRequest(agent.model(), messages, prompt.tools(), agent.temperature()));
+      String round = trigger.id() + "#" + turn.rounds;
+      ChatRequest request =
+          new ChatRequest(
+              agent.model(), messages, offer.textProtocol() ? null : offer.prompt().tools(), agent.temperature(),
+              depth == 0 ? settings.streamListener : null);
+      ChatResponse response = settings.llm.chat(request);
       turn.add(response.usage());
       ChatMessage assistant = response.message();
-      if (!assistant.hasToolCalls()) {
+      List<ToolCall> calls = assistant.toolCalls();
+      boolean written = false;
+      if (calls.isEmpty() && assistant.content() != null) {
+        calls = TextToolCalls.parse(assistant.content(), String.valueOf(turn.rounds));
+        written = !calls.isEmpty();
+      }
+      if (calls.isEmpty()) {
         answer = assistant.content() == null ? "" : assistant.content();
+        break;
+      }
+      turn.toolCalls += calls.size();
+      List<String> results = runCalls(calls, offer, session, round);
+      if (written) {
+        messages.add(ChatMessage.assistant(assistant.content(), List.of()));
+        StringBuilder text = new StringBuilder("Tool results:");
+        for (int i = 0; i < calls.size(); i++) {
+          text.append("\n").append(calls.get(i).name()).append(": ").append(results.get(i));
+        }
+        messages.add(ChatMessage.user(text.toString()));
       } else {
         messages.add(assistant);
-        for (ToolCall call : assistant.toolCalls()) {
-          turn.toolCalls++;
-          messages.add(ChatMessage.tool(call.id(), runCall(call, prompt, session)));
+        for (int i = 0; i < calls.size(); i++) {
+          messages.add(ChatMessage.tool(calls.get(i).id(), results.get(i)));
         }
       }
     }
     boolean limited = answer == null;
     if (limited) {
       answer =
-          "I stopped after " + maxRounds + " rounds of tool calls without reaching a final answer"
-              + " (the round limit is " + maxRounds + "). Please ask again, more specifically.";
+          "I stopped after " + settings.maxRounds + " rounds of tool calls without reaching a final answer"
+              + " (the round limit is " + settings.maxRounds + "). Please ask again, more specifically.";
     }
     ObjectNode context = responseContext(answer, session, trigger, turn);
     context.put("status", limited ? "round_limit" : "success");
@@ -193,12 +263,106 @@ public final class AgentExecutor {
     }
   }
 
-  /** One tool call → the text of the {@code role: tool} message that answers it. */
-  private String runCall(ToolCall call, ToolPrompt prompt, String session) {
-    Optional<String> tool = prompt.toolFor(call.name());
-    if (tool.isEmpty()) {
+  // ------------------------------------------------------------------ what the model is offered
+
+  private Offer offer(String message, String session) {
+    LoadReport<ToolDefinition> discovered = runner.discovery().discover();
+    discovered.problems().forEach(p -> LOG.warn("tool breadcrumb skipped: {}", p));
+    List<ToolDefinition> tools = new ArrayList<>(discovered.items());
+    JsonNode categories = agent.context().path("tool_categories");
+    if (categories.isArray() && !categories.isEmpty()) {
+      Set<String> wanted = new HashSet<>();
+      categories.forEach(c -> wanted.add(c.asText()));
+      tools.removeIf(t -> t.category() == null || !wanted.contains(t.category()));
+    }
+    JsonNode limit = agent.context().path("tool_budget_tokens");
+    if (limit.canConvertToInt() && limit.asInt() > 0) {
+      tools = budget.select(tools, message, limit.asInt(), agent.model());
+    }
+    tools.addAll(specialists());
+    ToolPrompt prompt = adapter.adapt(tools);
+    Map<String, ToolDefinition> byName = new LinkedHashMap<>();
+    tools.forEach(t -> byName.put(t.name(), t));
+    boolean text = "text".equals(agent.context().path("tool_protocol").asText("native").toLowerCase(Locale.ROOT));
+    String instructions =
+        ContextSources.build(store, views, agent.context(), session).orElse(prompt.text())
+            + (text && !tools.isEmpty() ? TextToolCalls.INSTRUCTIONS : "");
+    return new Offer(prompt, byName, instructions, text);
+  }
+
+  /**
+   * For a primary agent below the depth limit: every enabled, non-primary agent as a tool whose
+   * implementation type is {@code agent}, parameters {@code {message}} unless it declares its own.
+   */
+  private List<ToolDefinition> specialists() {
+    if (!agent.context().path("is_primary").asBoolean(false) || depth >= settings.maxAgentDepth) {
+      return List.of();
+    }
+    List<ToolDefinition> out = new ArrayList<>();
+    for (String schema : AgentDefinition.SCHEMAS) {
+      for (Breadcrumb b : store.search(Selector.schema(schema), 500, 0)) {
+        JsonNode c = b.context();
+        if (!c.path("enabled").asBoolean(false) || c.path("is_primary").asBoolean(false)) {
+          continue;
+        }
+        AgentDefinition specialist;
+        try {
+          specialist = AgentDefinition.fromBreadcrumb(b);
+        } catch (ValidationException e) {
+          LOG.warn("specialist agent skipped: {}", e.getMessage());
+          continue;
+        }
+        if (specialist.agentId().equals(agent.agentId())) {
+          continue;
+        }
+        String description =
+            c.hasNonNull("toolDescription") ? c.get("toolDescription").asText()
+                : c.hasNonNull("description") ? c.get("description").asText()
+                : b.description() != null ? b.description() : b.title();
+        JsonNode parameters = c.path("parameters").isObject() ? c.get("parameters") : MESSAGE_PARAMETERS;
+        out.add(new ToolDefinition(
+            specialist.agentId(), description, "agent", null, parameters, null, List.of(),
+            new ToolImplementation("agent", RcrtJson.object().put("agent_id", specialist.agentId())),
+            null, b.id(), b.version(), String.valueOf(b.schemaName()), c));
+      }
+    }
+    return out;
+  }
+
+  private static final JsonNode MESSAGE_PARAMETERS =
+      RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"The message to send to the agent\"}},\"required\":[\"message\"]}");
+
+  // ------------------------------------------------------------------ running the calls
+
+  /** Runs the calls of one answer concurrently; results in call order, one per call. */
+  private List<String> runCalls(List<ToolCall> calls, Offer offer, String session, String round) {
+    if (calls.size() == 1) {
+      return List.of(runCall(calls.get(0), offer, session, round));
+    }
+    List<Future<String>> running = new ArrayList<>();
+    for (ToolCall call : calls) {
+      running.add(pool.submit(() -> runCall(call, offer, session, round)));
+    }
+    List<String> results = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      try {
+        results.add(running.get(i).get());
+      } catch (ExecutionException e) {
+        results.add("Error: the call to '" + calls.get(i).name() + "' failed: " + e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        results.add("Error: the call to '" + calls.get(i).name() + "' was interrupted.");
+      }
+    }
+    return results;
+  }
+
+  /** One tool call → the text of the message that answers it. */
+  private String runCall(ToolCall call, Offer offer, String session, String round) {
+    Optional<String> name = offer.prompt().toolFor(call.name());
+    if (name.isEmpty()) {
       return "Error: unknown tool '" + call.name() + "'. Available tools: "
-          + String.join(", ", prompt.functionToTool().keySet())
+          + String.join(", ", offer.prompt().functionToTool().keySet())
           + ". Call one of these, or answer without a tool.";
     }
     JsonNode input;
@@ -210,42 +374,88 @@ public final class AgentExecutor {
     }
     if (!input.isObject()) {
       return "Error: the arguments for '" + call.name() + "' must be a JSON object, found "
-          + input.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ".";
+          + input.getNodeType().toString().toLowerCase(Locale.ROOT) + ".";
     }
-    ToolRequest request =
-        new ToolRequest(UUID.randomUUID().toString(), tool.get(), input, agent.agentId(), call.id());
-    ToolResponse result = ToolResponse.fromBreadcrumb(runner.submit(request, List.of("session:" + session)));
-    if (result.success()) {
-      return RcrtJson.write(result.output());
+    ToolDefinition tool = offer.byName().get(name.get());
+    if ("agent".equals(tool.implementation().type())) {
+      return askSpecialist(tool, input, session);
     }
-    String advice =
-        "tool_input_invalid".equals(result.errorCode())
-            ? " Fix the arguments and call the tool again."
-            : "";
-    return "Error: " + result.error() + "." + advice;
+    ToolRequest request = new ToolRequest(UUID.randomUUID().toString(), tool.name(), input, agent.agentId(), call.id(), round);
+    List<String> tags = List.of("session:" + session);
+    if (needsApproval(tool) && !approved(request, tool)) {
+      String denial = "the call to '" + tool.name() + "' was not approved, so it did not run; do not call it again for this request";
+      store.create(request.toBreadcrumb(tags));
+      store.create(ToolResponse.failure(request.requestId(), tool.name(), new ToolException("tool_denied", denial), 0).toBreadcrumb(tags, agent.agentId()));
+      return "Error: " + denial + ".";
+    }
+    if (settings.toolMode == ToolMode.EVENT) {
+      return awaitResponse(request, tags);
+    }
+    return ToolResults.text(ToolResponse.fromBreadcrumb(runner.submit(request, tags)));
   }
 
-  /** The session's earlier user messages and agent answers, oldest first, at most historyLimit. */
-  private List<ChatMessage> history(Breadcrumb trigger, String session) {
-    List<ChatMessage> newestFirst = new ArrayList<>();
-    boolean beforeTrigger = trigger.tagValue("session:").isEmpty();
-    for (Breadcrumb b : store.search(Selector.allTags("session:" + session), 200, 0)) {
-      if (b.id().equals(trigger.id())) {
-        beforeTrigger = true;
-        continue;
-      }
-      if (!beforeTrigger || newestFirst.size() >= historyLimit) {
-        continue;
-      }
-      if (USER_MESSAGE.equals(b.schemaName()) && b.contextText("content") != null) {
-        newestFirst.add(ChatMessage.user(b.contextText("content")));
-      } else if (AGENT_RESPONSE.equals(b.schemaName()) && b.contextText("message") != null) {
-        newestFirst.add(ChatMessage.assistant(b.contextText("message"), List.of()));
-      }
-    }
-    Collections.reverse(newestFirst);
-    return newestFirst;
+  private boolean needsApproval(ToolDefinition tool) {
+    return tool.context().path("requires_approval").asBoolean(false) || settings.approvalPolicy.test(tool);
   }
+
+  private boolean approved(ToolRequest request, ToolDefinition tool) {
+    if (settings.approval == null) {
+      return false;
+    }
+    try {
+      return settings.approval.approve(request, tool);
+    } catch (RuntimeException e) {
+      LOG.warn("approval handler failed for '{}': {}", tool.name(), e.getMessage());
+      return false;
+    }
+  }
+
+  /** Event-driven mode: write the request and wait for a listening runner's response. */
+  private String awaitResponse(ToolRequest request, List<String> tags) {
+    CompletableFuture<Breadcrumb> answered = new CompletableFuture<>();
+    Selector mine = Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId());
+    try (Subscription ignored = store.subscribe(mine, e -> answered.complete(e.breadcrumb()))) {
+      store.create(request.toBreadcrumb(tags));
+      return ToolResults.text(ToolResponse.fromBreadcrumb(answered.get(settings.responseTimeout.toMillis(), TimeUnit.MILLISECONDS)));
+    } catch (TimeoutException e) {
+      return "Error: no tool runner answered request " + request.requestId() + " for '" + request.tool() + "' within "
+          + settings.responseTimeout.toMillis() + " ms; none may be listening on this store.";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "Error: interrupted while waiting for '" + request.tool() + "'.";
+    } catch (ExecutionException e) {
+      return "Error: waiting for '" + request.tool() + "' failed: " + e.getCause();
+    }
+  }
+
+  /** Runs the specialist's own turn, in a sub-session, within the specialist timeout. */
+  private String askSpecialist(ToolDefinition tool, JsonNode input, String session) {
+    AgentDefinition specialist;
+    try {
+      specialist = AgentDefinition.fromBreadcrumb(store.get(tool.sourceId()).orElseThrow());
+    } catch (RuntimeException e) {
+      return "Error: unknown tool '" + tool.name() + "': the agent is no longer available.";
+    }
+    String message = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
+    AgentExecutor sub = new AgentExecutor(settings, specialist, depth + 1, null);
+    Breadcrumb trigger = store.create(userMessage(session + "/" + specialist.agentId(), message));
+    Future<Breadcrumb> turn = SPECIALISTS.submit(() -> sub.answer(trigger));
+    try (sub) {
+      return String.valueOf(turn.get(settings.specialistTimeout.toMillis(), TimeUnit.MILLISECONDS).contextText("message"));
+    } catch (TimeoutException e) {
+      turn.cancel(true);
+      return "Error: agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout.toMillis() + " ms.";
+    } catch (ExecutionException e) {
+      return "Error: agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "Error: interrupted while agent '" + tool.name() + "' was answering.";
+    }
+  }
+
+  private static final ExecutorService SPECIALISTS = daemonPool(0, "rcrt-specialist");
+
+  // ------------------------------------------------------------------ recording
 
   private static String sessionOf(Breadcrumb trigger) {
     return trigger
@@ -286,7 +496,7 @@ public final class AgentExecutor {
     long completionTokens;
     long totalTokens;
 
-    void add(ChatResponse.@org.jspecify.annotations.Nullable Usage usage) {
+    void add(ChatResponse.@Nullable Usage usage) {
       if (usage != null) {
         promptTokens += usage.promptTokens();
         completionTokens += usage.completionTokens();
@@ -295,13 +505,42 @@ public final class AgentExecutor {
     }
   }
 
+  /** A pool of daemon threads; {@code size} 0 for an unbounded cached pool. */
+  private static ExecutorService daemonPool(int size, String name) {
+    AtomicInteger n = new AtomicInteger();
+    java.util.concurrent.ThreadFactory threads =
+        r -> {
+          Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        };
+    return size == 0 ? Executors.newCachedThreadPool(threads) : Executors.newFixedThreadPool(size, threads);
+  }
+
+  @Override
+  public void close() {
+    if (ownsPool) {
+      pool.shutdownNow();
+    }
+  }
+
   /** Builder for {@link AgentExecutor}. Not thread-safe. */
   public static final class Builder {
     private final LlmClient llm;
     private final ToolRunner runner;
-    private @org.jspecify.annotations.Nullable AgentDefinition agent;
+    private final ToolBudget budget = new ToolBudget();
+    private @Nullable AgentDefinition agent;
     private int maxRounds = 10;
     private int historyLimit = 20;
+    private int parallelism = 4;
+    private @Nullable ExecutorService toolPool;
+    private @Nullable StreamListener streamListener;
+    private ToolMode toolMode = ToolMode.DIRECT;
+    private Duration responseTimeout = Duration.ofSeconds(60);
+    private @Nullable ApprovalHandler approval;
+    private Predicate<ToolDefinition> approvalPolicy = t -> false;
+    private int maxAgentDepth = 2;
+    private Duration specialistTimeout = Duration.ofSeconds(120);
 
     private Builder(LlmClient llm, ToolRunner runner) {
       this.llm = Objects.requireNonNull(llm, "llm");
@@ -323,7 +562,10 @@ public final class AgentExecutor {
       return this;
     }
 
-    /** How many earlier messages of the session are sent; default 20, 0 for none. */
+    /**
+     * How many earlier messages of the session are sent, at most; default 20, 0 for none. An
+     * assistant {@code tool_calls} message and its results are kept or dropped together.
+     */
     public Builder historyLimit(int historyLimit) {
       if (historyLimit < 0) {
         throw new IllegalArgumentException("historyLimit < 0: " + historyLimit);
@@ -332,9 +574,64 @@ public final class AgentExecutor {
       return this;
     }
 
+    /**
+     * Where the calls of one answer run concurrently; the host keeps ownership. Default: a pool
+     * of 4 daemon threads owned (and closed) by the executor.
+     */
+    public Builder toolExecutor(ExecutorService pool) {
+      this.toolPool = Objects.requireNonNull(pool, "pool");
+      return this;
+    }
+
+    /** Receives the answer's text as it streams in ({@code stream: true}); default none. */
+    public Builder streamListener(@Nullable StreamListener listener) {
+      this.streamListener = listener;
+      return this;
+    }
+
+    /**
+     * Run tools in-process ({@link ToolMode#DIRECT}, the default) or through the store ({@link
+     * ToolMode#EVENT}), waiting at most {@code responseTimeout} (default 60 s) for each response.
+     */
+    public Builder toolMode(ToolMode mode, Duration responseTimeout) {
+      this.toolMode = Objects.requireNonNull(mode, "mode");
+      if (responseTimeout.isNegative() || responseTimeout.isZero()) {
+        throw new IllegalArgumentException("responseTimeout must be positive: " + responseTimeout);
+      }
+      this.responseTimeout = responseTimeout;
+      return this;
+    }
+
+    /**
+     * Asked before running a tool that needs approval. Without a handler such calls are denied.
+     */
+    public Builder approvalHandler(@Nullable ApprovalHandler handler) {
+      this.approval = handler;
+      return this;
+    }
+
+    /** Which tools need approval besides those marked {@code requires_approval}; default none. */
+    public Builder approvalPolicy(Predicate<ToolDefinition> policy) {
+      this.approvalPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * How deep agents may call agents (a primary agent is depth 0), and how long a specialist may
+     * take; defaults 2 and 120 s.
+     */
+    public Builder agentsAsTools(int maxDepth, Duration timeout) {
+      if (maxDepth < 0 || timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("maxDepth must be >= 0 and timeout positive");
+      }
+      this.maxAgentDepth = maxDepth;
+      this.specialistTimeout = timeout;
+      return this;
+    }
+
     /** @throws NullPointerException if no agent was set */
     public AgentExecutor build() {
-      return new AgentExecutor(this);
+      return new AgentExecutor(this, Objects.requireNonNull(agent, "agent"), 0, toolPool);
     }
   }
 }

@@ -23,13 +23,16 @@ import org.jspecify.annotations.Nullable;
  * @param input the tool input (any JSON; validated by the runner)
  * @param requestedBy who asks, such as an agent id, or null
  * @param toolCallId the OpenAI {@code tool_call_id} this request answers, or null
+ * @param round identifies the assistant message whose calls this request belongs to (written as
+ *     {@code round}, so a conversation can be rebuilt), or null
  */
 public record ToolRequest(
     String requestId,
     String tool,
     JsonNode input,
     @Nullable String requestedBy,
-    @Nullable String toolCallId) {
+    @Nullable String toolCallId,
+    @Nullable String round) {
 
   /** The schema name of request breadcrumbs. */
   public static final String SCHEMA = "tool.request.v1";
@@ -43,7 +46,7 @@ public record ToolRequest(
 
   /** A request with a new random request id and no tool call id. */
   public static ToolRequest of(String tool, JsonNode input, @Nullable String requestedBy) {
-    return new ToolRequest(UUID.randomUUID().toString(), tool, input, requestedBy, null);
+    return new ToolRequest(UUID.randomUUID().toString(), tool, input, requestedBy, null, null);
   }
 
   /**
@@ -59,6 +62,9 @@ public record ToolRequest(
     context.put("requestedBy", requestedBy);
     if (toolCallId != null) {
       context.put("tool_call_id", toolCallId);
+    }
+    if (round != null) {
+      context.put("round", round);
     }
     List<String> tags = new ArrayList<>(List.of("tool:request", "workspace:tools"));
     tags.addAll(extraTags);
@@ -93,6 +99,7 @@ public record ToolRequest(
         tool,
         input == null || input.isNull() ? RcrtJson.object() : input,
         breadcrumb.contextText("requestedBy"),
-        breadcrumb.contextText("tool_call_id"));
+        breadcrumb.contextText("tool_call_id"),
+        breadcrumb.contextText("round"));
   }
 }

@@ -165,6 +165,29 @@ public final class ToolRunner implements AutoCloseable {
     return store.create(response.toBreadcrumb(sessionTags, WRITER));
   }
 
+  /**
+   * Event-driven mode: runs every {@code tool.request.v1} created in the store from now on, on the
+   * runner's threads, and writes its {@code tool.response.v1}. Agents (in this or another process
+   * sharing the store) write requests and wait for the responses.
+   *
+   * @return closes the subscription; requests already started finish
+   */
+  public Subscription listen() {
+    return store.subscribe(
+        Selector.schema(ToolRequest.SCHEMA),
+        event -> {
+          if (event.type() == BreadcrumbEvent.Type.CREATED) {
+            threads.execute(() -> {
+              try {
+                run(event.breadcrumb());
+              } catch (RuntimeException e) {
+                LOG.warn("tool request '{}' could not be answered: {}", event.breadcrumb().id(), e.getMessage());
+              }
+            });
+          }
+        });
+  }
+
   /** Resolve → load → validate input → run → validate output; never throws for tool failures. */
   private ToolResponse execute(ToolRequest request) {
     long start = System.nanoTime();

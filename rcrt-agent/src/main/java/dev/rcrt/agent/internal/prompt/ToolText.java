@@ -27,15 +27,37 @@ public final class ToolText {
   private ToolText() {}
 
   public static String of(ToolDefinition tool, String functionName) {
+    return of(functionName, tool.description(), tool.inputSchema(), tool.outputSchema(), tool.examples().isEmpty() ? null : tool.examples().get(0));
+  }
+
+  /**
+   * The same text from a tool record's hints-applied view ({@code name, description,
+   * input_schema|inputSchema, output_schema|outputSchema, examples}): what the hints leave out is
+   * not shown.
+   */
+  public static String ofView(JsonNode view) {
+    JsonNode in = view.has("input_schema") ? view.get("input_schema") : view.path("inputSchema");
+    JsonNode out = view.has("output_schema") ? view.get("output_schema") : view.get("outputSchema");
+    JsonNode first = view.path("examples").path(0);
+    ToolExample example =
+        first.isObject()
+            ? new ToolExample(null, first.get("input"), first.get("output"),
+                first.hasNonNull("explanation") ? first.get("explanation").asText() : first.hasNonNull("usage") ? first.get("usage").asText() : null)
+            : null;
+    return of(view.path("name").asText(), view.path("description").asText(""), in.isObject() ? in : RcrtJson.object(), out != null && out.isObject() ? out : null, example);
+  }
+
+  private static String of(
+      String functionName, String description, JsonNode inputSchema, @org.jspecify.annotations.Nullable JsonNode outputSchema,
+      @org.jspecify.annotations.Nullable ToolExample e) {
     StringBuilder out = new StringBuilder();
     out.append("Tool: ").append(functionName).append('\n');
-    out.append(tool.description().strip()).append('\n');
-    out.append("Input: ").append(fields(tool.inputSchema(), true)).append('\n');
-    if (tool.outputSchema() != null) {
-      out.append("Output: ").append(fields(tool.outputSchema(), false)).append('\n');
+    out.append(description.strip()).append('\n');
+    out.append("Input: ").append(fields(inputSchema, true)).append('\n');
+    if (outputSchema != null) {
+      out.append("Output: ").append(fields(outputSchema, false)).append('\n');
     }
-    if (!tool.examples().isEmpty()) {
-      ToolExample e = tool.examples().get(0);
+    if (e != null) {
       out.append("Example: ");
       if (e.input() != null) {
         out.append(RcrtJson.write(e.input()));

@@ -1,0 +1,61 @@
+package dev.rcrt.agent.internal.loop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.agent.ToolCall;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The design's text protocol for models without native function calling: a reply whose JSON is
+ * {@code {"action": "invoke_tool", "tool": "…", "input": {…}}}, alone or inside a fenced {@code
+ * json} block (several fenced blocks give several calls). Recognised both for agents that use the
+ * text protocol and when a native-tools model writes such JSON into its content instead of {@code
+ * tool_calls}.
+ */
+public final class TextToolCalls {
+  /** The instructions added to the tool prompt for text-protocol agents. */
+  public static final String INSTRUCTIONS =
+      "\nTo use a tool, reply with only this JSON (no other text):\n"
+          + "{\"action\": \"invoke_tool\", \"tool\": \"tool_name\", \"input\": { /* the tool's parameters */ }}\n"
+          + "The result comes back in the next message. When you have the answer, reply in plain text.\n";
+
+  private static final Pattern FENCED = Pattern.compile("```(?:json)?\\s*(\\{.*?})\\s*```", Pattern.DOTALL);
+
+  private TextToolCalls() {}
+
+  /**
+   * The tool calls written in {@code content}, with ids {@code text_call_<prefix>_<n>}; empty when
+   * there are none.
+   */
+  public static List<ToolCall> parse(String content, String prefix) {
+    List<String> candidates = new ArrayList<>();
+    Matcher fenced = FENCED.matcher(content);
+    while (fenced.find()) {
+      candidates.add(fenced.group(1));
+    }
+    if (candidates.isEmpty()) {
+      String trimmed = content.strip();
+      if (trimmed.startsWith("{") && trimmed.endsWith("}")) {
+        candidates.add(trimmed);
+      }
+    }
+    List<ToolCall> calls = new ArrayList<>();
+    for (String candidate : candidates) {
+      JsonNode json;
+      try {
+        json = RcrtJson.parse(candidate);
+      } catch (ValidationException notJson) {
+        continue;
+      }
+      if ("invoke_tool".equals(json.path("action").asText()) && json.path("tool").isTextual()) {
+        JsonNode input = json.has("input") ? json.get("input") : RcrtJson.object();
+        calls.add(new ToolCall("text_call_" + prefix + "_" + calls.size(), json.get("tool").asText(), RcrtJson.write(input)));
+      }
+    }
+    return calls;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.rcrt.agent.internal.loop;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.rcrt.agent.ToolPrompt;
+import dev.rcrt.agent.ToolPromptAdapter;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolDefinition;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps the tool descriptions within an agent's token budget. Each tool costs the tokens of its
+ * text-prompt entry plus its OpenAI {@code tools} entry, counted with jtokkit ({@code o200k_base}
+ * for the GPT-4o, GPT-4.1, GPT-5 and o-series models, else {@code cl100k_base}) and cached per tool
+ * breadcrumb version. When the tools exceed the budget they are ranked by BM25 relevance of their
+ * name, description and category to the user's message, and offered best first while they fit.
+ * Thread-safe.
+ */
+public final class ToolBudget {
+  private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
+  private static final double K1 = 1.2;
+  private static final double B = 0.75;
+
+  private final ToolPromptAdapter adapter = new ToolPromptAdapter();
+  private final Map<String, Integer> costs = new ConcurrentHashMap<>();
+
+  /** The encoding for {@code model}. */
+  public static Encoding encoding(String model) {
+    String m = model.toLowerCase(Locale.ROOT);
+    boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || m.matches(".*(^|/)o[1-9].*");
+    return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
+  }
+
+  /** The tokens {@code tool} costs in a prompt for {@code model}. */
+  public int cost(ToolDefinition tool, String model) {
+    Encoding enc = encoding(model);
+    return costs.computeIfAbsent(
+        tool.sourceId() + "@" + tool.sourceVersion() + "/" + enc.getName(),
+        k -> {
+          ToolPrompt alone = adapter.adapt(List.of(tool));
+          return enc.countTokens(alone.text()) + enc.countTokens(RcrtJson.write(alone.tools()));
+        });
+  }
+
+  /**
+   * The tools to offer: all of them when they fit in {@code budget} tokens, else the most relevant
+   * to {@code query} that fit, in their original order.
+   */
+  public List<ToolDefinition> select(List<ToolDefinition> tools, String query, int budget, String model) {
+    int total = 0;
+    for (ToolDefinition t : tools) {
+      total += cost(t, model);
+    }
+    if (total <= budget) {
+      return tools;
+    }
+    Map<ToolDefinition, Double> scores = bm25(tools, terms(query));
+    List<ToolDefinition> ranked = new ArrayList<>(tools);
+    ranked.sort(Comparator.comparingDouble((ToolDefinition t) -> -scores.get(t)).thenComparing(ToolDefinition::name));
+    List<ToolDefinition> chosen = new ArrayList<>();
+    int used = 0;
+    for (ToolDefinition t : ranked) {
+      int c = cost(t, model);
+      if (used + c <= budget) {
+        chosen.add(t);
+        used += c;
+      }
+    }
+    List<ToolDefinition> inOrder = new ArrayList<>(tools);
+    inOrder.retainAll(chosen);
+    return inOrder;
+  }
+
+  private static Map<ToolDefinition, Double> bm25(List<ToolDefinition> tools, List<String> query) {
+    List<List<String>> docs = new ArrayList<>();
+    Map<String, Integer> df = new HashMap<>();
+    double avg = 0;
+    for (ToolDefinition t : tools) {
+      List<String> words = terms(t.name() + " " + t.description() + " " + (t.category() == null ? "" : t.category()));
+      docs.add(words);
+      avg += words.size();
+      words.stream().distinct().forEach(w -> df.merge(w, 1, Integer::sum));
+    }
+    avg = Math.max(1, avg / Math.max(1, tools.size()));
+    Map<ToolDefinition, Double> scores = new HashMap<>();
+    for (int i = 0; i < tools.size(); i++) {
+      List<String> doc = docs.get(i);
+      Map<String, Integer> tf = new HashMap<>();
+      doc.forEach(w -> tf.merge(w, 1, Integer::sum));
+      double score = 0;
+      for (String q : query) {
+        Integer f = tf.get(q);
+        if (f != null) {
+          double idf = Math.log(1 + (tools.size() - df.get(q) + 0.5) / (df.get(q) + 0.5));
+          score += idf * f * (K1 + 1) / (f + K1 * (1 - B + B * doc.size() / avg));
+        }
+      }
+      scores.put(tools.get(i), score);
+    }
+    return scores;
+  }
+
+  /** Lowercase words of letters and digits; names split on {@code - _ .}. */
+  static List<String> terms(String text) {
+    List<String> out = new ArrayList<>();
+    for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+      if (w.length() > 1) {
+        out.add(w);
+      }
+    }
+    return out;
+  }
+}
