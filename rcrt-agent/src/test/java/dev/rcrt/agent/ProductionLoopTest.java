@@ -1,0 +1,381 @@
+package dev.rcrt.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The loop's production behaviours with scripted models and the in-memory store. */
+class ProductionLoopTest {
+  private InMemoryBreadcrumbStore store;
+  private ToolRunner runner;
+  private AgentDefinition agent;
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+    BuiltinTools.seed(store);
+    runner = runner(b -> {});
+    agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+  }
+
+  private ToolRunner runner(Consumer<ToolRunner.Builder> configure) {
+    ToolRunner.Builder b = ToolRunner.builder(store);
+    configure.accept(b);
+    ToolRunner r = b.build();
+    closing.add(r);
+    return r;
+  }
+
+  private AgentExecutor executor(LlmClient llm, Consumer<AgentExecutor.Builder> configure) {
+    AgentExecutor.Builder b = AgentExecutor.builder(llm, runner).agent(agent);
+    configure.accept(b);
+    AgentExecutor e = b.build();
+    closing.add(e);
+    return e;
+  }
+
+  private Breadcrumb ask(String session, String text) {
+    return store.create(AgentExecutor.userMessage(session, text));
+  }
+
+  private AgentDefinition agentFrom(String json) {
+    return AgentDefinition.fromBreadcrumb(store.create(BreadcrumbCreate.builder("agent.def.v1", "agent").context(RcrtJson.parse(json)).build()));
+  }
+
+  private static ChatMessage last(List<ChatMessage> messages) {
+    return messages.get(messages.size() - 1);
+  }
+
+  // ------------------------------------------------------------------ parallel calls
+
+  @Test
+  void callsOfOneAnswerRunConcurrentlyAndResultsComeBackInCallOrderEvenWhenOneFails() {
+    CountDownLatch bothStarted = new CountDownLatch(2);
+    runner = runner(b -> b.handler("meet", (in, ctx) -> {
+      bothStarted.countDown();
+      boolean together = bothStarted.await(10, TimeUnit.SECONDS);
+      return RcrtJson.object().put("who", in.get("who").asText()).put("together", together);
+    }));
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "meet").context(RcrtJson.parse("{\"name\":\"meet\"}")).build());
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(
+            new ToolCall("c1", "meet", "{\"who\":\"first\"}"),
+            new ToolCall("c2", "calculator", "{\"expression\":\"1 / 0\"}"),
+            new ToolCall("c3", "meet", "{\"who\":\"third\"}")),
+        ChatResponse.text("done"));
+
+    executor(llm, b -> {}).answer(ask("p", "go"));
+
+    List<ChatMessage> sent = llm.requests().get(1).messages();
+    List<ChatMessage> results = sent.subList(sent.size() - 3, sent.size());
+    assertThat(results).extracting(ChatMessage::toolCallId).containsExactly("c1", "c2", "c3");
+    assertThat(RcrtJson.parse(results.get(0).content()).get("who").asText()).isEqualTo("first");
+    assertThat(RcrtJson.parse(results.get(0).content()).get("together").asBoolean()).as("ran at the same time").isTrue();
+    assertThat(results.get(1).content()).startsWith("Error: calculator cannot evaluate '1 / 0'");
+    assertThat(RcrtJson.parse(results.get(2).content()).get("who").asText()).isEqualTo("third");
+  }
+
+  // ------------------------------------------------------------------ text protocol
+
+  @Test
+  void aTextProtocolAgentGetsNoToolsArrayAndItsJsonRepliesAreRunPlainOrFenced() {
+    agent = agentFrom("{\"agent_id\":\"texty\",\"model\":\"small-model\",\"system_prompt\":\"p\",\"tool_protocol\":\"text\"}");
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.text("{\"action\": \"invoke_tool\", \"tool\": \"calculator\", \"input\": {\"expression\": \"6 * 7\"}}"),
+        ChatResponse.text("Sure.\n```json\n{\"action\":\"invoke_tool\",\"tool\":\"echo\",\"input\":{\"message\":\"hi\"}}\n```"),
+        ChatResponse.text("42, and it said hi"));
+
+    Breadcrumb answer = executor(llm, b -> {}).answer(ask("t", "compute"));
+
+    assertThat(answer.context().get("message").asText()).isEqualTo("42, and it said hi");
+    ChatRequest first = llm.requests().get(0);
+    assertThat(first.tools()).isEmpty();
+    assertThat(first.messages().get(1).content()).contains("\"action\": \"invoke_tool\"").contains("Tool: calculator");
+    ChatMessage result1 = last(llm.requests().get(1).messages());
+    assertThat(result1.role()).isEqualTo("user");
+    assertThat(result1.content()).startsWith("Tool results:\ncalculator: {\"result\":42");
+    assertThat(last(llm.requests().get(2).messages()).content()).isEqualTo("Tool results:\necho: {\"echo\":\"hi\"}");
+    assertThat(store.search(Selector.schema("tool.response.v1"), 10, 0)).hasSize(2);
+  }
+
+  @Test
+  void aNativeModelThatWritesAToolCallAsTextIsUnderstoodToo() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.text("```json\n{\"action\": \"invoke_tool\", \"tool\": \"calculator\", \"input\": {\"expression\": \"2+2\"}}\n```"),
+        ChatResponse.text("4"));
+    assertThat(executor(llm, b -> {}).answer(ask("n", "2+2?")).context().get("message").asText()).isEqualTo("4");
+    assertThat(last(llm.requests().get(1).messages()).content()).contains("\"result\":4");
+  }
+
+  // ------------------------------------------------------------------ memory
+
+  @Test
+  void earlierToolCallsAndResultsAreRebuiltFromTheSessionsBreadcrumbs() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"17*23\"}")),
+        ChatResponse.text("391"),
+        ChatResponse.text("you asked about 17*23"));
+    AgentExecutor executor = executor(llm, b -> {});
+    executor.answer(ask("m", "17*23?"));
+    executor.answer(ask("m", "what did I ask?"));
+
+    List<ChatMessage> second = llm.requests().get(2).messages();
+    List<ChatMessage> history = second.subList(2, second.size() - 1);
+    assertThat(history).extracting(ChatMessage::role).containsExactly("user", "assistant", "tool", "assistant");
+    assertThat(history.get(1).toolCalls()).containsExactly(new ToolCall("c1", "calculator", "{\"expression\":\"17*23\"}"));
+    assertThat(history.get(2).toolCallId()).isEqualTo("c1");
+    assertThat(RcrtJson.parse(history.get(2).content()).get("result").asInt()).isEqualTo(391);
+    assertThat(history.get(3).content()).isEqualTo("391");
+  }
+
+  @Test
+  void truncationNeverOrphansAToolCallOrItsResult() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("a", "echo", "{\"message\":\"1\"}"), new ToolCall("b", "echo", "{\"message\":\"2\"}")),
+        ChatResponse.text("echoed"),
+        ChatResponse.text("next"));
+    AgentExecutor executor = executor(llm, b -> b.historyLimit(3));
+    executor.answer(ask("o", "echo twice"));
+    executor.answer(ask("o", "again?"));
+
+    List<ChatMessage> second = llm.requests().get(2).messages();
+    List<ChatMessage> history = second.subList(2, second.size() - 1);
+    assertThat(history).as("the 3-message unit (tool_calls + 2 results) does not fit with the answer, so it is dropped whole")
+        .extracting(ChatMessage::role).containsExactly("assistant");
+    assertThat(history.get(0).content()).isEqualTo("echoed");
+  }
+
+  // ------------------------------------------------------------------ budget and categories
+
+  @Test
+  void toolsBeyondTheTokenBudgetAreRankedByRelevanceToTheMessage() {
+    for (int i = 0; i < 200; i++) {
+      store.create(BreadcrumbCreate.builder("tool.definition.v1", "t" + i).context(RcrtJson.parse(
+          "{\"name\":\"filler-" + i + "\",\"description\":\"Look up inventory record number " + i + " in the warehouse\",\"category\":\"stock\"}")).build());
+    }
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "weather").context(RcrtJson.parse(
+        "{\"name\":\"weather\",\"description\":\"Current weather and temperature for a city\",\"category\":\"weather\","
+            + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}}")).build());
+    agent = agentFrom("{\"agent_id\":\"budgeted\",\"model\":\"gpt-4o-mini\",\"system_prompt\":\"p\",\"tool_budget_tokens\":400}");
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("ok"));
+
+    executor(llm, b -> {}).answer(ask("b", "What is the temperature in Tokyo?"));
+
+    List<String> offered = llm.requests().get(0).tools().findValuesAsText("name");
+    assertThat(offered).contains("weather").hasSizeLessThan(10);
+  }
+
+  @Test
+  void aCategoryFilterOffersOnlyThoseCategories() {
+    agent = agentFrom("{\"agent_id\":\"mathy\",\"model\":\"m\",\"system_prompt\":\"p\",\"tool_categories\":[\"math\"]}");
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("ok"));
+    executor(llm, b -> {}).answer(ask("c", "hi"));
+    assertThat(llm.requests().get(0).tools().findValuesAsText("name")).containsExactly("calculator");
+  }
+
+  // ------------------------------------------------------------------ context sources
+
+  @Test
+  void contextSourcesAreFetchedShapedByHintsAndFormattedAsSectionsToolsFirst() {
+    store.create(BreadcrumbCreate.builder("schema.def.v1", "tool.code.v1").tags("defines:tool.code.v1")
+        .llmHints(RcrtJson.parse("{\"include\":[\"name\",\"description\",\"input_schema\"],\"exclude\":[\"code\"]}")).build());
+    store.create(BreadcrumbCreate.builder("tool.code.v1", "shout").context(RcrtJson.parse(
+        "{\"name\":\"shout\",\"description\":\"Upper-case text\",\"code\":{\"language\":\"javascript\",\"source\":\"SECRET_SOURCE\"},"
+            + "\"input_schema\":{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}}")).build());
+    store.create(BreadcrumbCreate.builder("note.v1", "Groceries").context(RcrtJson.parse("{\"text\":\"milk\"}")).build());
+    agent = agentFrom("""
+        {"agent_id":"ctx","model":"m","system_prompt":"p","context_sources":{"always":[
+          {"type":"schema","schema_name":"note.v1","method":"latest"},
+          {"type":"schema","schema_name":"tool.code.v1","method":"all","limit":50}]}}
+        """);
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("ok"));
+    executor(llm, b -> {}).answer(ask("x", "hi"));
+
+    String context = llm.requests().get(0).messages().get(1).content();
+    assertThat(context).startsWith("=== TOOLS ===\n\nTool: shout\nUpper-case text\nInput: text (string, required)\n");
+    assertThat(context).contains("=== NOTE.V1 ===\n\n- Groceries: {\"text\":\"milk\"}");
+    assertThat(context.indexOf("=== TOOLS ===")).isLessThan(context.indexOf("=== NOTE.V1 ==="));
+    assertThat(context).doesNotContain("SECRET_SOURCE");
+  }
+
+  // ------------------------------------------------------------------ agents as tools
+
+  @Test
+  void enabledSpecialistsAreOfferedToThePrimaryAndRunTheirOwnTurnDisabledOnesAreUnknown() {
+    agent = agentFrom("{\"agent_id\":\"assistant\",\"model\":\"primary-model\",\"system_prompt\":\"You route.\",\"is_primary\":true}");
+    agentFrom("{\"agent_id\":\"web_search\",\"model\":\"search-model\",\"system_prompt\":\"You search.\",\"enabled\":true,"
+        + "\"toolDescription\":\"Search the web for current information\"}");
+    agentFrom("{\"agent_id\":\"code_gen\",\"model\":\"code-model\",\"system_prompt\":\"You code.\",\"enabled\":false,\"description\":\"Write code\"}");
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> switch (r.model()) {
+      case "search-model" -> ChatResponse.text("Tokyo: 22°C, sunny");
+      case "primary-model" -> {
+        ChatMessage lastMessage = last(r.messages());
+        if ("user".equals(lastMessage.role())) {
+          yield ChatResponse.toolCalls(new ToolCall("s1", "web_search", "{\"message\":\"weather Tokyo\"}"), new ToolCall("s2", "code_gen", "{\"message\":\"x\"}"));
+        }
+        yield ChatResponse.text("It is 22°C and sunny in Tokyo.");
+      }
+      default -> throw new IllegalStateException("unexpected model " + r.model());
+    });
+
+    Breadcrumb answer = executor(llm, b -> {}).answer(ask("main", "Weather in Tokyo?"));
+
+    assertThat(answer.context().get("message").asText()).isEqualTo("It is 22°C and sunny in Tokyo.");
+    ChatRequest first = llm.requests().get(0);
+    JsonNode webSearch = null;
+    for (JsonNode t : first.tools()) {
+      if (t.at("/function/name").asText().equals("web_search")) {
+        webSearch = t;
+      }
+    }
+    assertThat(first.tools().findValuesAsText("name")).contains("web_search").doesNotContain("code_gen", "assistant");
+    assertThat(webSearch.at("/function/description").asText()).isEqualTo("Search the web for current information");
+    assertThat(webSearch.at("/function/parameters/required/0").asText()).isEqualTo("message");
+
+    ChatRequest specialistRequest = llm.requests().stream().filter(r -> r.model().equals("search-model")).findFirst().orElseThrow();
+    assertThat(specialistRequest.messages().get(0).content()).isEqualTo("You search.");
+    assertThat(last(specialistRequest.messages()).content()).isEqualTo("weather Tokyo");
+    List<ChatMessage> back = llm.requests().get(llm.requests().size() - 1).messages();
+    assertThat(back.get(back.size() - 2).content()).isEqualTo("Tokyo: 22°C, sunny");
+    assertThat(back.get(back.size() - 1).content()).startsWith("Error: unknown tool 'code_gen'");
+    assertThat(store.search(Selector.allTags("session:main/web_search"), 10, 0)).extracting(Breadcrumb::schemaName)
+        .contains("user.message.v1", "agent.response.v1");
+  }
+
+  @Test
+  void aSpecialistThatTakesTooLongIsReportedAndTheTurnContinues() {
+    agent = agentFrom("{\"agent_id\":\"boss\",\"model\":\"primary\",\"system_prompt\":\"p\",\"is_primary\":true}");
+    agentFrom("{\"agent_id\":\"slow\",\"model\":\"slow-model\",\"system_prompt\":\"p\",\"enabled\":true}");
+    CountDownLatch never = new CountDownLatch(1);
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> {
+      if (r.model().equals("slow-model")) {
+        try {
+          never.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return ChatResponse.text("late");
+      }
+      return "user".equals(last(r.messages()).role())
+          ? ChatResponse.toolCalls(new ToolCall("s", "slow", "{\"message\":\"hurry\"}"))
+          : ChatResponse.text("gave up on slow");
+    });
+    Breadcrumb answer = executor(llm, b -> b.agentsAsTools(2, Duration.ofMillis(200))).answer(ask("s", "go"));
+    assertThat(answer.context().get("message").asText()).isEqualTo("gave up on slow");
+    List<ChatMessage> back = llm.requests().get(llm.requests().size() - 1).messages();
+    assertThat(last(back).content()).isEqualTo("Error: agent 'slow' did not answer within 200 ms.");
+    never.countDown();
+  }
+
+  // ------------------------------------------------------------------ event-driven mode
+
+  @Test
+  void inEventModeARunnerOnAnotherThreadAnswersTheRequestAndTheTrailIsTheSame() {
+    InMemoryBreadcrumbStore async = new InMemoryBreadcrumbStore();
+    BuiltinTools.seed(async);
+    ToolRunner listening = ToolRunner.builder(async).build();
+    closing.add(listening);
+    Subscription subscription = listening.listen();
+    closing.add(subscription);
+    ToolRunner local = ToolRunner.builder(async).build();
+    closing.add(local);
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("e1", "calculator", "{\"expression\":\"6*7\"}")), ChatResponse.text("42"));
+    AgentExecutor executor = AgentExecutor.builder(llm, local).agent(agent).toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(10)).build();
+    closing.add(executor);
+
+    Breadcrumb answer = executor.answer(async.create(AgentExecutor.userMessage("ev", "6*7?")));
+
+    assertThat(answer.context().get("message").asText()).isEqualTo("42");
+    assertThat(RcrtJson.parse(last(llm.requests().get(1).messages()).content()).get("result").asInt()).isEqualTo(42);
+    Breadcrumb response = async.search(Selector.schema("tool.response.v1"), 1, 0).get(0);
+    Breadcrumb request = async.search(Selector.schema("tool.request.v1"), 1, 0).get(0);
+    assertThat(response.context().get("request_id").asText()).isEqualTo(request.id());
+    assertThat(response.tags()).contains("session:ev");
+  }
+
+  @Test
+  void inEventModeNoListeningRunnerMeansATimeoutMessageNotAHang() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("e1", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("nobody answered"));
+    Breadcrumb answer = executor(llm, b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMillis(200))).answer(ask("q", "1?"));
+    assertThat(answer.context().get("message").asText()).isEqualTo("nobody answered");
+    assertThat(last(llm.requests().get(1).messages()).content())
+        .startsWith("Error: no tool runner answered request").endsWith("within 200 ms; none may be listening on this store.");
+    assertThat(store.search(Selector.schema("tool.request.v1"), 10, 0)).hasSize(1);
+  }
+
+  // ------------------------------------------------------------------ approval
+
+  private void sensitiveTool() {
+    runner = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", true)));
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire").context(RcrtJson.parse("{\"name\":\"wire-money\",\"requires_approval\":true}")).build());
+  }
+
+  @Test
+  void aToolThatRequiresApprovalRunsOnlyWhenTheHandlerApproves() {
+    sensitiveTool();
+    List<String> asked = new ArrayList<>();
+    ScriptedLlmClient yes = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("w", "wire-money", "{}")), ChatResponse.text("sent"));
+    executor(yes, b -> b.approvalHandler((req, tool) -> asked.add(tool.name()) && true)).answer(ask("a1", "pay"));
+    assertThat(asked).containsExactly("wire-money");
+    assertThat(RcrtJson.parse(last(yes.requests().get(1).messages()).content()).get("sent").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aDeniedCallGoesBackToTheModelAsAnErrorAndIsRecordedAsDenied() {
+    sensitiveTool();
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("w", "wire-money", "{}")), ChatResponse.text("not allowed"));
+    executor(llm, b -> b.approvalHandler((req, tool) -> false)).answer(ask("a2", "pay"));
+    assertThat(last(llm.requests().get(1).messages()).content()).startsWith("Error: the call to 'wire-money' was not approved");
+    ToolResponse recorded = ToolResponse.fromBreadcrumb(store.search(Selector.schema("tool.response.v1"), 1, 0).get(0));
+    assertThat(recorded.errorCode()).isEqualTo("tool_denied");
+  }
+
+  @Test
+  void aHostPolicyCanRequireApprovalAndWithoutAHandlerTheCallIsDenied() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("ok"));
+    executor(llm, b -> b.approvalPolicy(t -> t.name().equals("calculator"))).answer(ask("a3", "1"));
+    assertThat(last(llm.requests().get(1).messages()).content()).startsWith("Error: the call to 'calculator' was not approved");
+  }
+
+  // ------------------------------------------------------------------ streaming
+
+  @Test
+  void theStreamListenerIsPassedToTheModelForTheTopLevelTurn() {
+    List<String> tokens = new ArrayList<>();
+    LlmClient streaming = r -> {
+      r.stream().onToken("Hel");
+      r.stream().onToken("lo");
+      return ChatResponse.text("Hello");
+    };
+    executor(streaming, b -> b.streamListener(tokens::add)).answer(ask("st", "hi"));
+    assertThat(String.join("", tokens)).isEqualTo("Hello");
+  }
+}
