@@ -269,6 +269,7 @@ public final class AgentExecutor implements AutoCloseable {
     LoadReport<ToolDefinition> discovered = runner.discovery().discover();
     discovered.problems().forEach(p -> LOG.warn("tool breadcrumb skipped: {}", p));
     List<ToolDefinition> tools = new ArrayList<>(discovered.items());
+    boolean text = "text".equals(agent.context().path("tool_protocol").asText("native").toLowerCase(Locale.ROOT));
     JsonNode categories = agent.context().path("tool_categories");
     if (categories.isArray() && !categories.isEmpty()) {
       Set<String> wanted = new HashSet<>();
@@ -277,13 +278,12 @@ public final class AgentExecutor implements AutoCloseable {
     }
     JsonNode limit = agent.context().path("tool_budget_tokens");
     if (limit.canConvertToInt() && limit.asInt() > 0) {
-      tools = budget.select(tools, message, limit.asInt(), agent.model());
+      tools = budget.select(tools, message, limit.asInt(), agent.model(), !text);
     }
     tools.addAll(specialists());
-    ToolPrompt prompt = adapter.adapt(tools);
+    ToolPrompt prompt = text ? adapter.adapt(tools) : adapter.adaptForFunctionCalling(tools);
     Map<String, ToolDefinition> byName = new LinkedHashMap<>();
     tools.forEach(t -> byName.put(t.name(), t));
-    boolean text = "text".equals(agent.context().path("tool_protocol").asText("native").toLowerCase(Locale.ROOT));
     String instructions =
         ContextSources.build(store, views, agent.context(), session).orElse(prompt.text())
             + (text && !tools.isEmpty() ? TextToolCalls.INSTRUCTIONS : "");

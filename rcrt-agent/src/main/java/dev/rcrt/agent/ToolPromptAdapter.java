@@ -28,8 +28,24 @@ public final class ToolPromptAdapter {
       "You can call the tools below. Call a tool only when it helps; each result comes back as a"
           + " tool message, so read the output fields named here.\n\n";
 
-  /** Builds the prompt for {@code tools}, in the given order. */
+  /**
+   * Builds the prompt for {@code tools}, in the given order, with each tool's inputs described in
+   * the text as well: for models that read only the text (RCRT's text protocol) or for showing.
+   */
   public ToolPrompt adapt(List<ToolDefinition> tools) {
+    return adapt(tools, true);
+  }
+
+  /**
+   * Builds the prompt for native function calling: the text leaves out each tool's {@code Input}
+   * line, because the {@code tools} array sent with it carries the same parameter names, types and
+   * required marks; outputs and the example stay in the text.
+   */
+  public ToolPrompt adaptForFunctionCalling(List<ToolDefinition> tools) {
+    return adapt(tools, false);
+  }
+
+  private ToolPrompt adapt(List<ToolDefinition> tools, boolean inputsInText) {
     Map<String, String> functionToTool = FunctionNames.assign(tools.stream().map(ToolDefinition::name).toList());
     String[] functionNames = functionToTool.keySet().toArray(String[]::new);
     StringBuilder text = new StringBuilder(tools.isEmpty() ? "" : HEADER);
@@ -39,7 +55,7 @@ public final class ToolPromptAdapter {
       if (i > 0) {
         text.append('\n');
       }
-      text.append(ToolText.of(tool, functionNames[i]));
+      text.append(ToolText.of(tool, functionNames[i], inputsInText));
       ObjectNode entry = array.addObject();
       entry.put("type", "function");
       ObjectNode fn = entry.putObject("function");

@@ -42,6 +42,17 @@ class ToolPromptAdapterTest {
   }
 
   @Test
+  void forFunctionCallingTheTextLeavesTheInputsToTheToolsArray() {
+    BuiltinTools.seed(store);
+    ToolPrompt prompt = adapter.adaptForFunctionCalling(tools());
+    assertThat(prompt.text())
+        .contains("Tool: calculator\nEvaluate an arithmetic expression")
+        .contains("Output: result (number), expression (string), formatted (string)")
+        .doesNotContain("Input:");
+    assertThat(prompt.tools().toString()).contains("\"required\":[\"expression\"]");
+  }
+
+  @Test
   void toolsArrayIsTheOpenAiFunctionFormWithTheInputSchemaAsParameters() {
     BuiltinTools.seed(store);
     ToolPrompt prompt = adapter.adapt(tools());

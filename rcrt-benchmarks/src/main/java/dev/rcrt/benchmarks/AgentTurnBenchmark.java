@@ -8,7 +8,6 @@ import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
-import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,12 +24,16 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The agent loop's own cost per turn with an instant scripted model: discovery, prompt, message
  * building, one calculator call through the runner, and the four breadcrumbs of the trail. Each
- * turn uses a new session, so history stays constant.
+ * turn uses a new session, so history stays constant. With {@code tools=1000} the agent has a
+ * {@code tool_budget_tokens} of 2,000, so each turn also ranks the 1,000 tools against the message.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class AgentTurnBenchmark {
+  @org.openjdk.jmh.annotations.Param({"6", "1000"})
+  int tools;
+
   InMemoryBreadcrumbStore store;
   ToolRunner runner;
   AgentExecutor executor;
@@ -39,9 +42,13 @@ public class AgentTurnBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
-    BuiltinTools.seed(store);
+    Fixtures.seedTools(store, tools);
     runner = ToolRunner.builder(store).build();
-    AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
+    AgentDefinition agent =
+        tools <= 6
+            ? AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()))
+            : AgentDefinition.fromBreadcrumb(store.create(dev.rcrt.core.BreadcrumbCreate.builder("agent.def.v1", "budgeted")
+                .context(dev.rcrt.core.RcrtJson.parse("{\"agent_id\":\"budgeted\",\"model\":\"gpt-4o-mini\",\"system_prompt\":\"p\",\"tool_budget_tokens\":2000}")).build()));
     LlmClient instant =
         request -> {
           List<ChatMessage> m = request.messages();
@@ -54,6 +61,7 @@ public class AgentTurnBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
+    executor.close();
     runner.close();
   }
 

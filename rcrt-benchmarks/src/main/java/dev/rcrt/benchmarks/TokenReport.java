@@ -27,11 +27,13 @@ public final class TokenReport {
     Fixtures.seedTools(store, 14);
     List<ToolDefinition> tools = new dev.rcrt.tools.ToolDiscovery(store).discover().items();
     ToolPrompt prompt = new ToolPromptAdapter().adapt(tools);
+    ToolPrompt functions = new ToolPromptAdapter().adaptForFunctionCalling(tools);
     for (EncodingType type : List.of(EncodingType.CL100K_BASE, EncodingType.O200K_BASE)) {
       Encoding enc = Encodings.newDefaultEncodingRegistry().getEncoding(type);
       int n = tools.size();
       double text = enc.countTokens(prompt.text()) / (double) n;
       double json = enc.countTokens(RcrtJson.write(prompt.tools())) / (double) n;
+      double nativeText = enc.countTokens(functions.text()) / (double) n;
       double view = 0;
       for (ToolDefinition t : tools) {
         view += enc.countTokens(RcrtJson.write(hintsView(t)));
@@ -39,8 +41,8 @@ public final class TokenReport {
       view /= n;
       System.out.printf(
           Locale.ROOT,
-          "tokens per tool (%s, %d tools): text prompt %.0f, OpenAI tools entry %.0f, design's llm_hints JSON view %.0f%n",
-          type.getName(), n, text, json, view);
+          "tokens per tool (%s, %d tools): native calls %.0f (text without inputs %.0f + tools entry %.0f); text protocol %.0f; design's llm_hints JSON view %.0f%n",
+          type.getName(), n, nativeText + json, nativeText, json, text, view);
     }
   }
 

@@ -101,6 +101,26 @@ class ChatCommandTest {
   }
 
   @Test
+  void streamPrintsTheTokensAsTheyArriveFromAnSseEndpoint() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream").withBody("""
+        : OPENROUTER PROCESSING
+
+        data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Hello"}}]}
+
+        data: {"choices":[{"index":0,"delta":{"content":", world"}}]}
+
+        data: {"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8}}
+
+        data: [DONE]
+
+        """)));
+    CliHarness run = CliHarness.run(Map.of("RCRT_API_KEY", "k"), "", "chat", "--stream", "--base-url", server.baseUrl() + "/v1", "hi");
+    assertThat(run.status).isZero();
+    assertThat(run.out()).isEqualTo("Hello, world" + System.lineSeparator());
+    assertThat(server.getAllServeEvents().get(0).getRequest().getBodyAsString()).contains("\"stream\":true");
+  }
+
+  @Test
   void aFailingEndpointExitsWithOneLineAndNoStackTrace() {
     server.stubFor(post(urlEqualTo("/v1/chat/completions"))
         .willReturn(aResponse().withStatus(401).withBody("{\"error\":{\"message\":\"Incorrect API key provided\"}}")));

@@ -47,6 +47,9 @@ public final class ChatCommand implements Callable<Integer> {
   @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "10", description = "Model calls allowed per turn (default: ${DEFAULT-VALUE}).")
   int maxRounds = 10;
 
+  @Option(names = "--stream", description = "Print the answer's text as the model produces it (stream: true).")
+  boolean stream;
+
   @Option(names = "--dump", paramLabel = "FILE", description = "At exit, write every breadcrumb in the store to FILE as JSON Lines: the audit trail of the run.")
   @Nullable Path dump;
 
@@ -65,11 +68,17 @@ public final class ChatCommand implements Callable<Integer> {
       if (model != null) {
         agent = agent.withModel(model);
       }
-      AgentExecutor executor =
-          AgentExecutor.builder(llm(), runner).agent(agent).maxRounds(maxRounds).build();
+      AgentExecutor.Builder builder = AgentExecutor.builder(llm(), runner).agent(agent).maxRounds(maxRounds);
+      if (stream) {
+        builder.streamListener(text -> {
+          cli.out().print(text);
+          cli.out().flush();
+        });
+      }
+      AgentExecutor executor = builder.build();
       String sessionId = session != null ? session : UUID.randomUUID().toString();
       if (!message.isEmpty()) {
-        cli.out().println(answer(executor, workspace.store(), sessionId, String.join(" ", message)));
+        print(answer(executor, workspace.store(), sessionId, String.join(" ", message)));
         return 0;
       }
       return repl(executor, workspace.store(), sessionId);
@@ -94,11 +103,16 @@ public final class ChatCommand implements Callable<Integer> {
         continue;
       }
       try {
-        cli.out().println(answer(executor, store, sessionId, line.strip()));
+        print(answer(executor, store, sessionId, line.strip()));
       } catch (LlmException e) {
         cli.note(e.getMessage());
       }
     }
+  }
+
+  /** Prints the answer, or, when it was streamed, ends its line. */
+  private void print(String answer) {
+    cli.out().println(stream ? "" : answer);
   }
 
   /** Writes the user message, answers it, and returns the answer text. */

@@ -39,13 +39,19 @@ public final class ToolBudget {
     return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
   }
 
-  /** The tokens {@code tool} costs in a prompt for {@code model}. */
-  public int cost(ToolDefinition tool, String model) {
+  /**
+   * The tokens {@code tool} costs in a prompt for {@code model}: with native function calling its
+   * text entry (without inputs) plus its {@code tools} entry, else its full text entry.
+   */
+  public int cost(ToolDefinition tool, String model, boolean nativeCalls) {
     Encoding enc = encoding(model);
     return costs.computeIfAbsent(
-        tool.sourceId() + "@" + tool.sourceVersion() + "/" + enc.getName(),
+        tool.sourceId() + "@" + tool.sourceVersion() + "/" + enc.getName() + (nativeCalls ? "/native" : "/text"),
         k -> {
-          ToolPrompt alone = adapter.adapt(List.of(tool));
+          if (!nativeCalls) {
+            return enc.countTokens(adapter.adapt(List.of(tool)).text());
+          }
+          ToolPrompt alone = adapter.adaptForFunctionCalling(List.of(tool));
           return enc.countTokens(alone.text()) + enc.countTokens(RcrtJson.write(alone.tools()));
         });
   }
@@ -54,10 +60,10 @@ public final class ToolBudget {
    * The tools to offer: all of them when they fit in {@code budget} tokens, else the most relevant
    * to {@code query} that fit, in their original order.
    */
-  public List<ToolDefinition> select(List<ToolDefinition> tools, String query, int budget, String model) {
+  public List<ToolDefinition> select(List<ToolDefinition> tools, String query, int budget, String model, boolean nativeCalls) {
     int total = 0;
     for (ToolDefinition t : tools) {
-      total += cost(t, model);
+      total += cost(t, model, nativeCalls);
     }
     if (total <= budget) {
       return tools;
@@ -68,7 +74,7 @@ public final class ToolBudget {
     List<ToolDefinition> chosen = new ArrayList<>();
     int used = 0;
     for (ToolDefinition t : ranked) {
-      int c = cost(t, model);
+      int c = cost(t, model, nativeCalls);
       if (used + c <= budget) {
         chosen.add(t);
         used += c;

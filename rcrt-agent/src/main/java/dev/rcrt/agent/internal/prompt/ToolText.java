@@ -27,7 +27,13 @@ public final class ToolText {
   private ToolText() {}
 
   public static String of(ToolDefinition tool, String functionName) {
-    return of(functionName, tool.description(), tool.inputSchema(), tool.outputSchema(), tool.examples().isEmpty() ? null : tool.examples().get(0));
+    return of(tool, functionName, true);
+  }
+
+  /** The text, with or without the {@code Input} line (native function calls carry the inputs). */
+  public static String of(ToolDefinition tool, String functionName, boolean withInputs) {
+    return of(functionName, tool.description(), withInputs ? tool.inputSchema() : null, tool.outputSchema(),
+        tool.examples().isEmpty() ? null : tool.examples().get(0));
   }
 
   /**
@@ -48,12 +54,15 @@ public final class ToolText {
   }
 
   private static String of(
-      String functionName, String description, JsonNode inputSchema, @org.jspecify.annotations.Nullable JsonNode outputSchema,
+      String functionName, String description, @org.jspecify.annotations.Nullable JsonNode inputSchema,
+      @org.jspecify.annotations.Nullable JsonNode outputSchema,
       @org.jspecify.annotations.Nullable ToolExample e) {
     StringBuilder out = new StringBuilder();
     out.append("Tool: ").append(functionName).append('\n');
     out.append(description.strip()).append('\n');
-    out.append("Input: ").append(fields(inputSchema, true)).append('\n');
+    if (inputSchema != null) {
+      out.append("Input: ").append(fields(inputSchema, true)).append('\n');
+    }
     if (outputSchema != null) {
       out.append("Output: ").append(fields(outputSchema, false)).append('\n');
     }
