@@ -101,6 +101,19 @@ class ProductionLoopTest {
     assertThat(RcrtJson.parse(results.get(2).content()).get("who").asText()).isEqualTo("third");
   }
 
+  @Test
+  void aToolThatTimesOutIsReportedToTheModelAndTheTurnContinues() {
+    runner = runner(b -> b.handler("slow", (in, ctx) -> {
+      Thread.sleep(30_000);
+      return RcrtJson.object();
+    }));
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "slow").context(RcrtJson.parse("{\"name\":\"slow\",\"capabilities\":{\"timeout\":150}}")).build());
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("t", "slow", "{}")), ChatResponse.text("it was too slow"));
+    Breadcrumb answer = executor(llm, b -> {}).answer(ask("to", "go"));
+    assertThat(last(llm.requests().get(1).messages()).content()).isEqualTo("Error: tool 'slow' timed out after 150 ms.");
+    assertThat(answer.context().get("message").asText()).isEqualTo("it was too slow");
+  }
+
   // ------------------------------------------------------------------ text protocol
 
   @Test

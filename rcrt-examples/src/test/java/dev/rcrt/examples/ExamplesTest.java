@@ -42,11 +42,24 @@ class ExamplesTest {
   }
 
   @Test
+  void theEventDrivenExampleAnswersThroughAListeningRunner() {
+    var store = new dev.rcrt.core.InMemoryBreadcrumbStore();
+    dev.rcrt.tools.BuiltinTools.seed(store);
+    var agent = dev.rcrt.agent.AgentDefinition.fromBreadcrumb(store.create(dev.rcrt.agent.AgentDefinition.defaultChatAgent()));
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"2 ^ 5\"}")), ChatResponse.text("32"));
+    assertThat(ProductionLoopExample.eventDriven(llm, store, agent, "2^5?").contextText("message")).isEqualTo("32");
+    String result = llm.requests().get(1).messages().get(llm.requests().get(1).messages().size() - 1).content();
+    assertThat(RcrtJson.parse(result).get("result").asInt()).isEqualTo(32);
+  }
+
+  @Test
   void everyReadmeSnippetIsIdenticalToTheCompiledExample() throws Exception {
     String readme = Files.readString(Path.of("..", "README.md"));
     for (Path source : List.of(
         Path.of("src/main/java/dev/rcrt/examples/EmbeddedAgentExample.java"),
-        Path.of("src/main/java/dev/rcrt/examples/CustomToolExample.java"))) {
+        Path.of("src/main/java/dev/rcrt/examples/CustomToolExample.java"),
+        Path.of("src/main/java/dev/rcrt/examples/ProductionLoopExample.java"))) {
       Matcher m = Pattern.compile("// README:begin (\\w+)\\n(.*?)\\n\\s*// README:end \\1", Pattern.DOTALL)
           .matcher(Files.readString(source));
       int found = 0;

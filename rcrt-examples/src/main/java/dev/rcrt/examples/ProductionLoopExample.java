@@ -1,0 +1,72 @@
+package dev.rcrt.examples;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.LlmClient;
+import dev.rcrt.agent.OpenAiCompatibleLlmClient;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.tools.ToolRunner;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** The production settings of the agent loop, as the README shows them. */
+public final class ProductionLoopExample {
+  private ProductionLoopExample() {}
+
+  /** A streaming client with its retry policy. */
+  static LlmClient client(String baseUrl, String apiKey) {
+    // README:begin client
+    LlmClient llm =
+        OpenAiCompatibleLlmClient.builder(baseUrl)
+            .apiKey(apiKey)
+            .requestTimeout(Duration.ofSeconds(60))
+            .maxRetries(3) // 429 and 5xx, honouring Retry-After
+            .retryBackoff(Duration.ofMillis(500), Duration.ofSeconds(20))
+            .build();
+    // README:end client
+    return llm;
+  }
+
+  /** An executor that streams, runs tool calls in parallel on the host's pool, and asks before risky tools. */
+  static AgentExecutor streaming(LlmClient llm, ToolRunner runner, AgentDefinition agent, ExecutorService hostPool) {
+    // README:begin streaming
+    AgentExecutor executor =
+        AgentExecutor.builder(llm, runner)
+            .agent(agent)
+            .streamListener(text -> System.out.print(text)) // tokens as they arrive
+            .toolExecutor(hostPool) // the calls of one answer run concurrently here
+            .approvalHandler((request, tool) -> askOperator(tool.name(), request.input().toString()))
+            .build();
+    // README:end streaming
+    return executor;
+  }
+
+  /** Tools run by a runner that listens on the store, perhaps in another process. */
+  static Breadcrumb eventDriven(LlmClient llm, BreadcrumbStore store, AgentDefinition agent, String question) {
+    // README:begin events
+    try (ToolRunner worker = ToolRunner.builder(store).build();
+        Subscription listening = worker.listen(); // answers every tool.request.v1
+        ToolRunner local = ToolRunner.builder(store).build();
+        AgentExecutor executor =
+            AgentExecutor.builder(llm, local)
+                .agent(agent)
+                .toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(30))
+                .build()) {
+      return executor.answer(store.create(AgentExecutor.userMessage("session-1", question)));
+    }
+    // README:end events
+  }
+
+  private static boolean askOperator(String tool, String input) {
+    return !tool.startsWith("wire-");
+  }
+
+  public static void main(String[] args) {
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    pool.shutdown();
+    System.out.println(client("http://localhost:11434/v1", "unused"));
+  }
+}
