@@ -77,6 +77,10 @@ import org.slf4j.LoggerFactory;
  * talk to the model is an {@link LlmException} from {@link #answer}; in subscribed mode ({@link
  * #start()}) it is recorded as an {@code agent.response.v1} with {@code status: "error"}.
  *
+ * <p>Context sources are shown through {@link ContextView}s chosen to be lenient: a broken hint
+ * is logged and that record's raw context shown, so that one bad record cannot stop every turn
+ * (secret records are still never shown).
+ *
  * <p>Tool calls run in-process by default ({@link ToolMode#DIRECT}). In {@link ToolMode#EVENT}
  * mode the executor only writes each {@code tool.request.v1} and waits for the matching {@code
  * tool.response.v1} from a {@link ToolRunner#listen() listening runner}, possibly in another
