@@ -128,13 +128,19 @@ public final class ToolRunner implements AutoCloseable {
 
   /**
    * Writes {@code request} as a {@code tool.request.v1} breadcrumb, runs it, and returns the
-   * {@code tool.response.v1} breadcrumb.
+   * {@code tool.response.v1} breadcrumb. The request is tagged {@value #DIRECT_TAG} so that
+   * runners {@link #listen() listening} on the same store leave it alone.
    *
    * @param extraTags added to both breadcrumbs, for example {@code session:<id>}
    */
   public Breadcrumb submit(ToolRequest request, List<String> extraTags) {
-    return run(store.create(request.toBreadcrumb(extraTags)));
+    List<String> tags = new ArrayList<>(extraTags);
+    tags.add(DIRECT_TAG);
+    return run(store.create(request.toBreadcrumb(tags)));
   }
+
+  /** The tag of requests a runner runs itself ({@link #submit}); listeners skip them. */
+  public static final String DIRECT_TAG = "dispatch:direct";
 
   /**
    * Runs a stored {@code tool.request.v1} breadcrumb and writes its {@code tool.response.v1}.
@@ -168,7 +174,8 @@ public final class ToolRunner implements AutoCloseable {
   /**
    * Event-driven mode: runs every {@code tool.request.v1} created in the store from now on, on the
    * runner's threads, and writes its {@code tool.response.v1}. Agents (in this or another process
-   * sharing the store) write requests and wait for the responses.
+   * sharing the store) write requests and wait for the responses. Requests tagged {@value
+   * #DIRECT_TAG} are being run by the runner that wrote them and are skipped.
    *
    * @return closes the subscription; requests already started finish
    */
@@ -176,7 +183,7 @@ public final class ToolRunner implements AutoCloseable {
     return store.subscribe(
         Selector.schema(ToolRequest.SCHEMA),
         event -> {
-          if (event.type() == BreadcrumbEvent.Type.CREATED) {
+          if (event.type() == BreadcrumbEvent.Type.CREATED && !event.breadcrumb().hasTag(DIRECT_TAG)) {
             threads.execute(() -> {
               try {
                 run(event.breadcrumb());

@@ -55,6 +55,7 @@ class ToolRunnerTest {
 
     assertThat(response.schemaName()).isEqualTo("tool.response.v1");
     assertThat(response.tags()).containsExactly("tool:response", "request:" + request.requestId(), "session:s1");
+    assertThat(store.get(request.requestId()).orElseThrow().tags()).contains(ToolRunner.DIRECT_TAG);
     JsonNode c = response.context();
     assertThat(c.get("request_id").asText()).isEqualTo(request.requestId());
     assertThat(c.get("tool").asText()).isEqualTo("calculator");
@@ -192,6 +193,30 @@ class ToolRunnerTest {
     ToolResponse r = ToolResponse.fromBreadcrumb(runner.run(bad));
     assertThat(r.requestId()).isEqualTo(bad.id());
     assertThat(r.error()).contains("context/tool: required");
+  }
+
+  @Test
+  void aListeningRunnerAnswersWrittenRequestsButLeavesDirectOnesToTheirRunner() throws Exception {
+    InMemoryBreadcrumbStore sync = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+    BuiltinTools.seed(sync);
+    java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+    try (ToolRunner listener = ToolRunner.builder(sync).handler("count", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).build();
+        ToolRunner direct = ToolRunner.builder(sync).handler("count", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).build();
+        dev.rcrt.core.Subscription ignored = listener.listen()) {
+      sync.create(BreadcrumbCreate.builder("tool.definition.v1", "count").context(RcrtJson.parse("{\"name\":\"count\"}")).build());
+      direct.submit(ToolRequest.of("count", RcrtJson.object(), "a"), List.of());
+      ToolRequest viaStore = ToolRequest.of("count", RcrtJson.object(), "b");
+      java.util.concurrent.CompletableFuture<Breadcrumb> answered = new java.util.concurrent.CompletableFuture<>();
+      Breadcrumb response;
+      try (dev.rcrt.core.Subscription waiting = sync.subscribe(
+          Selector.schema("tool.response.v1").withAllTags("request:" + viaStore.requestId()), e -> answered.complete(e.breadcrumb()))) {
+        sync.create(viaStore.toBreadcrumb(List.of()));
+        response = answered.get(10, java.util.concurrent.TimeUnit.SECONDS);
+      }
+      assertThat(response.context().get("status").asText()).isEqualTo("success");
+      assertThat(sync.search(Selector.schema("tool.response.v1"), 10, 0)).hasSize(2);
+      assertThat(runs.get()).isEqualTo(2);
+    }
   }
 
   @Test
