@@ -9,6 +9,7 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolDefinition;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns discovered tools into what a model reads: a concise text prompt (name, description, inputs
@@ -20,9 +21,15 @@ import java.util.Map;
  * parameters} is the tool's input schema, given a root {@code "type": "object"} and {@code
  * properties} where it lacks them, as providers require. Descriptions are cut to 1,024 characters.
  *
- * <p>Stateless and thread-safe.
+ * <p>Each tool's rendering is cached by its breadcrumb id and version, so a tool is rendered once
+ * per version however many turns offer it. Thread-safe.
  */
 public final class ToolPromptAdapter {
+  private static final int MAX_CACHED = 20_000;
+  private final ConcurrentHashMap<String, Rendered> cache = new ConcurrentHashMap<>();
+
+  /** One tool's text entry and OpenAI {@code tools} entry (shared, read-only). */
+  private record Rendered(String text, ObjectNode entry) {}
   private static final int MAX_DESCRIPTION = 1024;
   private static final String HEADER =
       "You can call the tools below. Call a tool only when it helps; each result comes back as a"
@@ -51,20 +58,35 @@ public final class ToolPromptAdapter {
     StringBuilder text = new StringBuilder(tools.isEmpty() ? "" : HEADER);
     ArrayNode array = RcrtJson.mapper().createArrayNode();
     for (int i = 0; i < tools.size(); i++) {
-      ToolDefinition tool = tools.get(i);
       if (i > 0) {
         text.append('\n');
       }
-      text.append(ToolText.of(tool, functionNames[i], inputsInText));
-      ObjectNode entry = array.addObject();
-      entry.put("type", "function");
-      ObjectNode fn = entry.putObject("function");
-      fn.put("name", functionNames[i]);
-      String description = tool.description().strip();
-      fn.put("description", description.length() <= MAX_DESCRIPTION ? description : description.substring(0, MAX_DESCRIPTION));
-      fn.set("parameters", parameters(tool.inputSchema()));
+      Rendered r = rendered(tools.get(i), functionNames[i], inputsInText);
+      text.append(r.text());
+      array.add(r.entry());
     }
     return new ToolPrompt(text.toString(), array, functionToTool, tools);
+  }
+
+  private Rendered rendered(ToolDefinition tool, String functionName, boolean inputsInText) {
+    String key = tool.sourceId() + "@" + tool.sourceVersion() + "#" + functionName + (inputsInText ? "#inputs" : "");
+    Rendered hit = cache.get(key);
+    if (hit != null) {
+      return hit;
+    }
+    ObjectNode entry = RcrtJson.object();
+    entry.put("type", "function");
+    ObjectNode fn = entry.putObject("function");
+    fn.put("name", functionName);
+    String description = tool.description().strip();
+    fn.put("description", description.length() <= MAX_DESCRIPTION ? description : description.substring(0, MAX_DESCRIPTION));
+    fn.set("parameters", parameters(tool.inputSchema()));
+    Rendered fresh = new Rendered(ToolText.of(tool, functionName, inputsInText), entry);
+    if (cache.size() >= MAX_CACHED) {
+      cache.clear();
+    }
+    cache.put(key, fresh);
+    return fresh;
   }
 
   private static JsonNode parameters(JsonNode inputSchema) {
