@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
 public final class ContextPaths {
   private static final int MAX_CACHED = 4096;
   private static final ConcurrentHashMap<String, JsonPath> CACHE = new ConcurrentHashMap<>();
+  /** Plain dotted paths ({@code $.a.b}) by text: read by walking the tree, without a JSONPath engine. */
+  private static final ConcurrentHashMap<String, String[]> SIMPLE = new ConcurrentHashMap<>();
+  private static final java.util.regex.Pattern DOTTED = java.util.regex.Pattern.compile("^\\$(\\.[A-Za-z_][A-Za-z0-9_]*)+$");
   private static final Configuration CONFIG =
       Configuration.builder()
           .jsonProvider(new JacksonJsonNodeJsonProvider(RcrtJson.mapper()))
@@ -88,6 +91,26 @@ public final class ContextPaths {
 
   /** Reads {@code path} from {@code root}; null when a definite path is missing. */
   public static @Nullable JsonNode read(String path, JsonNode root) {
+    String[] steps = SIMPLE.get(path);
+    if (steps == null) {
+      String full = path.startsWith("$") ? path : "$." + path;
+      compile(path);
+      steps = DOTTED.matcher(full).matches() ? full.substring(2).split("\\.") : new String[0];
+      if (SIMPLE.size() >= MAX_CACHED) {
+        SIMPLE.clear();
+      }
+      SIMPLE.put(path, steps);
+    }
+    if (steps.length > 0) {
+      JsonNode node = root;
+      for (String step : steps) {
+        node = node.get(step);
+        if (node == null) {
+          return null;
+        }
+      }
+      return node;
+    }
     JsonNode result = compile(path).read(root, CONFIG);
     return result == null || result.isMissingNode() ? null : result;
   }

@@ -31,12 +31,18 @@ public final class ToolBudget {
 
   private final ToolPromptAdapter adapter = new ToolPromptAdapter();
   private final Map<String, Integer> costs = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> documents = new ConcurrentHashMap<>();
+
+  private static final java.util.regex.Pattern O_SERIES = java.util.regex.Pattern.compile("(^|/)o[1-9]");
+  private static final Map<String, Encoding> BY_MODEL = new ConcurrentHashMap<>();
 
   /** The encoding for {@code model}. */
   public static Encoding encoding(String model) {
-    String m = model.toLowerCase(Locale.ROOT);
-    boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || m.matches(".*(^|/)o[1-9].*");
-    return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
+    return BY_MODEL.computeIfAbsent(model, name -> {
+      String m = name.toLowerCase(Locale.ROOT);
+      boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || O_SERIES.matcher(m).find();
+      return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
+    });
   }
 
   /**
@@ -68,7 +74,7 @@ public final class ToolBudget {
     if (total <= budget) {
       return tools;
     }
-    Map<ToolDefinition, Double> scores = bm25(tools, terms(query));
+    Map<ToolDefinition, Double> scores = bm25(tools, terms(query), this::document);
     List<ToolDefinition> ranked = new ArrayList<>(tools);
     ranked.sort(Comparator.comparingDouble((ToolDefinition t) -> -scores.get(t)).thenComparing(ToolDefinition::name));
     List<ToolDefinition> chosen = new ArrayList<>();
@@ -85,12 +91,20 @@ public final class ToolBudget {
     return inOrder;
   }
 
-  private static Map<ToolDefinition, Double> bm25(List<ToolDefinition> tools, List<String> query) {
+  /** A tool's BM25 document: the terms of its name, description and category, cached per version. */
+  private List<String> document(ToolDefinition t) {
+    return documents.computeIfAbsent(
+        t.sourceId() + "@" + t.sourceVersion(),
+        k -> terms(t.name() + " " + t.description() + " " + (t.category() == null ? "" : t.category())));
+  }
+
+  private static Map<ToolDefinition, Double> bm25(
+      List<ToolDefinition> tools, List<String> query, java.util.function.Function<ToolDefinition, List<String>> document) {
     List<List<String>> docs = new ArrayList<>();
     Map<String, Integer> df = new HashMap<>();
     double avg = 0;
     for (ToolDefinition t : tools) {
-      List<String> words = terms(t.name() + " " + t.description() + " " + (t.category() == null ? "" : t.category()));
+      List<String> words = document.apply(t);
       docs.add(words);
       avg += words.size();
       words.stream().distinct().forEach(w -> df.merge(w, 1, Integer::sum));
