@@ -12,7 +12,6 @@ import org.everit.json.schema.ValidationException;
 import org.everit.json.schema.loader.SchemaClient;
 import org.everit.json.schema.loader.SchemaLoader;
 import org.json.JSONObject;
-import org.json.JSONTokener;
 
 /**
  * A JSON Schema compiled once with everit-json-schema (draft 7, with draft 4/6 documents read as
@@ -63,7 +62,7 @@ public final class CompiledSchema {
    *     expected number, found string"} (the pointer is empty for the root); empty when valid
    */
   public List<String> violations(JsonNode value) {
-    Object json = new JSONTokener(RcrtJson.write(value)).nextValue();
+    Object json = toOrgJson(value);
     try {
       schema.validate(json);
       return List.of();
@@ -72,6 +71,30 @@ public final class CompiledSchema {
       collect(e, out);
       return out;
     }
+  }
+
+  /** The org.json form everit validates, built by walking the tree (no text round trip). */
+  private static Object toOrgJson(JsonNode node) {
+    if (node.isObject()) {
+      org.json.JSONObject object = new org.json.JSONObject();
+      node.properties().forEach(e -> object.put(e.getKey(), toOrgJson(e.getValue())));
+      return object;
+    }
+    if (node.isArray()) {
+      org.json.JSONArray array = new org.json.JSONArray();
+      node.forEach(e -> array.put(toOrgJson(e)));
+      return array;
+    }
+    if (node.isNull() || node.isMissingNode()) {
+      return JSONObject.NULL;
+    }
+    if (node.isBoolean()) {
+      return node.booleanValue();
+    }
+    if (node.isNumber()) {
+      return JSONObject.stringToValue(node.asText());
+    }
+    return node.asText();
   }
 
   private static void collect(ValidationException e, List<String> out) {
