@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.stream.Stream;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.internal.Excerpts;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -140,9 +141,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     int status = response.statusCode();
     if (status < 200 || status > 299) {
       String text = joined(response.body());
-      JsonNode json = parse(text, status);
+      JsonNode json = parse(text);
       String provider = json != null && json.has("error") ? ChatCompletionsWire.providerMessage(json.get("error")) : null;
-      String detail = provider != null ? provider : excerpt(text);
+      String detail = provider != null ? provider : Excerpts.of(text);
       LlmException e =
           new LlmException(
               "llm_http_error",
@@ -163,11 +164,11 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         return new Outcome(assembler.response(), null, null);
       }
       String text = joined(response.body());
-      JsonNode json = parse(text, status);
+      JsonNode json = parse(text);
       if (json == null) {
         throw new LlmException(
             "llm_bad_response",
-            "model endpoint " + endpoint + " answered HTTP " + status + " with a body that is not JSON: " + excerpt(text),
+            "model endpoint " + endpoint + " answered HTTP " + status + " with a body that is not JSON: " + Excerpts.of(text),
             status, null, false, null);
       }
       ChatResponse completion = ChatCompletionsWire.parseCompletion(json, endpoint.toString());
@@ -239,7 +240,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     }
   }
 
-  private static @Nullable JsonNode parse(String body, int status) {
+  private static @Nullable JsonNode parse(String body) {
     try {
       JsonNode node = RcrtJson.mapper().readTree(body);
       return node == null || node.isMissingNode() || !node.isObject() ? null : node;
@@ -255,11 +256,6 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       case 429 -> " (rate limited; retry later)";
       default -> "";
     };
-  }
-
-  private static String excerpt(String body) {
-    String flat = body.replaceAll("\\s+", " ").trim();
-    return flat.isEmpty() ? "(empty body)" : flat.length() <= 200 ? flat : flat.substring(0, 200) + "…";
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.rcrt.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.internal.hints.CompiledHints;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +37,7 @@ public final class ContextView {
   private final BreadcrumbStore store;
   private final boolean lenient;
   private final boolean requireHints;
+  private final SchemaDefinitions definitions;
   private final ConcurrentHashMap<String, Compiled> cache = new ConcurrentHashMap<>();
 
   /** Hints compiled from one version of one breadcrumb (the record itself or a schema definition). */
@@ -47,6 +47,7 @@ public final class ContextView {
     this.store = b.store;
     this.lenient = b.lenient;
     this.requireHints = b.requireHints;
+    this.definitions = SchemaDefinitions.of(b.store);
   }
 
   /** Strict views over {@code store}. */
@@ -101,7 +102,7 @@ public final class ContextView {
     if (b.llmHints() != null && !b.llmHints().isNull()) {
       return compiled("record:" + b.id(), b.version(), b.llmHints(), where);
     }
-    Breadcrumb definition = definitionOf(b.schemaName());
+    Breadcrumb definition = definitions.definition(b.schemaName()).orElse(null);
     JsonNode hints = null;
     if (definition != null) {
       hints = definition.llmHints() != null && !definition.llmHints().isNull() ? definition.llmHints() : definition.context().get("llm_hints");
@@ -130,15 +131,6 @@ public final class ContextView {
     }
     cache.put(key, new Compiled(version, fresh));
     return fresh;
-  }
-
-  /** The newest {@code schema.def.v1} tagged {@code defines:<schema>}, or null. */
-  @Nullable Breadcrumb definitionOf(@Nullable String schema) {
-    if (schema == null) {
-      return null;
-    }
-    List<Breadcrumb> found = store.search(Selector.schema(SCHEMA_DEFINITION).withAllTags("defines:" + schema), 1, 0);
-    return found.isEmpty() ? null : found.get(0);
   }
 
   /** Builder for {@link ContextView}. Not thread-safe. */

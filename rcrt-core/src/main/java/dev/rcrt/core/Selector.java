@@ -60,11 +60,6 @@ public record Selector(
     return new Selector(Arrays.asList(tags), List.of(), null, List.of());
   }
 
-  /** This selector restricted to one schema. */
-  public Selector withSchema(String schema) {
-    return new Selector(anyTags, allTags, schema, contextMatch);
-  }
-
   /** This selector with {@code tags} added to {@code all_tags}. */
   public Selector withAllTags(String... tags) {
     List<String> merged = new ArrayList<>(allTags);

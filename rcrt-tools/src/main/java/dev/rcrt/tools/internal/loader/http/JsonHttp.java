@@ -3,6 +3,7 @@ package dev.rcrt.tools.internal.loader.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.internal.Excerpts;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import java.io.IOException;
@@ -21,8 +22,6 @@ import java.util.Map;
  * excerpt, a wrong content type, a body that is not JSON, a timeout, a refused connection.
  */
 public final class JsonHttp {
-  private static final int EXCERPT = 200;
-
   private JsonHttp() {}
 
   /**
@@ -68,14 +67,14 @@ public final class JsonHttp {
     int status = response.statusCode();
     if (status < 200 || status > 299) {
       String code = status == 429 || status >= 500 ? RETRIABLE_FAILURE : "tool_failed";
-      throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + excerpt(response.body()));
+      throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + Excerpts.of(response.body()));
     }
     String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
     if (!type.contains("json")) {
       throw new ToolException(
           "tool_failed",
           what + " endpoint " + uri + " answered Content-Type '" + (type.isEmpty() ? "(none)" : type)
-              + "', expected application/json: " + excerpt(response.body()));
+              + "', expected application/json: " + Excerpts.of(response.body()));
     }
     try {
       JsonNode json = RcrtJson.mapper().readTree(response.body());
@@ -85,7 +84,7 @@ public final class JsonHttp {
       return json;
     } catch (JsonProcessingException e) {
       throw new ToolException(
-          "tool_failed", what + " endpoint " + uri + " answered a body that is not JSON (" + e.getOriginalMessage() + "): " + excerpt(response.body()));
+          "tool_failed", what + " endpoint " + uri + " answered a body that is not JSON (" + e.getOriginalMessage() + "): " + Excerpts.of(response.body()));
     }
   }
 
@@ -106,14 +105,6 @@ public final class JsonHttp {
   /** The same failure with the public {@code tool_failed} code. */
   public static ToolException settled(ToolException e) {
     return retriable(e) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
-  }
-
-  static String excerpt(String body) {
-    String flat = body.replaceAll("\\s+", " ").trim();
-    if (flat.isEmpty()) {
-      return "(empty body)";
-    }
-    return flat.length() <= EXCERPT ? flat : flat.substring(0, EXCERPT) + "…";
   }
 
   private static String describe(IOException e) {
