@@ -65,6 +65,18 @@ class DataCommandsTest {
   }
 
   @Test
+  void validateNamesTheRightElementAfterABadOneAndReportsIdsRepeatedAcrossFiles() throws Exception {
+    Files.writeString(dir.resolve("a.json"), "[5, {\"schema_name\":\"mystery.v1\",\"title\":\"second\",\"id\":\"same\"}]");
+    Files.writeString(dir.resolve("b.json"), "{\"schema_name\":\"note.v1\",\"title\":\"again\",\"id\":\"same\"}");
+    CliHarness run = CliHarness.run("validate", dir.toString());
+    String a = dir.resolve("a.json").toString();
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.out()).contains(a + "[0]: expected a breadcrumb object, found NUMBER");
+    assertThat(run.out()).contains(a + "[1]: /schema_name: unknown schema 'mystery.v1'");
+    assertThat(run.out()).contains(dir.resolve("b.json") + ": duplicate id 'same' (first loaded from " + a + ")");
+  }
+
+  @Test
   void validateReportsEachProblemWithFileAndPointerAndExitsOne() throws Exception {
     Files.writeString(dir.resolve("broken.json"), "{ \"schema_name\": ");
     Files.writeString(dir.resolve("records.json"), """

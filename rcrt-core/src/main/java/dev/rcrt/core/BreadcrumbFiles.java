@@ -37,6 +37,7 @@ public final class BreadcrumbFiles {
    */
   public static LoadReport<BreadcrumbCreate> read(List<Path> paths) {
     List<BreadcrumbCreate> items = new ArrayList<>();
+    List<String> sources = new ArrayList<>();
     List<LoadProblem> problems = new ArrayList<>();
     Map<String, String> seenIds = new HashMap<>();
     for (Path path : paths) {
@@ -44,7 +45,8 @@ public final class BreadcrumbFiles {
         try (InputStream in = Files.newInputStream(file)) {
           LoadReport<BreadcrumbCreate> one = parse(file.toString(), in);
           problems.addAll(one.problems());
-          for (BreadcrumbCreate create : one.items()) {
+          for (int i = 0; i < one.items().size(); i++) {
+            BreadcrumbCreate create = one.items().get(i);
             String earlier = create.id() == null ? null : seenIds.putIfAbsent(create.id(), file.toString());
             if (earlier != null) {
               problems.add(
@@ -54,6 +56,7 @@ public final class BreadcrumbFiles {
                           + "); this one is skipped"));
             } else {
               items.add(create);
+              sources.add(one.sources().get(i));
             }
           }
         } catch (IOException e) {
@@ -61,7 +64,7 @@ public final class BreadcrumbFiles {
         }
       }
     }
-    return new LoadReport<>(items, problems);
+    return new LoadReport<>(items, problems, sources);
   }
 
   /**
@@ -74,15 +77,17 @@ public final class BreadcrumbFiles {
   public static LoadReport<Breadcrumb> loadInto(BreadcrumbStore store, List<Path> paths) {
     LoadReport<BreadcrumbCreate> read = read(paths);
     List<Breadcrumb> stored = new ArrayList<>();
+    List<String> sources = new ArrayList<>();
     List<LoadProblem> problems = new ArrayList<>(read.problems());
-    for (BreadcrumbCreate create : read.items()) {
+    for (int i = 0; i < read.items().size(); i++) {
       try {
-        stored.add(upsert(store, create));
+        stored.add(upsert(store, read.items().get(i)));
+        sources.add(read.sources().get(i));
       } catch (RcrtException e) {
-        problems.add(new LoadProblem(create.id() != null ? create.id() : create.title(), e.getMessage()));
+        problems.add(new LoadProblem(read.sources().get(i), e.getMessage()));
       }
     }
-    return new LoadReport<>(stored, problems);
+    return new LoadReport<>(stored, problems, sources);
   }
 
   /**
@@ -120,19 +125,20 @@ public final class BreadcrumbFiles {
       return problem(source, "empty file; expected a breadcrumb object or an array of them");
     }
     List<BreadcrumbCreate> items = new ArrayList<>();
+    List<String> sources = new ArrayList<>();
     List<LoadProblem> problems = new ArrayList<>();
     if (root.isArray()) {
       for (int i = 0; i < root.size(); i++) {
-        element(source + "[" + i + "]", root.get(i), items, problems);
+        element(source + "[" + i + "]", root.get(i), items, sources, problems);
       }
     } else {
-      element(source, root, items, problems);
+      element(source, root, items, sources, problems);
     }
-    return new LoadReport<>(items, problems);
+    return new LoadReport<>(items, problems, sources);
   }
 
   private static void element(
-      String source, JsonNode node, List<BreadcrumbCreate> items, List<LoadProblem> problems) {
+      String source, JsonNode node, List<BreadcrumbCreate> items, List<String> sources, List<LoadProblem> problems) {
     if (!node.isObject()) {
       problems.add(new LoadProblem(source, "expected a breadcrumb object, found " + node.getNodeType()));
       return;
@@ -140,6 +146,7 @@ public final class BreadcrumbFiles {
     try {
       BreadcrumbCreate create = RcrtJson.mapper().treeToValue(node, BreadcrumbCreate.class);
       items.add(create.id() != null ? create : create.withId(stableId(source)));
+      sources.add(source);
     } catch (ValueInstantiationException e) {
       String why = e.getCause() instanceof RcrtException r ? r.getMessage() : e.getOriginalMessage();
       problems.add(new LoadProblem(source, why));
@@ -165,13 +172,7 @@ public final class BreadcrumbFiles {
     return "";
   }
 
-  /**
-   * The breadcrumb files a path stands for: the file itself, or every {@code *.json} below a
-   * directory, in path order.
-   *
-   * @return empty, with a problem added, when the path is missing or unreadable
-   */
-  public static List<Path> jsonFiles(Path path, List<LoadProblem> problems) {
+  private static List<Path> jsonFiles(Path path, List<LoadProblem> problems) {
     if (!Files.exists(path)) {
       problems.add(new LoadProblem(path.toString(), "no such file or directory"));
       return List.of();

@@ -30,6 +30,8 @@ class BreadcrumbFilesTest {
     assertThat(report.items()).extracting(BreadcrumbCreate::title).containsExactly("A", "B1", "B2");
     assertThat(report.items().get(0).context().get("n").asInt()).isEqualTo(1);
     assertThat(report.items().get(2).id()).isEqualTo("b2");
+    assertThat(report.sources()).containsExactly(
+        dir.resolve("a.json").toString(), dir.resolve("nested/deeper/b.json") + "[0]", dir.resolve("nested/deeper/b.json") + "[1]");
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.ContextView;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
-import dev.rcrt.core.LoadProblem;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.SchemaDefinitions;
@@ -52,18 +51,12 @@ public final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<String> problems = new ArrayList<>();
+    LoadReport<BreadcrumbCreate> report = BreadcrumbFiles.read(paths);
+    report.problems().forEach(p -> problems.add(p.toString()));
     List<Sourced> all = new ArrayList<>();
-    List<LoadProblem> missing = new ArrayList<>();
-    for (Path path : paths) {
-      for (Path file : BreadcrumbFiles.jsonFiles(path, missing)) {
-        LoadReport<BreadcrumbCreate> report = BreadcrumbFiles.read(List.of(file));
-        report.problems().forEach(p -> problems.add(p.toString()));
-        for (int i = 0; i < report.items().size(); i++) {
-          all.add(new Sourced(report.items().size() == 1 ? file.toString() : file + "[" + i + "]", report.items().get(i)));
-        }
-      }
+    for (int i = 0; i < report.items().size(); i++) {
+      all.add(new Sourced(report.sources().get(i), report.items().get(i)));
     }
-    missing.forEach(p -> problems.add(p.toString()));
     InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
     Set<String> defined = new HashSet<>(KNOWN);
     List<Breadcrumb> stored = new ArrayList<>();
