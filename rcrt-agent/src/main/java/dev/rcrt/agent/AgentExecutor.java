@@ -13,11 +13,13 @@ import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ContextView;
 import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolImplementation;
@@ -309,6 +311,10 @@ public final class AgentExecutor implements AutoCloseable {
         if (!c.path("enabled").asBoolean(false) || c.path("is_primary").asBoolean(false)) {
           continue;
         }
+        if (!runner.policy().trusts(Principal.writerOf(b), b.schemaName())) {
+          LOG.warn("specialist agent '{}' skipped: written by {}, whom the trust policy does not trust", b.id(), Principal.writerOf(b));
+          continue;
+        }
         AgentDefinition specialist;
         try {
           specialist = AgentDefinition.fromBreadcrumb(b);
@@ -327,11 +333,14 @@ public final class AgentExecutor implements AutoCloseable {
         out.add(new ToolDefinition(
             specialist.agentId(), description, "agent", null, parameters, null, List.of(),
             new ToolImplementation("agent", RcrtJson.object().put("agent_id", specialist.agentId())),
-            null, b.id(), b.version(), String.valueOf(b.schemaName()), c));
+            settings.specialistTimeout.plus(SPECIALIST_GRACE), b.id(), b.version(), String.valueOf(b.schemaName()), c));
       }
     }
     return out;
   }
+
+  /** A specialist's tool deadline is its timeout plus this, so that its own timeout message is the one recorded. */
+  private static final Duration SPECIALIST_GRACE = Duration.ofSeconds(1);
 
   private static final JsonNode MESSAGE_PARAMETERS =
       RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"The message to send to the agent\"}},\"required\":[\"message\"]}");
@@ -381,50 +390,30 @@ public final class AgentExecutor implements AutoCloseable {
           + input.getNodeType().toString().toLowerCase(Locale.ROOT) + ".";
     }
     ToolDefinition tool = offer.byName().get(name.get());
-    if ("agent".equals(tool.implementation().type())) {
-      return askSpecialist(tool, input, session);
-    }
     ToolRequest request = new ToolRequest(UUID.randomUUID().toString(), tool.name(), input, agent.agentId(), call.id(), round);
-    List<String> tags = List.of("session:" + session);
-    if (needsApproval(tool) && !approved(request, tool)) {
-      String denial = "the call to '" + tool.name() + "' was not approved, so it did not run; do not call it again for this request";
-      store.create(request.toBreadcrumb(tags));
-      store.create(ToolResponse.failure(request.requestId(), tool.name(), new ToolException("tool_denied", denial), 0).toBreadcrumb(tags, agent.agentId()));
-      return "Error: " + denial + ".";
+    ToolCallOptions options =
+        ToolCallOptions.by(Principal.agent(agent.agentId())).withTags("session:" + session).withTool(tool);
+    if ("agent".equals(tool.implementation().type())) {
+      ToolResponse answered = runner.call(request, options.withHandler((in, ctx) -> askSpecialist(tool, in, session)));
+      return answered.success() ? answered.output().path("message").asText() : ToolResults.text(answered);
     }
     if (settings.toolMode == ToolMode.EVENT) {
-      return awaitResponse(request, tags);
+      return awaitResponse(request, options);
     }
-    return ToolResults.text(ToolResponse.fromBreadcrumb(runner.submit(request, tags)));
-  }
-
-  private boolean needsApproval(ToolDefinition tool) {
-    return tool.context().path("requires_approval").asBoolean(false) || settings.approvalPolicy.test(tool);
-  }
-
-  private boolean approved(ToolRequest request, ToolDefinition tool) {
-    if (settings.approval == null) {
-      return false;
-    }
-    try {
-      return settings.approval.approve(request, tool);
-    } catch (RuntimeException e) {
-      LOG.warn("approval handler failed for '{}': {}", tool.name(), e.getMessage());
-      return false;
-    }
+    return ToolResults.text(runner.call(request, options));
   }
 
   /** Event-driven mode: write the request and wait for a listening runner's response. */
-  private String awaitResponse(ToolRequest request, List<String> tags) {
-    CompletableFuture<Breadcrumb> answered = new CompletableFuture<>();
-    Selector mine = Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId());
-    try (Subscription ignored = store.subscribe(mine, e -> answered.complete(e.breadcrumb()))) {
-      store.create(request.toBreadcrumb(tags));
-      return ToolResults.text(ToolResponse.fromBreadcrumb(answered.get(settings.responseTimeout.toMillis(), TimeUnit.MILLISECONDS)));
+  private String awaitResponse(ToolRequest request, ToolCallOptions options) {
+    CompletableFuture<ToolResponse> answered = runner.dispatch(request, options);
+    try {
+      return ToolResults.text(answered.get(settings.responseTimeout.toMillis(), TimeUnit.MILLISECONDS));
     } catch (TimeoutException e) {
+      answered.cancel(false);
       return "Error: no tool runner answered request " + request.requestId() + " for '" + request.tool() + "' within "
           + settings.responseTimeout.toMillis() + " ms; none may be listening on this store.";
     } catch (InterruptedException e) {
+      answered.cancel(false);
       Thread.currentThread().interrupt();
       return "Error: interrupted while waiting for '" + request.tool() + "'.";
     } catch (ExecutionException e) {
@@ -432,28 +421,34 @@ public final class AgentExecutor implements AutoCloseable {
     }
   }
 
-  /** Runs the specialist's own turn, in a sub-session, within the specialist timeout. */
-  private String askSpecialist(ToolDefinition tool, JsonNode input, String session) {
+  /**
+   * The code behind a specialist offered as a tool: runs the specialist's own turn in a
+   * sub-session within the specialist timeout, on the specialist pool so that the caller can stop
+   * waiting at the timeout. Runs inside the tool chain (trust, approval, validation, recording).
+   */
+  private JsonNode askSpecialist(ToolDefinition tool, JsonNode input, String session) {
     AgentDefinition specialist;
     try {
       specialist = AgentDefinition.fromBreadcrumb(store.get(tool.sourceId()).orElseThrow());
     } catch (RuntimeException e) {
-      return "Error: unknown tool '" + tool.name() + "': the agent is no longer available.";
+      throw new ToolException("tool_not_found", "agent '" + tool.name() + "' is no longer available");
     }
     String message = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
     AgentExecutor sub = new AgentExecutor(settings, specialist, depth + 1, null);
     Breadcrumb trigger = store.create(userMessage(session + "/" + specialist.agentId(), message));
     Future<Breadcrumb> turn = SPECIALISTS.submit(() -> sub.answer(trigger));
     try (sub) {
-      return String.valueOf(turn.get(settings.specialistTimeout.toMillis(), TimeUnit.MILLISECONDS).contextText("message"));
+      String answer = String.valueOf(turn.get(settings.specialistTimeout.toMillis(), TimeUnit.MILLISECONDS).contextText("message"));
+      return RcrtJson.object().put("message", answer);
     } catch (TimeoutException e) {
       turn.cancel(true);
-      return "Error: agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout.toMillis() + " ms.";
+      throw new ToolException("tool_timeout", "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout.toMillis() + " ms");
     } catch (ExecutionException e) {
-      return "Error: agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage());
+      throw new ToolException("tool_failed", "agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
     } catch (InterruptedException e) {
+      turn.cancel(true);
       Thread.currentThread().interrupt();
-      return "Error: interrupted while agent '" + tool.name() + "' was answering.";
+      throw new ToolException("tool_failed", "interrupted while agent '" + tool.name() + "' was answering");
     }
   }
 
@@ -488,7 +483,7 @@ public final class AgentExecutor implements AutoCloseable {
     return BreadcrumbCreate.builder(AGENT_RESPONSE, "Agent response")
         .context(context)
         .tags("agent:response", "session:" + session)
-        .createdBy(agent.agentId())
+        .createdBy(Principal.agent(agent.agentId()).wire())
         .build();
   }
 
@@ -541,8 +536,6 @@ public final class AgentExecutor implements AutoCloseable {
     private @Nullable StreamListener streamListener;
     private ToolMode toolMode = ToolMode.DIRECT;
     private Duration responseTimeout = Duration.ofSeconds(60);
-    private @Nullable ApprovalHandler approval;
-    private Predicate<ToolDefinition> approvalPolicy = t -> false;
     private int maxAgentDepth = 2;
     private Duration specialistTimeout = Duration.ofSeconds(120);
 
@@ -603,20 +596,6 @@ public final class AgentExecutor implements AutoCloseable {
         throw new IllegalArgumentException("responseTimeout must be positive: " + responseTimeout);
       }
       this.responseTimeout = responseTimeout;
-      return this;
-    }
-
-    /**
-     * Asked before running a tool that needs approval. Without a handler such calls are denied.
-     */
-    public Builder approvalHandler(@Nullable ApprovalHandler handler) {
-      this.approval = handler;
-      return this;
-    }
-
-    /** Which tools need approval besides those marked {@code requires_approval}; default none. */
-    public Builder approvalPolicy(Predicate<ToolDefinition> policy) {
-      this.approvalPolicy = Objects.requireNonNull(policy, "policy");
       return this;
     }
 

@@ -346,26 +346,26 @@ class ProductionLoopTest {
 
   // ------------------------------------------------------------------ approval
 
-  private void sensitiveTool() {
-    runner = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", true)));
+  private void sensitiveTool(dev.rcrt.tools.ApprovalHandler approval) {
+    runner = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", true)).approvalHandler(approval));
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire").context(RcrtJson.parse("{\"name\":\"wire-money\",\"requires_approval\":true}")).build());
   }
 
   @Test
   void aToolThatRequiresApprovalRunsOnlyWhenTheHandlerApproves() {
-    sensitiveTool();
     List<String> asked = new ArrayList<>();
+    sensitiveTool((req, tool) -> asked.add(tool.name()) && true);
     ScriptedLlmClient yes = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("w", "wire-money", "{}")), ChatResponse.text("sent"));
-    executor(yes, b -> b.approvalHandler((req, tool) -> asked.add(tool.name()) && true)).answer(ask("a1", "pay"));
+    executor(yes, b -> {}).answer(ask("a1", "pay"));
     assertThat(asked).containsExactly("wire-money");
     assertThat(RcrtJson.parse(last(yes.requests().get(1).messages()).content()).get("sent").asBoolean()).isTrue();
   }
 
   @Test
   void aDeniedCallGoesBackToTheModelAsAnErrorAndIsRecordedAsDenied() {
-    sensitiveTool();
+    sensitiveTool((req, tool) -> false);
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("w", "wire-money", "{}")), ChatResponse.text("not allowed"));
-    executor(llm, b -> b.approvalHandler((req, tool) -> false)).answer(ask("a2", "pay"));
+    executor(llm, b -> {}).answer(ask("a2", "pay"));
     assertThat(last(llm.requests().get(1).messages()).content()).startsWith("Error: the call to 'wire-money' was not approved");
     ToolResponse recorded = ToolResponse.fromBreadcrumb(store.search(Selector.schema("tool.response.v1"), 1, 0).get(0));
     assertThat(recorded.errorCode()).isEqualTo("tool_denied");
@@ -374,7 +374,8 @@ class ProductionLoopTest {
   @Test
   void aHostPolicyCanRequireApprovalAndWithoutAHandlerTheCallIsDenied() {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("ok"));
-    executor(llm, b -> b.approvalPolicy(t -> t.name().equals("calculator"))).answer(ask("a3", "1"));
+    runner = runner(b -> b.approvalPolicy(t -> t.name().equals("calculator")));
+    executor(llm, b -> {}).answer(ask("a3", "1"));
     assertThat(last(llm.requests().get(1).messages()).content()).startsWith("Error: the call to 'calculator' was not approved");
   }
 

@@ -54,7 +54,7 @@ class ToolCallCommandTest {
         {"schema_name":"tool.v1","title":"Shout","context":{"name":"shout",
          "implementation":{"type":"module","module":%s,"export":"shout","version":"1.2.0"}}}
         """.formatted(RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(jar.toString()))));
-    CliHarness run = CliHarness.run("tool", "call", "shout", "{\"text\":\"hi\"}", "--breadcrumbs", def.toString());
+    CliHarness run = CliHarness.run("tool", "call", "shout", "{\"text\":\"hi\"}", "--breadcrumbs", def.toString(), "--allow-module-dir", dir.toString());
     assertThat(run.err()).isEmpty();
     assertThat(RcrtJson.parse(run.out()).get("text").asText()).isEqualTo("HI!");
   }
@@ -68,11 +68,11 @@ class ToolCallCommandTest {
           "implementation":{"type":"http","endpoint":"%1$s/ok","auth":{"type":"bearer","secret":"secret:WEATHER_KEY"}}}},
          {"schema_name":"tool.v1","title":"Down","context":{"name":"down","implementation":{"type":"http","endpoint":"%1$s/down"}}}]
         """.formatted(server.baseUrl()));
-    CliHarness ok = CliHarness.run(Map.of("WEATHER_KEY", "wk-secret-1"), "", "tool", "call", "weather", "{}", "--breadcrumbs", defs.toString());
+    CliHarness ok = CliHarness.run(Map.of("WEATHER_KEY", "wk-secret-1"), "", "tool", "call", "weather", "{}", "--breadcrumbs", defs.toString(), "--allow-network", "127.0.0.0/8");
     assertThat(RcrtJson.parse(ok.out()).get("temp").asInt()).isEqualTo(20);
     server.verify(postRequestedFor(urlEqualTo("/ok")).withHeader("Authorization", equalTo("Bearer wk-secret-1")));
 
-    CliHarness down = CliHarness.run("tool", "call", "down", "{}", "--breadcrumbs", defs.toString());
+    CliHarness down = CliHarness.run("tool", "call", "down", "{}", "--breadcrumbs", defs.toString(), "--allow-network", "127.0.0.0/8");
     assertThat(down.status).isEqualTo(1);
     assertThat(down.err()).contains("answered HTTP 503: maintenance");
   }
@@ -102,11 +102,11 @@ class ToolCallCommandTest {
          {"schema_name":"tool.v1","title":"Fail","context":{"name":"fail-container",
           "implementation":{"type":"container","image":"%1$s","mode":"stdio","command":["/bin/sh","-c","echo nope >&2; exit 4"]}}}]
         """.formatted(TestDocker.IMAGE, TestDocker.SERVER));
-    CliHarness ok = CliHarness.run("tool", "call", "echo-container", "{\"n\":7}", "--breadcrumbs", defs.toString());
+    CliHarness ok = CliHarness.run("tool", "call", "echo-container", "{\"n\":7}", "--breadcrumbs", defs.toString(), "--allow-image", TestDocker.IMAGE);
     assertThat(ok.err()).isEmpty();
     assertThat(RcrtJson.parse(ok.out()).at("/received/n").asInt()).isEqualTo(7);
 
-    CliHarness fail = CliHarness.run("tool", "call", "fail-container", "--breadcrumbs", defs.toString());
+    CliHarness fail = CliHarness.run("tool", "call", "fail-container", "--breadcrumbs", defs.toString(), "--allow-image", "rcrt-test/*");
     assertThat(fail.status).isEqualTo(1);
     assertThat(fail.err()).contains("container exited with code 4: nope");
   }

@@ -72,6 +72,13 @@ public record BreadcrumbCreate(
     }
   }
 
+  /** The same payload written by {@code writer} (see {@link Principal#wire()}). */
+  public BreadcrumbCreate withCreatedBy(@Nullable String writer) {
+    return new BreadcrumbCreate(
+        id, title, description, semanticVersion, context, tags, schemaName, llmHints,
+        visibility, sensitivity, ttl, ttlType, ttlConfig, writer, idempotencyKey);
+  }
+
   /** The same payload with {@code id}. */
   public BreadcrumbCreate withId(String id) {
     return new BreadcrumbCreate(

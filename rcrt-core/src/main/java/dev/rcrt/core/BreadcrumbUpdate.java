@@ -57,6 +57,12 @@ public record BreadcrumbUpdate(
         updatedBy);
   }
 
+  /** The same update written by {@code writer} (see {@link Principal#wire()}). */
+  public BreadcrumbUpdate withUpdatedBy(@Nullable String writer) {
+    return new BreadcrumbUpdate(
+        title, description, semanticVersion, context, tags, llmHints, visibility, sensitivity, writer);
+  }
+
   /** An update that makes a stored breadcrumb look like {@code create} (all fields but id). */
   public static BreadcrumbUpdate replacing(BreadcrumbCreate create) {
     return new BreadcrumbUpdate(

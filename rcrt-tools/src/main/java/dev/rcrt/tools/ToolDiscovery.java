@@ -5,6 +5,7 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.LoadProblem;
 import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import java.util.ArrayList;
@@ -21,19 +22,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * Finds tools directly in the store, every time it is asked: no registry, no aggregated catalog,
  * so a tool breadcrumb written a moment ago is found on the next call.
  *
- * <p>Tools are the breadcrumbs of the {@link ToolDefinition#TOOL_SCHEMAS}. When several carry the
- * same name, the most recently written wins. Parsed definitions are cached by breadcrumb id and
+ * <p>Tools are the breadcrumbs of the {@link ToolDefinition#TOOL_SCHEMAS} whose last writer the
+ * {@link ToolTrustPolicy} trusts; the others are reported as problems and never offered or run, and
+ * they cannot shadow a trusted tool of the same name. When several trusted ones carry the same name,
+ * the most recently written wins. Parsed definitions are cached by breadcrumb id and
  * version, so repeated discovery costs a store search, not a re-parse. Thread-safe.
  */
 public final class ToolDiscovery {
   private static final int PAGE = 500;
 
+  private static final int FIND_SCAN = 100;
+
   private final BreadcrumbStore store;
+  private final ToolTrustPolicy policy;
   private final Map<String, ToolDefinition> parsed = new ConcurrentHashMap<>();
 
-  /** Discovery over {@code store}. */
+  /** Discovery over {@code store} under {@link ToolTrustPolicy#defaults()}. */
   public ToolDiscovery(BreadcrumbStore store) {
+    this(store, ToolTrustPolicy.defaults());
+  }
+
+  /** Discovery over {@code store}, offering only tools whose writers {@code policy} trusts. */
+  public ToolDiscovery(BreadcrumbStore store, ToolTrustPolicy policy) {
     this.store = Objects.requireNonNull(store, "store");
+    this.policy = Objects.requireNonNull(policy, "policy");
   }
 
   /**
@@ -55,6 +67,10 @@ public final class ToolDiscovery {
     Set<String> seenIds = new HashSet<>();
     for (Breadcrumb b : all) {
       seenIds.add(b.id());
+      if (!trusted(b)) {
+        problems.add(new LoadProblem(b.id(), untrusted(b)));
+        continue;
+      }
       try {
         ToolDefinition tool = parse(b);
         if (names.add(tool.name())) {
@@ -79,13 +95,25 @@ public final class ToolDiscovery {
     Objects.requireNonNull(name, "name");
     Breadcrumb newest = null;
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
-      List<Breadcrumb> hit =
-          store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.name", name)), 1, 0);
-      if (!hit.isEmpty() && (newest == null || hit.get(0).updatedAt().isAfter(newest.updatedAt()))) {
-        newest = hit.get(0);
+      for (Breadcrumb b : store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.name", name)), FIND_SCAN, 0)) {
+        if (trusted(b)) {
+          if (newest == null || b.updatedAt().isAfter(newest.updatedAt())) {
+            newest = b;
+          }
+          break;
+        }
       }
     }
     return newest == null ? Optional.empty() : Optional.of(parse(newest));
+  }
+
+  private boolean trusted(Breadcrumb b) {
+    return policy.trusts(Principal.writerOf(b), b.schemaName());
+  }
+
+  private static String untrusted(Breadcrumb b) {
+    return "tool breadcrumb written by " + Principal.writerOf(b).wire()
+        + ", whom the trust policy does not trust: not offered and not run";
   }
 
   private ToolDefinition parse(Breadcrumb b) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import java.util.ArrayList;
@@ -52,9 +53,11 @@ public record ToolRequest(
   /**
    * The breadcrumb to write for this request: id = request id, schema {@code tool.request.v1},
    * tags {@code tool:request}, {@code workspace:tools} and {@code extraTags} (for example the
-   * session tag).
+   * session tag), {@code created_by} = {@code writer}'s wire form. With a {@code pinned} definition
+   * the context ends with {@code tool_id} and {@code tool_version}, so that a listening runner runs
+   * exactly that version of the tool or refuses.
    */
-  public BreadcrumbCreate toBreadcrumb(List<String> extraTags) {
+  public BreadcrumbCreate toBreadcrumb(List<String> extraTags, Principal writer, @Nullable ToolDefinition pinned) {
     ObjectNode context = RcrtJson.object();
     context.put("tool", tool);
     context.set("input", input);
@@ -66,13 +69,17 @@ public record ToolRequest(
     if (round != null) {
       context.put("round", round);
     }
+    if (pinned != null) {
+      context.put("tool_id", pinned.sourceId());
+      context.put("tool_version", pinned.sourceVersion());
+    }
     List<String> tags = new ArrayList<>(List.of("tool:request", "workspace:tools"));
     tags.addAll(extraTags);
     return BreadcrumbCreate.builder(SCHEMA, "Tool request: " + tool)
         .id(requestId)
         .context(context)
         .tags(tags)
-        .createdBy(requestedBy)
+        .createdBy(writer.wire())
         .build();
   }
 

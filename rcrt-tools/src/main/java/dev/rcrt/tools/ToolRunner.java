@@ -1,15 +1,11 @@
 package dev.rcrt.tools;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.ContextMatch;
-import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
-import dev.rcrt.core.ValidationException;
-import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.chain.ExecutionChain;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.ModuleLoader;
@@ -17,6 +13,7 @@ import dev.rcrt.tools.internal.loader.ToolLoader;
 import dev.rcrt.tools.internal.loader.container.ContainerLoader;
 import dev.rcrt.tools.internal.loader.http.HttpLoader;
 import dev.rcrt.tools.internal.loader.js.JsLoader;
+import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,65 +21,65 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs tools: turns a {@code tool.request.v1} breadcrumb into a {@code tool.response.v1}
- * breadcrumb, along one path for every caller (agents, the CLI, tests):
+ * Runs tools. Every call, on every path (direct {@link #call}, a stored request {@link #run}, a
+ * {@link #listen() listener} in event mode, the CLI, agents and their specialists), goes through
+ * one chain of links (see {@link ToolInterceptor}):
  *
  * <ol>
- *   <li><b>resolve</b> the tool by name from the store ({@link ToolDiscovery});
- *   <li><b>load</b> its code by {@code implementation.type}: {@code builtin} (a {@link
- *       ToolHandler}), {@code module} (a {@link ToolModule} on the classpath or in a jar), {@code
- *       http} (an endpoint), {@code breadcrumb} (JavaScript or TypeScript in GraalJS), {@code
- *       container} (Docker). Loading is lazy and cached per breadcrumb version;
- *   <li><b>validate the input</b> against its input schema (everit-json-schema);
- *   <li><b>run</b> it within its time limit, with its configuration and declared secrets resolved
- *       for this call only;
- *   <li><b>validate the output</b> against its output schema;
- *   <li><b>record</b> the {@code tool.response.v1}, with every secret value of the call removed.
+ *   <li><b>record</b> the {@code tool.request.v1} (stamped with the caller's principal);
+ *   <li><b>resolve</b> the tool once, pinned to one breadcrumb version;
+ *   <li>the host's application interceptors;
+ *   <li><b>trust</b>: the {@link ToolTrustPolicy} accepts the caller and the tool's writer;
+ *   <li><b>approval</b> for tools that need it ({@link ApprovalHandler});
+ *   <li><b>validate</b> the input against the input schema (loading the code by {@code
+ *       implementation.type} once per breadcrumb version: {@code builtin}, {@code module}, {@code
+ *       http}, {@code breadcrumb} JavaScript/TypeScript on GraalJS, {@code container} on Docker);
+ *   <li><b>scrub</b>: the call's configuration and granted secrets; on the way back, every secret
+ *       value is removed;
+ *   <li>the host's runtime interceptors;
+ *   <li><b>invoke</b> on the calling thread within the tool's time limit;
+ *   <li>and back: output validated, the {@code tool.response.v1} recorded.
  * </ol>
  *
- * <p>Nothing a tool does escapes the runner: an unknown tool, a schema violation, a thrown handler,
- * a failing endpoint or a timeout becomes a response with {@code status: "error"}, an {@code
- * error} that names the JSON pointer or the cause, and an {@code error_code} (see {@link
- * ToolException}). Only a store failure while writing the response propagates.
+ * <p>Nothing a tool does escapes the runner: an unknown or untrusted tool, a denial, a schema
+ * violation, a thrown handler, a failing endpoint or a timeout becomes a response with {@code
+ * success() == false}, an error that names the pointer or cause, and an {@code error_code} (see
+ * {@link ToolException}). Only a store failure while recording propagates.
  *
  * <p>The runner watches the store: a tool breadcrumb that is updated runs its new version on the
- * next call, and one that is deleted is unloaded (its JavaScript contexts and containers
- * released).
+ * next call, and one that is deleted is unloaded (its JavaScript contexts and containers released).
  *
- * <p>Thread-safe: any number of requests may run at once. {@link #close()} stops the watch and the
- * runner threads, and unloads every tool (removing its containers).
+ * <p>Thread-safe: any number of calls may run at once. {@link #close()} stops the watch and the
+ * listener threads, and unloads every tool (removing its containers).
  */
 public final class ToolRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
-  private static final String WRITER = "tools-runner";
-  /** Loaders that enforce the deadline themselves get this long to report it before the runner does. */
-  private static final Duration GRACE = Duration.ofMillis(250);
+
+  /** The tag of requests a runner runs itself ({@link #call}); listeners leave them alone. */
+  public static final String DIRECT_TAG = ExecutionChain.DIRECT_TAG;
 
   private final BreadcrumbStore store;
   private final ToolDiscovery discovery;
+  private final ToolTrustPolicy policy;
   private final ToolLoader loader;
-  private final Duration defaultTimeout;
-  private final SecretResolver secrets;
-  private final ExecutorService threads;
+  private final ExecutionChain chain;
+  private final ExecutorService listenerThreads;
   private final List<Subscription> watches = new ArrayList<>();
 
   private ToolRunner(Builder b) {
     this.store = b.store;
-    this.discovery = new ToolDiscovery(b.store);
-    this.defaultTimeout = b.defaultTimeout;
-    this.secrets = b.secrets;
+    this.policy = b.policy;
+    this.discovery = new ToolDiscovery(b.store, b.policy);
     Map<String, ToolModule> modules = new LinkedHashMap<>();
     Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
     for (ToolModule m : ServiceLoader.load(ToolModule.class, ToolRunner.class.getClassLoader())) {
@@ -91,18 +88,24 @@ public final class ToolRunner implements AutoCloseable {
     }
     b.modules.forEach(m -> modules.put(m.name(), m));
     builtin.putAll(b.handlers);
+    NetworkGuard network = new NetworkGuard(b.policy);
     Map<String, ImplementationLoader> byType = new LinkedHashMap<>();
     byType.put("builtin", new BuiltinLoader(builtin));
-    byType.put("module", new ModuleLoader(modules));
-    byType.put("http", new HttpLoader());
-    byType.put("breadcrumb", new JsLoader(b.store, b.defaultTimeout));
-    byType.put("container", new ContainerLoader());
+    byType.put("module", new ModuleLoader(modules, b.policy));
+    byType.put("http", new HttpLoader(network));
+    byType.put("breadcrumb", new JsLoader(b.store, b.defaultTimeout, b.policy, network));
+    byType.put("container", new ContainerLoader(b.policy));
     this.loader = new ToolLoader(byType);
+    this.chain =
+        new ExecutionChain(
+            new ExecutionChain.Settings(
+                b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
+                b.application, b.runtime, b.listeners));
     AtomicInteger n = new AtomicInteger();
-    this.threads =
+    this.listenerThreads =
         Executors.newCachedThreadPool(
             r -> {
-              Thread t = new Thread(r, "rcrt-tool-" + n.incrementAndGet());
+              Thread t = new Thread(r, "rcrt-tool-listener-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             });
@@ -111,71 +114,96 @@ public final class ToolRunner implements AutoCloseable {
     }
   }
 
-  /** A builder for a runner over {@code store}, with the {@link BuiltinTools} registered. */
+  /**
+   * A builder for a runner over {@code store}, with the {@link BuiltinTools} registered and {@link
+   * ToolTrustPolicy#defaults()}.
+   */
   public static Builder builder(BreadcrumbStore store) {
     return new Builder(store);
   }
 
-  /** The store this runner reads tools from and writes responses to. */
+  /** The store this runner reads tools from and records calls in. */
   public BreadcrumbStore store() {
     return store;
   }
 
-  /** The discovery this runner resolves tools with; share it to avoid parsing tools twice. */
+  /** The discovery this runner resolves tools with (trusted tools only); share it to avoid parsing tools twice. */
   public ToolDiscovery discovery() {
     return discovery;
   }
 
-  /**
-   * Writes {@code request} as a {@code tool.request.v1} breadcrumb, runs it, and returns the
-   * {@code tool.response.v1} breadcrumb. The request is tagged {@value #DIRECT_TAG} so that
-   * runners {@link #listen() listening} on the same store leave it alone.
-   *
-   * @param extraTags added to both breadcrumbs, for example {@code session:<id>}
-   */
-  public Breadcrumb submit(ToolRequest request, List<String> extraTags) {
-    List<String> tags = new ArrayList<>(extraTags);
-    tags.add(DIRECT_TAG);
-    return run(store.create(request.toBreadcrumb(tags)));
+  /** The policy this runner enforces. */
+  public ToolTrustPolicy policy() {
+    return policy;
   }
 
-  /** The tag of requests a runner runs itself ({@link #submit}); listeners skip them. */
-  public static final String DIRECT_TAG = "dispatch:direct";
+  /** Runs {@code request} for the host; see {@link #call(ToolRequest, ToolCallOptions)}. */
+  public ToolResponse call(ToolRequest request) {
+    return call(request, ToolCallOptions.host());
+  }
 
   /**
-   * Runs a stored {@code tool.request.v1} breadcrumb and writes its {@code tool.response.v1}.
-   * The response carries the request's {@code session:} tags.
+   * Records {@code request} as a {@code tool.request.v1} (tagged {@value #DIRECT_TAG}, so listeners
+   * leave it alone, and with {@code options.tags()}), runs it through the chain on this thread, and
+   * records and returns the {@code tool.response.v1}.
    *
-   * @return the response breadcrumb; its status is {@code error} for every tool-side failure
+   * @return the response; {@code success() == false} for every tool-side failure, never null
+   */
+  public ToolResponse call(ToolRequest request, ToolCallOptions options) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(options, "options");
+    return chain.call(request, options);
+  }
+
+  /**
+   * Runs a stored {@code tool.request.v1} on this thread, for its writer ({@link
+   * dev.rcrt.core.Principal#writerOf}), and records the {@code tool.response.v1} with the
+   * request's {@code session:} tags. A request that already has a response (for example a denied
+   * one) is not run again; its recorded response is returned.
+   *
    * @throws IllegalArgumentException if the breadcrumb is not a {@code tool.request.v1}
    */
-  public Breadcrumb run(Breadcrumb requestBreadcrumb) {
-    if (!ToolRequest.SCHEMA.equals(requestBreadcrumb.schemaName())) {
-      throw new IllegalArgumentException(
-          "not a " + ToolRequest.SCHEMA + ": " + requestBreadcrumb.schemaName());
+  public ToolResponse run(Breadcrumb request) {
+    if (!ToolRequest.SCHEMA.equals(request.schemaName())) {
+      throw new IllegalArgumentException("not a " + ToolRequest.SCHEMA + ": " + request.schemaName());
     }
-    List<String> sessionTags =
-        requestBreadcrumb.tags().stream().filter(t -> t.startsWith("session:")).toList();
-    ToolResponse response;
-    try {
-      response = execute(ToolRequest.fromBreadcrumb(requestBreadcrumb));
-    } catch (ValidationException malformed) {
-      String tool = Objects.requireNonNullElse(requestBreadcrumb.contextText("tool"), "(none)");
-      response =
-          ToolResponse.failure(
-              requestBreadcrumb.id(),
-              tool,
-              new ToolException("tool_input_invalid", malformed.getMessage()),
-              0);
-    }
-    return store.create(response.toBreadcrumb(sessionTags, WRITER));
+    return chain.run(request);
   }
 
   /**
-   * Event-driven mode: runs every {@code tool.request.v1} created in the store from now on, on the
-   * runner's threads, and writes its {@code tool.response.v1}. Agents (in this or another process
-   * sharing the store) write requests and wait for the responses. Requests tagged {@value
-   * #DIRECT_TAG} are being run by the runner that wrote them and are skipped.
+   * Event-driven mode, the writing side: records {@code request} for a {@link #listen() listening}
+   * runner (possibly in another process sharing the store) and completes with its response. The
+   * request carries the caller's principal and, when {@code options} pins a tool, its breadcrumb id
+   * and version. The future never completes if no runner answers: wait with a timeout, and cancel
+   * it to stop waiting. {@code options.handler()} is not used: listeners run only stored tools.
+   */
+  public CompletableFuture<ToolResponse> dispatch(ToolRequest request, ToolCallOptions options) {
+    CompletableFuture<ToolResponse> answered = new CompletableFuture<>();
+    Selector mine = Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId());
+    Subscription watch =
+        store.subscribe(
+            mine,
+            e -> {
+              try {
+                answered.complete(ToolResponse.fromBreadcrumb(e.breadcrumb()));
+              } catch (RuntimeException bad) {
+                answered.completeExceptionally(bad);
+              }
+            });
+    answered.whenComplete((r, e) -> watch.close());
+    try {
+      store.create(request.toBreadcrumb(options.tags(), options.caller(), options.tool()));
+    } catch (RuntimeException e) {
+      answered.completeExceptionally(e);
+    }
+    return answered;
+  }
+
+  /**
+   * Event-driven mode, the running side: runs every {@code tool.request.v1} created in the store
+   * from now on (except those tagged {@value #DIRECT_TAG}) on the runner's threads, through the same
+   * chain as direct calls, for the request's writer: the trust policy refuses requests written by
+   * tools.
    *
    * @return closes the subscription; requests already started finish
    */
@@ -184,9 +212,9 @@ public final class ToolRunner implements AutoCloseable {
         Selector.schema(ToolRequest.SCHEMA),
         event -> {
           if (event.type() == BreadcrumbEvent.Type.CREATED && !event.breadcrumb().hasTag(DIRECT_TAG)) {
-            threads.execute(() -> {
+            listenerThreads.execute(() -> {
               try {
-                run(event.breadcrumb());
+                chain.run(event.breadcrumb());
               } catch (RuntimeException e) {
                 LOG.warn("tool request '{}' could not be answered: {}", event.breadcrumb().id(), e.getMessage());
               }
@@ -195,149 +223,16 @@ public final class ToolRunner implements AutoCloseable {
         });
   }
 
-  /** Resolve → load → validate input → run → validate output; never throws for tool failures. */
-  private ToolResponse execute(ToolRequest request) {
-    long start = System.nanoTime();
-    CallScope scope = null;
-    try {
-      ToolLoader.LoadedTool tool = loader.load(resolve(request.tool()));
-      ToolDefinition def = tool.definition();
-      check(def, "input", tool.inputViolations(request.input()), "tool_input_invalid");
-      scope = new CallScope(def.name(), def.timeout() != null ? def.timeout() : defaultTimeout, secrets);
-      ToolContext context =
-          new ToolContext(
-              request.requestId(), def.name(), request.requestedBy(), store,
-              scope.resolveReferences(config(def.name())), declaredSecrets(def, scope));
-      JsonNode output = scope.scrub(invoke(tool, request.input(), context, scope));
-      check(def, "output", tool.outputViolations(output), "tool_output_invalid");
-      return ToolResponse.success(request.requestId(), def.name(), output, elapsedMs(start));
-    } catch (ToolException e) {
-      ToolException safe = scope == null ? e : new ToolException(e.code(), scope.scrub(e.getMessage()));
-      LOG.debug("tool '{}' request {} failed: {}", request.tool(), request.requestId(), safe.getMessage());
-      return ToolResponse.failure(request.requestId(), request.tool(), safe, elapsedMs(start));
-    }
-  }
-
-  private ToolDefinition resolve(String name) {
-    try {
-      return discovery
-          .find(name)
-          .orElseThrow(
-              () ->
-                  new ToolException(
-                      "tool_not_found",
-                      "no tool named '" + name + "'; available tools: " + availableNames()));
-    } catch (ValidationException e) {
-      throw new ToolException("tool_definition_invalid", e.getMessage());
-    }
-  }
-
-  private String availableNames() {
-    return discovery.discover().items().stream().map(ToolDefinition::name).collect(Collectors.joining(", "));
-  }
-
-  /**
-   * Runs the invoker within the deadline: on this thread when it enforces the deadline itself,
-   * else on a runner thread that is abandoned (and interrupted) when the limit passes.
-   */
-  private JsonNode invoke(ToolLoader.LoadedTool tool, JsonNode input, ToolContext context, CallScope scope) {
-    String name = tool.definition().name();
-    Duration limit = scope.limit();
-    if (tool.invoker().enforcesDeadline()) {
-      try {
-        return nonNull(name, tool.invoker().invoke(input, context, scope));
-      } catch (ToolException e) {
-        throw e;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new ToolException("tool_failed", "tool '" + name + "' was interrupted");
-      } catch (Exception e) {
-        throw failed(name, e);
-      }
-    }
-    Future<JsonNode> running = threads.submit(() -> tool.invoker().invoke(input, context, scope));
-    try {
-      return nonNull(name, running.get(limit.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS));
-    } catch (TimeoutException e) {
-      running.cancel(true);
-      throw new ToolException(
-          "tool_timeout", "tool '" + name + "' timed out after " + limit.toMillis() + " ms");
-    } catch (InterruptedException e) {
-      running.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new ToolException("tool_failed", "tool '" + name + "' was interrupted");
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof ToolException te) {
-        throw te;
-      }
-      throw failed(name, cause);
-    }
-  }
-
-  private static JsonNode nonNull(String name, @org.jspecify.annotations.Nullable JsonNode output) {
-    if (output == null) {
-      throw new ToolException("tool_output_invalid", "tool '" + name + "' returned no output");
-    }
-    return output;
-  }
-
-  private static ToolException failed(String name, Throwable cause) {
-    return new ToolException(
-        "tool_failed",
-        "tool '" + name + "' failed: " + cause.getClass().getSimpleName()
-            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
-        cause);
-  }
-
-  /** The tool's {@code tool.config.v1} {@code config} object (newest), or an empty object. */
-  private JsonNode config(String tool) {
-    for (String field : List.of("$.tool", "$.tool_name")) {
-      List<Breadcrumb> hit =
-          store.search(Selector.schema("tool.config.v1").withMatch(ContextMatch.eq(field, tool)), 1, 0);
-      if (!hit.isEmpty() && hit.get(0).context().path("config").isObject()) {
-        return hit.get(0).context().get("config");
-      }
-    }
-    return RcrtJson.object();
-  }
-
-  /** The values of the secrets listed in {@code required_secrets}, by bare name. */
-  private static Map<String, String> declaredSecrets(ToolDefinition def, CallScope scope) {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (JsonNode ref : def.context().path("required_secrets")) {
-      String name = ref.asText();
-      String bare = CallScope.isReference(name) ? name.substring("secret:".length()) : name;
-      out.put(bare, scope.secret(bare));
-    }
-    return out;
-  }
-
   private void onToolChange(BreadcrumbEvent event) {
     if (event.type() != BreadcrumbEvent.Type.CREATED) {
       loader.unload(event.breadcrumb().id());
     }
   }
 
-  private static void check(ToolDefinition def, String which, List<String> violations, String code) {
-    if (!violations.isEmpty()) {
-      String listed =
-          violations.stream()
-              .map(v -> v.startsWith(": ") ? v.substring(2) : v)
-              .collect(Collectors.joining("; "));
-      String sep = violations.get(0).startsWith(": ") ? ": " : " ";
-      throw new ToolException(code, "tool '" + def.name() + "' " + which + sep + listed);
-    }
-  }
-
-  private static long elapsedMs(long startNanos) {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
-  }
-
   @Override
   public void close() {
     watches.forEach(Subscription::close);
-    threads.shutdownNow();
+    listenerThreads.shutdownNow();
     loader.close();
   }
 
@@ -346,8 +241,14 @@ public final class ToolRunner implements AutoCloseable {
     private final BreadcrumbStore store;
     private final Map<String, ToolHandler> handlers = new LinkedHashMap<>();
     private final List<ToolModule> modules = new ArrayList<>();
+    private final List<ToolInterceptor> application = new ArrayList<>();
+    private final List<ToolInterceptor> runtime = new ArrayList<>();
+    private final List<ToolEventListener> listeners = new ArrayList<>();
     private Duration defaultTimeout = Duration.ofSeconds(30);
     private SecretResolver secrets = SecretResolver.environment();
+    private ToolTrustPolicy policy = ToolTrustPolicy.defaults();
+    private @Nullable ApprovalHandler approval;
+    private Predicate<ToolDefinition> approvalPolicy = t -> false;
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -377,6 +278,48 @@ public final class ToolRunner implements AutoCloseable {
       return this;
     }
 
+    /** What records may cause; default {@link ToolTrustPolicy#defaults()}. */
+    public Builder trustPolicy(ToolTrustPolicy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Asked before a tool that needs approval runs; default none, so such calls are denied. */
+    public Builder approvalHandler(@Nullable ApprovalHandler handler) {
+      this.approval = handler;
+      return this;
+    }
+
+    /** Which tools need approval besides those marked {@code requires_approval}; default none. */
+    public Builder approvalPolicy(Predicate<ToolDefinition> policy) {
+      this.approvalPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Adds an application interceptor: after resolve, before trust and approval, so it sees every
+     * resolved call (and may answer it itself). Interceptors run in the order added.
+     */
+    public Builder addInterceptor(ToolInterceptor interceptor) {
+      application.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Adds a runtime interceptor: right around the tool's code, after validation and inside its
+     * deadline, so it sees only calls that run.
+     */
+    public Builder addRuntimeInterceptor(ToolInterceptor interceptor) {
+      runtime.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /** Adds a listener told of every call's events. */
+    public Builder eventListener(ToolEventListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
     /**
      * The time limit for tools whose breadcrumb names none ({@code capabilities.timeout} or
      * {@code limits.timeout_ms}); default 30 s. Must be positive.
@@ -393,5 +336,4 @@ public final class ToolRunner implements AutoCloseable {
       return new ToolRunner(this);
     }
   }
-
 }

@@ -26,7 +26,7 @@ class BuiltinToolsTest {
   }
 
   private ToolResponse call(String tool, String input) {
-    return ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(tool, RcrtJson.parse(input), "agent-x"), List.of()));
+    return runner.call(ToolRequest.of(tool, RcrtJson.parse(input), "agent-x"));
   }
 
   private JsonNode ok(String tool, String input) {
@@ -135,7 +135,7 @@ class BuiltinToolsTest {
         "{\"schema_name\":\"note.v1\",\"title\":\"Groceries\",\"tags\":[\"list\"],\"context\":{\"text\":\"milk\"}}");
     Breadcrumb stored = store.get(created.get("id").asText()).orElseThrow();
     assertThat(created.get("version").asInt()).isEqualTo(1);
-    assertThat(stored.createdBy()).isEqualTo("agent-x");
+    assertThat(stored.createdBy()).isEqualTo("tool:breadcrumb-create");
     assertThat(stored.context().get("text").asText()).isEqualTo("milk");
 
     JsonNode found = ok("breadcrumb-search", "{\"schema_name\":\"note.v1\",\"tag\":\"list\"}").get("breadcrumbs");

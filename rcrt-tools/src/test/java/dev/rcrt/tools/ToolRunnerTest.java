@@ -34,8 +34,7 @@ class ToolRunnerTest {
   }
 
   private ToolResponse call(String tool, String input) {
-    Breadcrumb response = runner.submit(ToolRequest.of(tool, RcrtJson.parse(input), "test"), List.of("session:s1"));
-    return ToolResponse.fromBreadcrumb(response);
+    return runner.call(ToolRequest.of(tool, RcrtJson.parse(input), "test"), ToolCallOptions.host().withTags("session:s1"));
   }
 
   private void defineTool(String name, String inputSchema, String outputSchema) {
@@ -51,7 +50,9 @@ class ToolRunnerTest {
   @Test
   void aSuccessfulCallWritesAnRcrtToolResponseCorrelatedWithTheRequest() {
     ToolRequest request = ToolRequest.of("calculator", RcrtJson.parse("{\"expression\":\"17 * 23\"}"), "agent-1");
-    Breadcrumb response = runner.submit(request, List.of("session:s1"));
+    ToolResponse typed = runner.call(request, ToolCallOptions.host().withTags("session:s1"));
+    Breadcrumb response = store.search(Selector.schema("tool.response.v1"), 1, 0).get(0);
+    assertThat(typed.output().get("result").asLong()).isEqualTo(391);
 
     assertThat(response.schemaName()).isEqualTo("tool.response.v1");
     assertThat(response.tags()).containsExactly("tool:response", "request:" + request.requestId(), "session:s1");
@@ -180,17 +181,17 @@ class ToolRunnerTest {
     runnerHandler("configured", (in, ctx) -> { seen.set(ctx); return RcrtJson.object(); });
 
     ToolRequest request = ToolRequest.of("configured", RcrtJson.object(), "agent-7");
-    runner.submit(request, List.of());
+    runner.call(request);
     assertThat(seen.get().requestId()).isEqualTo(request.requestId());
     assertThat(seen.get().requestedBy()).isEqualTo("agent-7");
     assertThat(seen.get().config().get("unit").asText()).isEqualTo("celsius");
-    assertThat(seen.get().store()).isSameAs(store);
+    assertThat(seen.get().store().get(request.requestId())).isPresent();
   }
 
   @Test
   void aMalformedRequestBreadcrumbStillGetsAnErrorResponse() {
     Breadcrumb bad = store.create(BreadcrumbCreate.builder("tool.request.v1", "no tool").context(RcrtJson.parse("{\"input\":{}}")).build());
-    ToolResponse r = ToolResponse.fromBreadcrumb(runner.run(bad));
+    ToolResponse r = runner.run(bad);
     assertThat(r.requestId()).isEqualTo(bad.id());
     assertThat(r.error()).contains("context/tool: required");
   }
@@ -204,13 +205,13 @@ class ToolRunnerTest {
         ToolRunner direct = ToolRunner.builder(sync).handler("count", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).build();
         dev.rcrt.core.Subscription ignored = listener.listen()) {
       sync.create(BreadcrumbCreate.builder("tool.definition.v1", "count").context(RcrtJson.parse("{\"name\":\"count\"}")).build());
-      direct.submit(ToolRequest.of("count", RcrtJson.object(), "a"), List.of());
+      direct.call(ToolRequest.of("count", RcrtJson.object(), "a"));
       ToolRequest viaStore = ToolRequest.of("count", RcrtJson.object(), "b");
       java.util.concurrent.CompletableFuture<Breadcrumb> answered = new java.util.concurrent.CompletableFuture<>();
       Breadcrumb response;
       try (dev.rcrt.core.Subscription waiting = sync.subscribe(
           Selector.schema("tool.response.v1").withAllTags("request:" + viaStore.requestId()), e -> answered.complete(e.breadcrumb()))) {
-        sync.create(viaStore.toBreadcrumb(List.of()));
+        sync.create(viaStore.toBreadcrumb(List.of(), dev.rcrt.core.Principal.agent("b"), null));
         response = answered.get(10, java.util.concurrent.TimeUnit.SECONDS);
       }
       assertThat(response.context().get("status").asText()).isEqualTo("success");

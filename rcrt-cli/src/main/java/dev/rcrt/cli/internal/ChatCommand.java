@@ -32,6 +32,10 @@ public final class ChatCommand implements Callable<Integer> {
 
   @Mixin BreadcrumbsOption breadcrumbs;
 
+  @Mixin ApprovalOption approval;
+
+  @Mixin TrustOption trust;
+
   @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base, e.g. https://api.openai.com/v1, https://openrouter.ai/api/v1, http://localhost:11434/v1. Default: $RCRT_BASE_URL, else chosen by which key is set.")
   @Nullable String baseUrl;
 
@@ -63,7 +67,7 @@ public final class ChatCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    try (ToolRunner runner = workspace.runner()) {
+    try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
       AgentDefinition agent = workspace.agent(agentId);
       if (model != null) {
         agent = agent.withModel(model);

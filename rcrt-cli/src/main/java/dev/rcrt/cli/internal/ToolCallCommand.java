@@ -5,7 +5,6 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,12 +16,17 @@ import picocli.CommandLine.Parameters;
       "Run one tool through the ToolRunner, as an agent would: input and output validated, a",
       "tool.request.v1 and a tool.response.v1 written. Prints the output JSON; on failure exits 1",
       "with the error on stderr (the schema pointer, the timeout, the HTTP status, the exit code).",
-      "secret:NAME references are read from environment variables."
+      "secret:NAME references are read from environment variables. A tool that needs approval",
+      "(requires_approval) runs with --approve, or when a person at the terminal says yes."
     })
 public final class ToolCallCommand implements Callable<Integer> {
   private final Cli cli;
 
   @Mixin BreadcrumbsOption breadcrumbs;
+
+  @Mixin ApprovalOption approval;
+
+  @Mixin TrustOption trust;
 
   @Parameters(index = "0", paramLabel = "NAME", description = "The tool's name.")
   String name = "";
@@ -38,8 +42,8 @@ public final class ToolCallCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     JsonNode json = RcrtJson.parse(input);
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    try (ToolRunner runner = workspace.runner()) {
-      ToolResponse response = ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(name, json, "cli"), List.of()));
+    try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
+      ToolResponse response = runner.call(ToolRequest.of(name, json, "cli"));
       if (!response.success()) {
         cli.note(response.error() + " [" + response.errorCode() + "]");
         return 1;

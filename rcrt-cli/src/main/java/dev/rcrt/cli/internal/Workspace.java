@@ -9,9 +9,11 @@ import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
+import dev.rcrt.tools.ApprovalHandler;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -43,9 +45,16 @@ public final class Workspace {
     return store;
   }
 
-  /** A runner over the store whose {@code secret:NAME} references read the command's environment. */
-  public ToolRunner runner() {
-    return ToolRunner.builder(store).secretResolver(SecretResolver.environment(cli.env())).build();
+  /**
+   * A runner over the store whose {@code secret:NAME} references read the command's environment,
+   * under {@code policy}, asking {@code approval} for tools that need it.
+   */
+  public ToolRunner runner(ApprovalHandler approval, ToolTrustPolicy policy) {
+    return ToolRunner.builder(store)
+        .secretResolver(SecretResolver.environment(cli.env()))
+        .approvalHandler(approval)
+        .trustPolicy(policy)
+        .build();
   }
 
   /**

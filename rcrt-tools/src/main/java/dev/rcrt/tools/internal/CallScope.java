@@ -28,13 +28,19 @@ public final class CallScope {
   private final long deadlineNanos;
   private final Duration limit;
   private final SecretResolver resolver;
+  private final Set<String> granted;
   private final Set<String> values = ConcurrentHashMap.newKeySet();
 
-  public CallScope(String tool, Duration limit, SecretResolver resolver) {
+  /**
+   * @param granted the secret names this call may resolve (see {@code ToolConfigs#grants}); any
+   *     other name is refused before the resolver is asked
+   */
+  public CallScope(String tool, Duration limit, SecretResolver resolver, Set<String> granted) {
     this.tool = tool;
     this.limit = limit;
     this.deadlineNanos = System.nanoTime() + limit.toNanos();
     this.resolver = resolver;
+    this.granted = Set.copyOf(granted);
   }
 
   /** The call's whole time limit. */
@@ -55,10 +61,17 @@ public final class CallScope {
   /**
    * The value of secret {@code nameOrReference} ({@code NAME} or {@code secret:NAME}).
    *
-   * @throws ToolException {@code tool_secret_missing} naming the secret, never a value
+   * @throws ToolException {@code tool_secret_denied} if the call was not granted the name, {@code
+   *     tool_secret_missing} if the resolver does not know it; naming the secret, never a value
    */
   public String secret(String nameOrReference) {
     String name = isReference(nameOrReference) ? nameOrReference.substring(PREFIX.length()) : nameOrReference;
+    if (!granted.contains(name)) {
+      throw new ToolException(
+          "tool_secret_denied",
+          "tool '" + tool + "' may not read secret '" + name + "': neither its tool record (required_secrets,"
+              + " auth, headers) nor a trusted tool.config.v1 grants it");
+    }
     String value =
         resolver
             .resolve(name)

@@ -77,7 +77,16 @@ class ModuleToolTest {
   @Test
   void anUnknownModuleIsNeitherOnTheClasspathNorAFile() {
     moduleTool("ghost", "@company/pdf-tools", "generatePDF", null);
-    assertThat(h.call("ghost", "{}").error()).isEqualTo("tool 'ghost': no module named '@company/pdf-tools' on the classpath, and no jar at that path");
+    ToolResponse r = h.call("ghost", "{}");
+    assertThat(r.errorCode()).isEqualTo("tool_capability_denied");
+    assertThat(r.error()).startsWith("tool 'ghost': no module named '@company/pdf-tools' is registered or on the classpath, and '@company/pdf-tools' is not a jar location the host allows");
+  }
+
+  @Test
+  void aJarPathInAnAllowedLocationThatDoesNotExistIsNamed() {
+    String missing = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "no-such-tools.jar").toString();
+    moduleTool("ghost", missing, "generatePDF", null);
+    assertThat(h.call("ghost", "{}").error()).isEqualTo("tool 'ghost': no module named '" + missing + "' on the classpath, and no jar at that path");
   }
 
   @Test

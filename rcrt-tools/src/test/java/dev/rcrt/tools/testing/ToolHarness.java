@@ -3,6 +3,7 @@ package dev.rcrt.tools.testing;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
@@ -22,8 +23,21 @@ public final class ToolHarness implements AutoCloseable {
     this(b -> {});
   }
 
+  /**
+   * The policy harness runners start with: the defaults, plus what the loader tests need to reach
+   * their real local components (WireMock on loopback, the test image, jars compiled into the temp
+   * directory). Trust tests build their own runners with the plain defaults.
+   */
+  public static final ToolTrustPolicy LOCAL_TEST_POLICY =
+      ToolTrustPolicy.builder()
+          .allowNetwork("127.0.0.0/8")
+          .allowNetwork("::1/128")
+          .allowImages(TestDocker.IMAGE)
+          .allowModuleLocation(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
+          .build();
+
   public ToolHarness(Consumer<ToolRunner.Builder> configure) {
-    ToolRunner.Builder b = ToolRunner.builder(store);
+    ToolRunner.Builder b = ToolRunner.builder(store).trustPolicy(LOCAL_TEST_POLICY);
     configure.accept(b);
     runner = b.build();
   }
@@ -35,7 +49,7 @@ public final class ToolHarness implements AutoCloseable {
   }
 
   public ToolResponse call(String tool, String inputJson) {
-    return ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(tool, RcrtJson.parse(inputJson), "test"), List.of()));
+    return runner.call(ToolRequest.of(tool, RcrtJson.parse(inputJson), "test"));
   }
 
   /** Every breadcrumb in the store as one JSON text, to check that nothing leaked into it. */

@@ -11,7 +11,9 @@ import java.util.List;
 
 /**
  * {@code breadcrumb-create}: {@code {schema_name, title, tags?, context?}} → {@code {id, version}},
- * written to the store the request came from, created by the requester.
+ * written to the store the request came from. The store stamps it {@code created_by:
+ * tool:breadcrumb-create}, and refuses tools, tool configs, agents and schema definitions unless the
+ * trust policy trusts that writer.
  */
 public final class CreateBreadcrumb implements ToolHandler {
   @Override
@@ -26,7 +28,6 @@ public final class CreateBreadcrumb implements ToolHandler {
                 BreadcrumbCreate.builder(input.path("schema_name").asText(), input.path("title").asText())
                     .tags(tags)
                     .context(body == null || body.isNull() ? RcrtJson.object() : body)
-                    .createdBy(context.requestedBy())
                     .build());
     return RcrtJson.object().put("id", created.id()).put("version", created.version());
   }

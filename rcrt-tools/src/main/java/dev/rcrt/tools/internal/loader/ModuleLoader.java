@@ -1,9 +1,11 @@
 package dev.rcrt.tools.internal.loader;
 
+import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolModule;
+import dev.rcrt.tools.ToolTrustPolicy;
 import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Type {@code module}: {@code {module, export, version?}}. {@code module} names a {@link ToolModule}
  * on the classpath, or else is a jar path or URL loaded in a class loader of its own (kept until
- * the runner closes). {@code export} names the handler; {@code version}, when given, must equal the
+ * the runner closes) if the trust policy allows that location ({@link Capability.ModuleJar}). {@code export} names the handler; {@code version}, when given, must equal the
  * module's.
  */
 public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
@@ -33,8 +35,11 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
 
   private record JarModules(URLClassLoader loader, List<ToolModule> modules) {}
 
-  public ModuleLoader(Map<String, ToolModule> classpath) {
+  private final ToolTrustPolicy policy;
+
+  public ModuleLoader(Map<String, ToolModule> classpath, ToolTrustPolicy policy) {
     this.classpath = Map.copyOf(classpath);
+    this.policy = policy;
   }
 
   @Override
@@ -69,6 +74,13 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
   }
 
   private ToolModule fromJar(String tool, String module, String export) {
+    if (!policy.allows(new Capability.ModuleJar(module))) {
+      throw new ToolException(
+          "tool_capability_denied",
+          "tool '" + tool + "': no module named '" + module + "' is registered or on the classpath, and '" + module
+              + "' is not a jar location the host allows; register the module, or list the jar's directory with"
+              + " ToolTrustPolicy.builder().allowModuleLocation(...)");
+    }
     JarModules jar = jars.computeIfAbsent(module, m -> open(tool, m));
     if (jar.modules().isEmpty()) {
       throw new ToolException(

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.core.internal.schema.CompiledSchema;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,7 @@ public final class ToolLoader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ToolLoader.class);
 
   private final Map<String, ImplementationLoader> byType;
-  private final ConcurrentHashMap<String, LoadedTool> loaded = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Loading> loaded = new ConcurrentHashMap<>();
 
   public ToolLoader(Map<String, ImplementationLoader> byType) {
     this.byType = Map.copyOf(byType);
@@ -48,29 +49,82 @@ public final class ToolLoader implements AutoCloseable {
 
   /**
    * The loaded tool for this definition, loading it on first use or when its breadcrumb version
-   * changed (the old version is closed).
+   * changed (the old version is closed). Loading is atomic per breadcrumb version: concurrent first
+   * calls wait for one load and share it; a failed load is not kept, so the next call tries again.
    *
+   * @param handler code supplied by the caller for this call (an agent offered as a tool): its
+   *     schemas are compiled and nothing is cached; null to load the definition's implementation
    * @throws ToolException {@code tool_unsupported} for an unknown type, {@code
    *     tool_definition_invalid} for a bad schema, or whatever the type's loader reports
    */
-  public LoadedTool load(ToolDefinition definition) {
-    LoadedTool current = loaded.get(definition.sourceId());
-    if (current != null && current.definition().sourceVersion() == definition.sourceVersion()) {
-      return current;
+  public LoadedTool load(ToolDefinition definition, @Nullable ToolHandler handler) {
+    if (handler != null) {
+      CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
+      CompiledSchema out =
+          definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
+      return new LoadedTool(definition, in, out, BuiltinLoader.handlerInvoker(handler));
     }
-    LoadedTool fresh = loadNew(definition);
-    LoadedTool previous = loaded.put(definition.sourceId(), fresh);
-    if (previous != null && previous != fresh) {
-      previous.invoker().close();
+    String id = definition.sourceId();
+    long version = definition.sourceVersion();
+    Loading mine = new Loading(version);
+    Loading[] replaced = new Loading[1];
+    Loading current =
+        loaded.compute(
+            id,
+            (k, existing) -> {
+              if (existing != null && existing.version >= version) {
+                return existing;
+              }
+              replaced[0] = existing;
+              return mine;
+            });
+    if (replaced[0] != null) {
+      replaced[0].closeWhenLoaded();
     }
-    return fresh;
+    if (current.version != version) {
+      throw new ToolException(
+          "tool_changed",
+          "tool '" + definition.name() + "' changed while it was being called (breadcrumb '" + id + "' is past version "
+              + version + "); it was not run. Ask again to use the current version");
+    }
+    if (current == mine) {
+      try {
+        mine.result.complete(loadNew(definition));
+      } catch (RuntimeException e) {
+        loaded.remove(id, mine);
+        mine.result.completeExceptionally(e);
+        throw e;
+      }
+    }
+    try {
+      return current.result.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (current != mine && e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /** One version of one tool, loaded once by the first caller while the others wait. */
+  private static final class Loading {
+    final long version;
+    final java.util.concurrent.CompletableFuture<LoadedTool> result = new java.util.concurrent.CompletableFuture<>();
+
+    Loading(long version) {
+      this.version = version;
+    }
+
+    void closeWhenLoaded() {
+      result.thenAccept(t -> t.invoker().close());
+    }
   }
 
   /** Unloads the tool that came from breadcrumb {@code sourceId}, if loaded. */
   public void unload(String sourceId) {
-    LoadedTool removed = loaded.remove(sourceId);
+    Loading removed = loaded.remove(sourceId);
     if (removed != null) {
-      removed.invoker().close();
+      removed.closeWhenLoaded();
     }
   }
 
@@ -122,7 +176,7 @@ public final class ToolLoader implements AutoCloseable {
 
   @Override
   public void close() {
-    loaded.values().forEach(t -> t.invoker().close());
+    loaded.values().forEach(Loading::closeWhenLoaded);
     loaded.clear();
     for (ImplementationLoader l : byType.values()) {
       if (l instanceof AutoCloseable closeable) {

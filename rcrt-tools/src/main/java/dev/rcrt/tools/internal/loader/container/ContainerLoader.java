@@ -2,7 +2,9 @@ package dev.rcrt.tools.internal.loader.container;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.exception.NotFoundException;
+import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
@@ -16,11 +18,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@code server} (the default) starts the container once per tool version and POSTs each input
  * to {@code http://127.0.0.1:<published port><path>}. {@code stdio} runs a fresh container per call
- * ({@code run --rm -i}): input JSON on stdin, output JSON on stdout.
+ * ({@code run --rm -i}): input JSON on stdin, output JSON on stdout. Only images the trust policy
+ * allows ({@link Capability.ContainerImage}) are run.
  */
 public final class ContainerLoader implements ImplementationLoader, AutoCloseable {
+  private final ToolTrustPolicy policy;
   private final LazyResource<DockerEngine> engine =
       new LazyResource<>(DockerEngine::new, "container tools need docker-java (com.github.docker-java) on the classpath");
+
+  public ContainerLoader(ToolTrustPolicy policy) {
+    this.policy = policy;
+  }
 
   @Override
   public Invoker load(ToolDefinition definition) {
@@ -29,6 +37,12 @@ public final class ContainerLoader implements ImplementationLoader, AutoCloseabl
     String image = spec.path("image").asText("");
     if (image.isBlank()) {
       throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: type container needs 'image'");
+    }
+    if (!policy.allows(new Capability.ContainerImage(image))) {
+      throw new ToolException(
+          "tool_capability_denied",
+          "tool '" + tool + "' wants to run image '" + image + "', which the host does not allow;"
+              + " allow it with ToolTrustPolicy.builder().allowImages(\"" + image + "\")");
     }
     String runtime = spec.path("runtime").asText("docker");
     if (!"docker".equals(runtime)) {

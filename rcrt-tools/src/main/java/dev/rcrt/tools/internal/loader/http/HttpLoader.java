@@ -7,6 +7,7 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
+import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -24,7 +25,8 @@ import java.util.Map;
  *
  * <p>POST, PUT and PATCH send the input as the JSON body; GET and DELETE send its top-level scalar
  * fields as query parameters. Header values and {@code auth.secret} may be {@code secret:NAME}
- * references, resolved at call time. A failed call is retried only when the definition has a
+ * references, resolved at call time. The endpoint's resolved addresses must be allowed by the
+ * trust policy (no loopback or internal networks by default). A failed call is retried only when the definition has a
  * {@code retry} block, only for connection failures, 429 and 5xx, and only while time is left.
  */
 public final class HttpLoader implements ImplementationLoader {
@@ -32,6 +34,12 @@ public final class HttpLoader implements ImplementationLoader {
 
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
+  private final NetworkGuard network;
+
+  /** @param network checks every endpoint address against the trust policy before each call */
+  public HttpLoader(NetworkGuard network) {
+    this.network = network;
+  }
 
   @Override
   public Invoker load(ToolDefinition definition) {
@@ -65,6 +73,7 @@ public final class HttpLoader implements ImplementationLoader {
         boolean withBody = BODY_METHODS.contains(method);
         URI target = withBody ? uri : withQuery(uri, input);
         String what = "tool '" + tool + "'";
+        network.check(what, target);
         for (int attempt = 1; ; attempt++) {
           try {
             return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope);

@@ -3,11 +3,14 @@ package dev.rcrt.tools.internal.loader.js;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
 import dev.rcrt.tools.internal.loader.LazyResource;
+import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * Type {@code breadcrumb}: JavaScript or TypeScript that exports {@code execute(input, context)},
  * either inline in a {@code tool.code.v1} ({@code code{language, source}}) or in another breadcrumb
  * named by {@code {runtime, breadcrumb_id, handler}} (its {@code context.code}, a string or {@code
- * {language, source}}). TypeScript is transpiled once per source checksum.
+ * {language, source}}), which must be last written by someone the trust policy trusts. TypeScript
+ * is transpiled once per source checksum.
  */
 public final class JsLoader implements ImplementationLoader, AutoCloseable {
   private static final int CONTEXTS_PER_TOOL = 2;
@@ -30,19 +34,23 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
 
   private final BreadcrumbStore store;
   private final Duration defaultTimeout;
+  private final ToolTrustPolicy policy;
+  private final NetworkGuard network;
   private final LazyResource<JsRuntime> runtime =
       new LazyResource<>(JsRuntime::new, "JavaScript tools need GraalJS (org.graalvm.polyglot:js-community) on the classpath");
 
-  public JsLoader(BreadcrumbStore store, Duration defaultTimeout) {
+  public JsLoader(BreadcrumbStore store, Duration defaultTimeout, ToolTrustPolicy policy, NetworkGuard network) {
     this.store = store;
     this.defaultTimeout = defaultTimeout;
+    this.policy = policy;
+    this.network = network;
   }
 
   @Override
   public Invoker load(ToolDefinition definition) {
     JsProgram first = program(definition);
     boolean elsewhere = definition.implementation().spec().hasNonNull("breadcrumb_id");
-    return new JsTool(first, elsewhere ? () -> program(definition) : () -> first, store, runtime(), CONTEXTS_PER_TOOL);
+    return new JsTool(first, elsewhere ? () -> program(definition) : () -> first, network, runtime(), CONTEXTS_PER_TOOL);
   }
 
   private JsProgram program(ToolDefinition def) {
@@ -56,6 +64,13 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
           store.get(id)
               .orElseThrow(
                   () -> new ToolException("tool_load_failed", "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
+      Principal writer = Principal.writerOf(holder);
+      if (!policy.trusts(writer, holder.schemaName())) {
+        throw new ToolException(
+            "tool_untrusted",
+            "tool '" + tool + "': its code breadcrumb '" + id + "' was last written by " + writer.wire()
+                + ", whom the trust policy does not trust; the code was not loaded");
+      }
       code = holder.context().path("code");
       language = code.path("language").asText(spec.path("runtime").asText("javascript"));
     } else {

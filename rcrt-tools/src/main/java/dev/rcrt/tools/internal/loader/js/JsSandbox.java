@@ -13,6 +13,7 @@ import dev.rcrt.core.Sensitivity;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -48,8 +49,10 @@ import org.slf4j.LoggerFactory;
  * <p>The tool's {@code context} argument is {@code {request: {id, tool, requestedBy}, secrets,
  * config, api}}: {@code secrets} holds only the secrets the tool declares, and {@code api} offers
  * {@code getBreadcrumb(id)}, {@code searchBreadcrumbs(selector, limit)} and {@code
- * createBreadcrumb(payload)} on the runner's store. {@code fetch} exists only when {@code
- * permissions.net} allows it, and reaches only the hosts listed there.
+ * createBreadcrumb(payload)} on the calling tool's view of the store (writes stamped {@code
+ * tool:<name>}; tools, configs, agents and schema definitions refused unless the trust policy
+ * trusts the tool). {@code fetch} exists only when {@code permissions.net} allows it, reaches only
+ * the hosts listed there, and only addresses the trust policy allows.
  *
  * <p>Not thread-safe: a context runs one call at a time; {@link JsTool} pools them.
  */
@@ -97,13 +100,14 @@ final class JsSandbox implements AutoCloseable {
       """;
 
   private final JsProgram program;
-  private final BreadcrumbStore store;
+  private final NetworkGuard network;
   private final JsRuntime runtime;
   private final ByteArrayOutputStream console = new ByteArrayOutputStream();
   private final Context context;
   private final Value handler;
   private final Value call;
   private volatile @Nullable CallScope current;
+  private volatile @Nullable BreadcrumbStore store;
   private volatile boolean running;
   private boolean broken;
 
@@ -113,9 +117,9 @@ final class JsSandbox implements AutoCloseable {
    * @throws ToolException {@code tool_definition_invalid} for a syntax error (line and column) or a
    *     module without the handler export
    */
-  JsSandbox(JsProgram program, BreadcrumbStore store, JsRuntime runtime) {
+  JsSandbox(JsProgram program, NetworkGuard network, JsRuntime runtime) {
     this.program = program;
-    this.store = store;
+    this.network = network;
     this.runtime = runtime;
     OutputStream sink = new OutputStream() {
       @Override
@@ -170,6 +174,7 @@ final class JsSandbox implements AutoCloseable {
   /** Runs the handler once, interrupting it at the call's deadline. */
   JsonNode call(JsonNode input, ToolContext ctx, CallScope scope) {
     current = scope;
+    store = ctx.store();
     Duration limit = scope.remaining();
     context.resetLimits();
     running = true;
@@ -213,6 +218,7 @@ final class JsSandbox implements AutoCloseable {
       running = false;
       guard.cancel(false);
       current = null;
+      store = null;
       flushConsole(scope);
     }
   }
@@ -267,13 +273,22 @@ final class JsSandbox implements AutoCloseable {
     }
   }
 
+  /** The calling tool's store view: writes are stamped {@code tool:<name>} and checked by the trust policy. */
+  private BreadcrumbStore store() {
+    BreadcrumbStore s = store;
+    if (s == null) {
+      throw new IllegalStateException("context.api is only available during a call");
+    }
+    return s;
+  }
+
   private JsonNode getBreadcrumb(String id) {
-    return store.get(id).map(JsSandbox::visible).orElse(RcrtJson.mapper().nullNode());
+    return store().get(id).map(JsSandbox::visible).orElse(RcrtJson.mapper().nullNode());
   }
 
   private JsonNode search(String selectorJson, int limit) {
     ArrayNode out = RcrtJson.mapper().createArrayNode();
-    for (Breadcrumb b : store.search(Selector.fromJson(RcrtJson.parse(selectorJson)), Math.max(1, Math.min(limit, 500)), 0)) {
+    for (Breadcrumb b : store().search(Selector.fromJson(RcrtJson.parse(selectorJson)), Math.max(1, Math.min(limit, 500)), 0)) {
       out.add(visible(b));
     }
     return out;
@@ -286,7 +301,7 @@ final class JsSandbox implements AutoCloseable {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException("createBreadcrumb: " + (e.getCause() != null ? e.getCause().getMessage() : e.getOriginalMessage()));
     }
-    return visible(store.create(payload));
+    return visible(store().create(payload));
   }
 
   /** A breadcrumb as tools see it: the context of a secret-sensitivity record is left out. */
@@ -310,6 +325,7 @@ final class JsSandbox implements AutoCloseable {
     if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
       throw new IllegalArgumentException("fetch supports http and https URLs only, not '" + uri.getScheme() + "'");
     }
+    network.check("fetch", uri);
     CallScope scope = current;
     Duration left = scope == null ? Duration.ofSeconds(10) : scope.remaining();
     HttpRequest.Builder request =

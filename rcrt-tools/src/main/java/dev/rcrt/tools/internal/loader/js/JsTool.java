@@ -1,11 +1,11 @@
 package dev.rcrt.tools.internal.loader.js;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.Invoker;
+import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,14 +18,14 @@ import java.util.function.Supplier;
  */
 final class JsTool implements Invoker {
   private final Supplier<JsProgram> source;
-  private final BreadcrumbStore store;
+  private final NetworkGuard network;
   private final JsRuntime runtime;
   private final int maxContexts;
   private volatile Pool pool;
 
-  JsTool(JsProgram first, Supplier<JsProgram> source, BreadcrumbStore store, JsRuntime runtime, int maxContexts) {
+  JsTool(JsProgram first, Supplier<JsProgram> source, NetworkGuard network, JsRuntime runtime, int maxContexts) {
     this.source = source;
-    this.store = store;
+    this.network = network;
     this.runtime = runtime;
     this.maxContexts = maxContexts;
     this.pool = new Pool(first);
@@ -83,7 +83,7 @@ final class JsTool implements Invoker {
     JsSandbox create() {
       size.incrementAndGet();
       try {
-        return new JsSandbox(program, store, runtime);
+        return new JsSandbox(program, network, runtime);
       } catch (RuntimeException e) {
         size.decrementAndGet();
         throw e;

@@ -1,0 +1,34 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The capability options shared by the commands that run tools: what the default trust policy
+ * refuses unless the operator allows it.
+ */
+public final class TrustOption {
+  @Option(names = "--allow-network", paramLabel = "CIDR",
+      description = "Let HTTP tools and fetch reach this internal network, e.g. 127.0.0.0/8 (loopback, private and link-local addresses are refused by default). Repeatable.")
+  List<String> networks = new ArrayList<>();
+
+  @Option(names = "--allow-image", paramLabel = "PATTERN",
+      description = "Let container tools run images matching PATTERN (* matches anything), e.g. ghcr.io/acme/*. None by default. Repeatable.")
+  List<String> images = new ArrayList<>();
+
+  @Option(names = "--allow-module-dir", paramLabel = "DIR",
+      description = "Let module tools load jars from DIR. None by default. Repeatable.")
+  List<Path> moduleDirs = new ArrayList<>();
+
+  /** The default policy with these allowances. */
+  public ToolTrustPolicy policy() {
+    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder();
+    networks.forEach(b::allowNetwork);
+    b.allowImages(images.toArray(String[]::new));
+    moduleDirs.forEach(b::allowModuleLocation);
+    return b.build();
+  }
+}

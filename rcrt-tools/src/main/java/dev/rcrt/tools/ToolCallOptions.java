@@ -1,0 +1,60 @@
+package dev.rcrt.tools;
+
+import dev.rcrt.core.Principal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How {@link ToolRunner#call(ToolRequest, ToolCallOptions)} runs one call. Immutable; the {@code
+ * with…} methods return copies.
+ *
+ * @param caller who asks; stamped on the recorded request and judged by the {@link
+ *     ToolTrustPolicy}. Host code chooses it; tools and models never can.
+ * @param tags added to the request and response breadcrumbs, such as {@code session:<id>}; copied
+ * @param tool the definition to run, as it was offered (for example to a model), or null to
+ *     resolve the newest trusted tool by name. A pinned definition runs only while its breadcrumb is
+ *     still at that version and trusted; otherwise the call fails with {@code tool_changed}.
+ * @param handler the code for a pinned {@code tool} whose implementation type the runner does not
+ *     load itself (an agent offered as a tool), or null
+ */
+public record ToolCallOptions(
+    Principal caller, List<String> tags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler) {
+
+  /** Validates and copies. */
+  public ToolCallOptions {
+    Objects.requireNonNull(caller, "caller");
+    tags = List.copyOf(tags);
+    if (handler != null && tool == null) {
+      throw new IllegalArgumentException("a handler needs the pinned tool it implements");
+    }
+  }
+
+  /** A call by the host, without tags, resolving the tool by name. */
+  public static ToolCallOptions host() {
+    return new ToolCallOptions(Principal.host(), List.of(), null, null);
+  }
+
+  /** A call by {@code caller}, without tags, resolving the tool by name. */
+  public static ToolCallOptions by(Principal caller) {
+    return new ToolCallOptions(caller, List.of(), null, null);
+  }
+
+  /** The same options with {@code more} tags added. */
+  public ToolCallOptions withTags(String... more) {
+    List<String> all = new ArrayList<>(tags);
+    all.addAll(List.of(more));
+    return new ToolCallOptions(caller, all, tool, handler);
+  }
+
+  /** The same options, running exactly {@code offered}. */
+  public ToolCallOptions withTool(ToolDefinition offered) {
+    return new ToolCallOptions(caller, tags, Objects.requireNonNull(offered, "offered"), handler);
+  }
+
+  /** The same options, running {@code code} for the pinned tool. */
+  public ToolCallOptions withHandler(ToolHandler code) {
+    return new ToolCallOptions(caller, tags, tool, Objects.requireNonNull(code, "code"));
+  }
+}

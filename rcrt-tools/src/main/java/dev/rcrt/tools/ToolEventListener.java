@@ -1,0 +1,37 @@
+package dev.rcrt.tools;
+
+/**
+ * Observes every tool call of a {@link ToolRunner} on every path, in the manner of OkHttp's {@code
+ * EventListener}: for metrics, tracing and audit. Methods are called on the calling thread in this
+ * order: {@link #callStart}, {@link #toolResolved} (unless resolution failed), then {@link
+ * #callDenied} or {@link #inputValidated}, then {@link #callFailed} for an error response, and
+ * always {@link #callEnd} last.
+ *
+ * <p>Every method has an empty default, so a listener overrides only what it needs (the one place
+ * this SDK gives an interface defaults: an observer with a dozen hooks would otherwise force empty
+ * bodies on every implementer). A listener that throws is logged and ignored. Never passed a secret
+ * value: responses are scrubbed before they reach listeners. Must be thread-safe.
+ */
+public interface ToolEventListener {
+
+  /** The call entered the chain. */
+  default void callStart(ToolRequest request) {}
+
+  /** The tool was resolved and pinned to {@code tool}. */
+  default void toolResolved(ToolRequest request, ToolDefinition tool) {}
+
+  /**
+   * The trust policy or approval refused the call; {@code code} is {@code tool_untrusted}, {@code
+   * tool_denied} or {@code tool_capability_denied}.
+   */
+  default void callDenied(ToolRequest request, ToolDefinition tool, String code) {}
+
+  /** The input passed the tool's input schema; the tool runs next. */
+  default void inputValidated(ToolRequest request, ToolDefinition tool) {}
+
+  /** The call ends with an error response. */
+  default void callFailed(ToolRequest request, ToolResponse response) {}
+
+  /** The call ended; {@code response} is what was recorded. */
+  default void callEnd(ToolRequest request, ToolResponse response) {}
+}

@@ -1,0 +1,136 @@
+package dev.rcrt.tools;
+
+import dev.rcrt.core.Principal;
+import dev.rcrt.tools.internal.trust.DefaultTrustPolicy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Decides what records may cause. Tools are breadcrumbs, so whoever can write a breadcrumb could
+ * otherwise write a tool; every {@link ToolRunner} path asks this policy before data becomes
+ * behaviour:
+ *
+ * <ul>
+ *   <li><b>Records that become behaviour</b> ({@link #PROTECTED_SCHEMAS}: tool records, {@code
+ *       tool.config.v1}, agent definitions, {@code schema.def.v1}, and the code breadcrumbs
+ *       JavaScript tools point at) take effect only if {@link #trusts} their last writer ({@link
+ *       Principal#writerOf}). An untrusted tool is neither offered to a model nor run; an untrusted
+ *       config is ignored with a logged warning. A writer the policy does not trust cannot write
+ *       such records through a tool either: {@code breadcrumb-create} and {@code
+ *       context.api.createBreadcrumb} refuse them with an error the model can read.
+ *   <li><b>Requests</b>: a {@code tool.request.v1} runs only if {@link #mayRequest} accepts its
+ *       writer; a refused one gets an error response that says why.
+ *   <li><b>Capabilities</b> a tool record asks for ({@link Capability}) run only if {@link
+ *       #allows} them.
+ * </ul>
+ *
+ * <p>{@link #defaults()} trusts the host only, lets the host and agents request tools, and allows
+ * no container image, no jar outside the host's list and no connection to a loopback, link-local,
+ * private, unique-local, multicast or unspecified address. {@link #permissive()} restores the
+ * original RCRT's everything-goes behaviour, for closed deployments only. Implementations must be
+ * thread-safe and fast (they are asked on every call).
+ */
+public interface ToolTrustPolicy {
+
+  /**
+   * The schemas of records that become behaviour: tools ({@link ToolDefinition#TOOL_SCHEMAS}),
+   * tool configurations, agent definitions and schema definitions.
+   */
+  Set<String> PROTECTED_SCHEMAS =
+      Set.of(
+          "tool.code.v1", "tool.v1", "tool.definition.v1", "tool.config.v1",
+          "agent.def.v1", "agent.definition.v1", "schema.def.v1");
+
+  /**
+   * Whether a record of {@code schemaName} whose last writer is {@code writer} may take effect
+   * (and whether {@code writer} may write one through a tool).
+   */
+  boolean trusts(Principal writer, String schemaName);
+
+  /** Whether a {@code tool.request.v1} written by (or a call made for) {@code requester} may run. */
+  boolean mayRequest(Principal requester, ToolDefinition tool);
+
+  /** Whether a tool may use {@code capability}. */
+  boolean allows(Capability capability);
+
+  /** The safe default; see the class comment. Same as {@code builder().build()}. */
+  static ToolTrustPolicy defaults() {
+    return builder().build();
+  }
+
+  /**
+   * <b>Unsafe</b>: trusts every writer, runs every request, allows every capability, as the
+   * original RCRT does. A model can then create tools for itself, a tool can grant itself secrets,
+   * and anyone who writes a breadcrumb can run code on the host. Use only where every writer of the
+   * store is trusted.
+   */
+  static ToolTrustPolicy permissive() {
+    return DefaultTrustPolicy.PERMISSIVE;
+  }
+
+  /** A builder starting from {@link #defaults()}. */
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builder for the default policy with host-chosen allowances. Not thread-safe. */
+  final class Builder {
+    private Predicate<Principal> trustedWriters = Principal::isHost;
+    private Predicate<Principal> requesters = p -> p.isHost() || p.kind() == Principal.Kind.AGENT;
+    private final List<String> images = new ArrayList<>();
+    private final List<String> moduleLocations = new ArrayList<>();
+    private final List<String> networks = new ArrayList<>();
+
+    private Builder() {}
+
+    /** Whose protected records take effect; default the host only. */
+    public Builder trustedWriters(Predicate<Principal> writers) {
+      this.trustedWriters = Objects.requireNonNull(writers, "writers");
+      return this;
+    }
+
+    /** Whose tool requests run; default the host and agents (never tools). */
+    public Builder requesters(Predicate<Principal> requesters) {
+      this.requesters = Objects.requireNonNull(requesters, "requesters");
+      return this;
+    }
+
+    /**
+     * Container images tools may run, as patterns where {@code *} matches any run of characters
+     * ({@code ghcr.io/acme/*}, {@code busybox:1.*}); default none.
+     */
+    public Builder allowImages(String... patterns) {
+      for (String p : patterns) {
+        images.add(Objects.requireNonNull(p, "pattern"));
+      }
+      return this;
+    }
+
+    /** A directory (or single jar) from which {@code module} tools may load jars; default none. */
+    public Builder allowModuleLocation(Path location) {
+      moduleLocations.add(location.toAbsolutePath().normalize().toString());
+      return this;
+    }
+
+    /**
+     * A network, in CIDR notation ({@code 127.0.0.0/8}, {@code 10.1.0.0/16}, {@code ::1/128}),
+     * that HTTP tools and {@code fetch} may reach although it is loopback, link-local, private or
+     * otherwise internal. Public addresses need no allowance.
+     *
+     * @throws IllegalArgumentException if {@code cidr} is not an address with a prefix length
+     */
+    public Builder allowNetwork(String cidr) {
+      DefaultTrustPolicy.checkCidr(cidr);
+      networks.add(cidr);
+      return this;
+    }
+
+    public ToolTrustPolicy build() {
+      return new DefaultTrustPolicy(trustedWriters, requesters, images, moduleLocations, networks);
+    }
+  }
+}

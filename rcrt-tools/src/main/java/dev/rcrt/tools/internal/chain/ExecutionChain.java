@@ -1,0 +1,117 @@
+package dev.rcrt.tools.internal.chain;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ApprovalHandler;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolCallOptions;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolDiscovery;
+import dev.rcrt.tools.ToolEventListener;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolInterceptor;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolTrustPolicy;
+import dev.rcrt.tools.internal.loader.ToolLoader;
+import dev.rcrt.tools.internal.trust.ToolConfigs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one way a tool runs: the record step around the chain of links {@code resolve →
+ * [application interceptors] → trust → approval → validate → scrub → [runtime interceptors] →
+ * invoke}. Recording happens here and nowhere else: the request (unless it is already stored),
+ * then the response, with the listeners told at start and end. Thread-safe.
+ */
+public final class ExecutionChain {
+  /** Who writes responses. */
+  public static final String WRITER = "tools-runner";
+  /** The tag of requests a runner runs itself; listeners leave them alone. */
+  public static final String DIRECT_TAG = "dispatch:direct";
+
+  private final BreadcrumbStore store;
+  private final List<ToolInterceptor> links;
+  private final Listeners listeners;
+  private final Duration defaultTimeout;
+
+  /** The settings of a chain, from the runner's builder. */
+  public record Settings(
+      BreadcrumbStore store, ToolDiscovery discovery, ToolLoader loader, ToolTrustPolicy policy,
+      SecretResolver secrets, Duration defaultTimeout, @Nullable ApprovalHandler approval,
+      Predicate<ToolDefinition> approvalPolicy, List<ToolInterceptor> application,
+      List<ToolInterceptor> runtime, List<ToolEventListener> listeners) {}
+
+  public ExecutionChain(Settings s) {
+    this.store = s.store();
+    this.listeners = new Listeners(s.listeners());
+    this.defaultTimeout = s.defaultTimeout();
+    List<ToolInterceptor> all = new ArrayList<>();
+    all.add(new ResolveLink(s.store(), s.discovery(), listeners));
+    all.addAll(s.application());
+    all.add(new TrustLink(s.policy(), listeners));
+    all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners));
+    all.add(new ValidateLink(s.loader(), listeners));
+    all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets()));
+    all.addAll(s.runtime());
+    all.add(new InvokeLink(s.store(), s.policy()));
+    this.links = List.copyOf(all);
+  }
+
+  /** Records the request (tagged {@link #DIRECT_TAG}), runs it, records and returns the response. */
+  public ToolResponse call(ToolRequest request, ToolCallOptions options) {
+    return record(
+        new CallState(request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler()));
+  }
+
+  /**
+   * Runs a stored {@code tool.request.v1} as its writer asked and records the response. A request
+   * that already has a response (denied, or run by another runner) is not run again: that response
+   * is returned.
+   */
+  public ToolResponse run(Breadcrumb stored) {
+    List<String> sessionTags = stored.tags().stream().filter(t -> t.startsWith("session:")).toList();
+    ToolRequest request;
+    try {
+      request = ToolRequest.fromBreadcrumb(stored);
+    } catch (ValidationException malformed) {
+      String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
+      ToolResponse r = ToolResponse.failure(stored.id(), tool, new ToolException("tool_input_invalid", malformed.getMessage()), 0);
+      store.create(r.toBreadcrumb(sessionTags, WRITER));
+      return r;
+    }
+    List<Breadcrumb> answered =
+        store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId()), 1, 0);
+    if (!answered.isEmpty()) {
+      return ToolResponse.fromBreadcrumb(answered.get(0));
+    }
+    String pinnedId = stored.contextText("tool_id");
+    long pinnedVersion = stored.context().path("tool_version").asLong(0);
+    return record(
+        new CallState(request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null));
+  }
+
+  private ToolResponse record(CallState call) {
+    ToolRequest request = call.request;
+    listeners.callStart(request);
+    if (call.stored == null) {
+      List<String> tags = new ArrayList<>(call.tags);
+      tags.add(DIRECT_TAG);
+      store.create(request.toBreadcrumb(tags, call.caller, call.pinned));
+    }
+    ToolResponse response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
+    if (!response.success()) {
+      listeners.callFailed(request, response);
+    }
+    store.create(response.toBreadcrumb(call.tags, WRITER));
+    listeners.callEnd(request, response);
+    return response;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.rcrt.tools.internal.chain;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
+import dev.rcrt.tools.ToolChain;
+import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolTrustPolicy;
+import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.loader.Invoker;
+import dev.rcrt.tools.internal.trust.StampedStore;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The last link: runs the tool's code on the calling thread under its deadline. Invokers that stop
+ * by the deadline themselves (HTTP, JavaScript, containers) are called directly; Java handlers are
+ * watched by the {@link Watchdog}, which interrupts the thread at the deadline. The handler gets a
+ * deep copy of the input and configuration and a store that stamps its writes {@code tool:<name>},
+ * so nothing it does changes a recorded request or passes for the host.
+ */
+final class InvokeLink implements RealToolChain.Link {
+  private final BreadcrumbStore store;
+  private final ToolTrustPolicy policy;
+
+  InvokeLink(BreadcrumbStore store, ToolTrustPolicy policy) {
+    this.store = store;
+    this.policy = policy;
+  }
+
+  @Override
+  public String name() {
+    return "invoke";
+  }
+
+  @Override
+  public ToolResponse intercept(ToolChain chain) {
+    CallState call = ((RealToolChain) chain).call();
+    ToolDefinition tool = chain.tool();
+    CallScope scope = Objects.requireNonNull(call.scope, "scope");
+    Invoker invoker = Objects.requireNonNull(call.loaded, "loaded").invoker();
+    ToolRequest request = chain.request();
+    ToolContext context =
+        new ToolContext(
+            request.requestId(), tool.name(), request.requestedBy(),
+            new StampedStore(store, Principal.tool(tool.name()), policy),
+            scope.resolveReferences(Objects.requireNonNull(call.config, "config")), declaredSecrets(tool, scope));
+    JsonNode input = request.input().deepCopy();
+    JsonNode output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : watched(tool, invoker, input, context, scope);
+    if (output == null) {
+      throw new ToolException("tool_output_invalid", "tool '" + tool.name() + "' returned no output");
+    }
+    return ToolResponse.success(request.requestId(), tool.name(), output, call.elapsedMs());
+  }
+
+  private static JsonNode direct(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
+    try {
+      return invoker.invoke(input, context, scope);
+    } catch (ToolException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException("tool_failed", "tool '" + tool.name() + "' was interrupted");
+    } catch (Exception e) {
+      throw failed(tool, e);
+    }
+  }
+
+  private static JsonNode watched(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
+    try (Watchdog.Watch watch = Watchdog.start(scope.remaining())) {
+      JsonNode output;
+      try {
+        output = invoker.invoke(input, context, scope);
+      } catch (ToolException e) {
+        throw watch.expired() ? timeout(tool, scope) : e;
+      } catch (InterruptedException e) {
+        if (watch.expired()) {
+          throw timeout(tool, scope);
+        }
+        Thread.currentThread().interrupt();
+        throw new ToolException("tool_failed", "tool '" + tool.name() + "' was interrupted");
+      } catch (Exception e) {
+        throw watch.expired() ? timeout(tool, scope) : failed(tool, e);
+      }
+      if (watch.expired()) {
+        throw timeout(tool, scope);
+      }
+      return output;
+    }
+  }
+
+  private static ToolException timeout(ToolDefinition tool, CallScope scope) {
+    return new ToolException("tool_timeout", "tool '" + tool.name() + "' timed out after " + scope.limit().toMillis() + " ms");
+  }
+
+  private static ToolException failed(ToolDefinition tool, Throwable cause) {
+    return new ToolException(
+        "tool_failed",
+        "tool '" + tool.name() + "' failed: " + cause.getClass().getSimpleName()
+            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+        cause);
+  }
+
+  /** The values of the secrets listed in {@code required_secrets}, by bare name. */
+  private static Map<String, String> declaredSecrets(ToolDefinition tool, CallScope scope) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (JsonNode ref : tool.context().path("required_secrets")) {
+      String name = ref.asText();
+      String bare = CallScope.isReference(name) ? name.substring("secret:".length()) : name;
+      out.put(bare, scope.secret(bare));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,110 @@
+package dev.rcrt.tools.internal.chain;
+
+import dev.rcrt.core.Principal;
+import dev.rcrt.tools.ToolChain;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolInterceptor;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The chain at one position, after OkHttp's {@code RealInterceptorChain}: {@link #proceed} runs
+ * link {@code index} with the chain at {@code index + 1}, turns what it throws into an error
+ * response, and enforces the contract (proceed at most once, keep the request id and tool, return a
+ * response), naming the link that broke it.
+ */
+public final class RealToolChain implements ToolChain {
+  private static final Logger LOG = LoggerFactory.getLogger(RealToolChain.class);
+
+  private final List<ToolInterceptor> links;
+  private final int index;
+  private final CallState call;
+  private final Duration defaultTimeout;
+  private boolean proceeded;
+
+  RealToolChain(List<ToolInterceptor> links, int index, CallState call, Duration defaultTimeout) {
+    this.links = links;
+    this.index = index;
+    this.call = call;
+    this.defaultTimeout = defaultTimeout;
+  }
+
+  CallState call() {
+    return call;
+  }
+
+  @Override
+  public ToolRequest request() {
+    return call.request;
+  }
+
+  @Override
+  public ToolDefinition tool() {
+    if (call.tool == null) {
+      throw new IllegalStateException("the tool is not resolved yet at this link");
+    }
+    return call.tool;
+  }
+
+  @Override
+  public Principal caller() {
+    return call.caller;
+  }
+
+  @Override
+  public Duration timeout() {
+    Duration own = tool().timeout();
+    return own != null ? own : defaultTimeout;
+  }
+
+  @Override
+  public ToolResponse proceed(ToolRequest request) {
+    String caller = index == 0 ? "the runner" : name(links.get(index - 1));
+    if (proceeded) {
+      throw new IllegalStateException(caller + " called proceed() more than once");
+    }
+    proceeded = true;
+    if (index >= links.size()) {
+      throw new IllegalStateException(caller + " called proceed() after the last link");
+    }
+    if (!request.requestId().equals(call.request.requestId()) || !request.tool().equals(call.request.tool())) {
+      throw new IllegalStateException(caller + " changed the request id or tool name; only the input may change");
+    }
+    call.request = request;
+    ToolInterceptor link = links.get(index);
+    ToolResponse response;
+    try {
+      response = link.intercept(new RealToolChain(links, index + 1, call, defaultTimeout));
+    } catch (ToolException e) {
+      return call.failure(e);
+    } catch (RuntimeException e) {
+      LOG.debug("tool chain link {} failed", name(link), e);
+      return call.failure(
+          new ToolException(
+              "tool_failed",
+              "tool '" + call.toolName() + "': chain link " + name(link) + " failed: " + e.getClass().getSimpleName()
+                  + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+              e));
+    }
+    if (response == null) {
+      return call.failure(
+          new ToolException("tool_failed", "tool '" + call.toolName() + "': chain link " + name(link) + " returned no response"));
+    }
+    return response;
+  }
+
+  /** A link's name in errors: the built-in links' names, else the class name. */
+  static String name(ToolInterceptor link) {
+    return link instanceof Link builtin ? builtin.name() : "'" + link.getClass().getName() + "'";
+  }
+
+  /** A built-in link, named in errors by its role. */
+  interface Link extends ToolInterceptor {
+    String name();
+  }
+}

@@ -1,0 +1,48 @@
+package dev.rcrt.tools.internal.chain;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolChain;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.trust.ToolConfigs;
+
+/**
+ * Opens the call's secret scope (its trusted configuration, the secret names it is granted, its
+ * deadline) and, on the way out, removes every secret value the call resolved from the output or
+ * the error before anything outside the tool sees it.
+ */
+final class ScrubLink implements RealToolChain.Link {
+  private final ToolConfigs configs;
+  private final SecretResolver secrets;
+
+  ScrubLink(ToolConfigs configs, SecretResolver secrets) {
+    this.configs = configs;
+    this.secrets = secrets;
+  }
+
+  @Override
+  public String name() {
+    return "scrub";
+  }
+
+  @Override
+  public ToolResponse intercept(ToolChain chain) {
+    CallState call = ((RealToolChain) chain).call();
+    ToolDefinition tool = chain.tool();
+    JsonNode config = configs.config(tool.name());
+    CallScope scope = new CallScope(tool.name(), chain.timeout(), secrets, ToolConfigs.grants(tool, config));
+    call.config = config;
+    call.scope = scope;
+    ToolResponse r = chain.proceed(chain.request());
+    if (r.success()) {
+      JsonNode output = r.output();
+      JsonNode clean = output == null ? null : scope.scrub(output);
+      return clean == output ? r : new ToolResponse(r.requestId(), r.tool(), true, clean, null, null, r.executionTimeMs());
+    }
+    String error = r.error() == null ? "" : r.error();
+    String clean = scope.scrub(error);
+    return clean.equals(error) ? r : new ToolResponse(r.requestId(), r.tool(), false, null, clean, r.errorCode(), r.executionTimeMs());
+  }
+}

@@ -1,0 +1,55 @@
+package dev.rcrt.tools.internal.chain;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.Principal;
+import dev.rcrt.tools.ToolChain;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolTrustPolicy;
+
+/**
+ * Asks the {@link ToolTrustPolicy} whether the caller may request the tool, and whether the tool's
+ * breadcrumb (when resolution read it) was last written by someone it trusts. Tools found by name
+ * are already filtered by discovery.
+ */
+final class TrustLink implements RealToolChain.Link {
+  private final ToolTrustPolicy policy;
+  private final Listeners listeners;
+
+  TrustLink(ToolTrustPolicy policy, Listeners listeners) {
+    this.policy = policy;
+    this.listeners = listeners;
+  }
+
+  @Override
+  public String name() {
+    return "trust";
+  }
+
+  @Override
+  public ToolResponse intercept(ToolChain chain) {
+    CallState call = ((RealToolChain) chain).call();
+    ToolDefinition tool = chain.tool();
+    if (!policy.mayRequest(call.caller, tool)) {
+      throw denied(chain, tool,
+          "tool '" + tool.name() + "' was requested by " + call.caller.wire() + ", and the trust policy runs requests"
+              + " only from the host and agents; it was not run");
+    }
+    Breadcrumb source = call.source;
+    if (source != null) {
+      Principal writer = Principal.writerOf(source);
+      if (!policy.trusts(writer, source.schemaName())) {
+        throw denied(chain, tool,
+            "tool '" + tool.name() + "' (breadcrumb '" + source.id() + "') was last written by " + writer.wire()
+                + ", whom the trust policy does not trust; it was not run");
+      }
+    }
+    return chain.proceed(chain.request());
+  }
+
+  private ToolException denied(ToolChain chain, ToolDefinition tool, String message) {
+    listeners.callDenied(chain.request(), tool, "tool_untrusted");
+    return new ToolException("tool_untrusted", message);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.rcrt.tools.internal.trust;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbListener;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The store as a running tool sees it: every write is stamped with the tool's principal ({@code
+ * created_by} / {@code updated_by} = {@code tool:<name>}, whatever the payload claims), and writes,
+ * updates or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the
+ * policy trusts that principal. Reads pass through. Thread-safe as the store it wraps.
+ */
+public final class StampedStore implements BreadcrumbStore {
+  private final BreadcrumbStore store;
+  private final Principal writer;
+  private final ToolTrustPolicy policy;
+
+  public StampedStore(BreadcrumbStore store, Principal writer, ToolTrustPolicy policy) {
+    this.store = store;
+    this.writer = writer;
+    this.policy = policy;
+  }
+
+  @Override
+  public Breadcrumb create(BreadcrumbCreate create) {
+    check(create.schemaName(), "create");
+    return store.create(create.withCreatedBy(writer.wire()));
+  }
+
+  @Override
+  public Optional<Breadcrumb> get(String id) {
+    return store.get(id);
+  }
+
+  @Override
+  public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
+    store.get(id).ifPresent(existing -> check(existing.schemaName(), "update"));
+    return store.update(id, expectedVersion, update.withUpdatedBy(writer.wire()));
+  }
+
+  @Override
+  public boolean delete(String id) {
+    store.get(id).ifPresent(existing -> check(existing.schemaName(), "delete"));
+    return store.delete(id);
+  }
+
+  @Override
+  public List<Breadcrumb> search(Selector selector, int limit, int offset) {
+    return store.search(selector, limit, offset);
+  }
+
+  @Override
+  public List<Breadcrumb> history(String id) {
+    return store.history(id);
+  }
+
+  @Override
+  public Subscription subscribe(Selector selector, BreadcrumbListener listener) {
+    return store.subscribe(selector, listener);
+  }
+
+  @Override
+  public int purgeExpired() {
+    return store.purgeExpired();
+  }
+
+  private void check(String schema, String action) {
+    if (schema != null && ToolTrustPolicy.PROTECTED_SCHEMAS.contains(schema) && !policy.trusts(writer, schema)) {
+      throw new ToolException(
+          "tool_untrusted",
+          writer.wire() + " may not " + action + " a " + schema + " breadcrumb: tools, tool configs, agents and"
+              + " schema definitions are taken only from writers the host's ToolTrustPolicy trusts;"
+              + " write other kinds of breadcrumbs instead");
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.rcrt.tools.internal.trust;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ContextMatch;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolTrustPolicy;
+import dev.rcrt.tools.internal.CallScope;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A tool's configuration and the secrets it is granted. The configuration is the {@code config}
+ * object of the newest {@code tool.config.v1} for the tool ({@code tool} or {@code tool_name})
+ * whose writer the policy trusts; untrusted ones are skipped with a warning. A tool may resolve
+ * {@code secret:NAME} only for the names its own (trusted) record declares, in {@code
+ * required_secrets} or as references in its implementation ({@code auth.secret}, headers), and the
+ * references in that trusted configuration.
+ */
+public final class ToolConfigs {
+  private static final Logger LOG = LoggerFactory.getLogger(ToolConfigs.class);
+  private static final String SCHEMA = "tool.config.v1";
+  private static final int SCAN = 20;
+
+  private final BreadcrumbStore store;
+  private final ToolTrustPolicy policy;
+
+  public ToolConfigs(BreadcrumbStore store, ToolTrustPolicy policy) {
+    this.store = store;
+    this.policy = policy;
+  }
+
+  /** The tool's trusted configuration object, or an empty object. */
+  public JsonNode config(String tool) {
+    for (String field : List.of("$.tool", "$.tool_name")) {
+      for (Breadcrumb b : store.search(Selector.schema(SCHEMA).withMatch(ContextMatch.eq(field, tool)), SCAN, 0)) {
+        if (!policy.trusts(Principal.writerOf(b), SCHEMA)) {
+          LOG.warn("tool.config.v1 '{}' for tool '{}' ignored: written by {}, whom the trust policy does not trust",
+              b.id(), tool, Principal.writerOf(b));
+          continue;
+        }
+        if (b.context().path("config").isObject()) {
+          return b.context().get("config");
+        }
+      }
+    }
+    return RcrtJson.object();
+  }
+
+  /** The secret names {@code tool} may resolve, given its trusted {@code config}. */
+  public static Set<String> grants(ToolDefinition tool, JsonNode config) {
+    Set<String> names = new HashSet<>();
+    for (JsonNode ref : tool.context().path("required_secrets")) {
+      names.add(bare(ref.asText()));
+    }
+    references(tool.implementation().spec(), names);
+    references(config, names);
+    return Set.copyOf(names);
+  }
+
+  private static void references(JsonNode json, Set<String> into) {
+    if (json.isTextual() && CallScope.isReference(json.textValue())) {
+      into.add(bare(json.textValue()));
+    } else if (json.isContainerNode()) {
+      json.forEach(child -> references(child, into));
+    }
+  }
+
+  private static String bare(String name) {
+    return CallScope.isReference(name) ? name.substring("secret:".length()) : name;
+  }
+}
