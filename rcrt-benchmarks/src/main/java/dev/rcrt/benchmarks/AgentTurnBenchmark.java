@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class AgentTurnBenchmark {
-  @org.openjdk.jmh.annotations.Param({"6", "1000"})
+  @org.openjdk.jmh.annotations.Param({"1000"})
   int tools;
 
   InMemoryBreadcrumbStore store;

@@ -43,9 +43,9 @@ public class ContainerToolBenchmark {
     store.create(BreadcrumbCreate.builder("tool.v1", "stdio").context(RcrtJson.parse(
         "{\"name\":\"echo-stdio\",\"implementation\":{\"type\":\"container\",\"image\":\"" + IMAGE + "\",\"mode\":\"stdio\","
             + "\"command\":[\"/bin/cat\"]}}")).build());
-    runner = ToolRunner.builder(store).build();
+    runner = ToolRunner.builder(store).trustPolicy(dev.rcrt.tools.ToolTrustPolicy.builder().allowImages("rcrt-bench/*").build()).build();
     for (String tool : List.of("echo-server", "echo-stdio")) {
-      ToolResponse first = ToolResponse.fromBreadcrumb(runner.submit(ToolRequest.of(tool, input, "bench"), List.of()));
+      ToolResponse first = runner.call(ToolRequest.of(tool, input, "bench"));
       if (!first.success()) {
         throw new IllegalStateException("container benchmark needs Docker and " + IMAGE + ": " + first.error());
       }
@@ -58,12 +58,12 @@ public class ContainerToolBenchmark {
   }
 
   @Benchmark
-  public Breadcrumb serverContainerReused() {
-    return runner.submit(ToolRequest.of("echo-server", input, "bench"), List.of());
+  public ToolResponse serverContainerReused() {
+    return runner.call(ToolRequest.of("echo-server", input, "bench"));
   }
 
   @Benchmark
-  public Breadcrumb stdioContainerOneShot() {
-    return runner.submit(ToolRequest.of("echo-stdio", input, "bench"), List.of());
+  public ToolResponse stdioContainerOneShot() {
+    return runner.call(ToolRequest.of("echo-stdio", input, "bench"));
   }
 }

@@ -7,6 +7,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -70,7 +71,8 @@ public class HttpToolBenchmark {
             + "\"definition\":{\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}},"
             + "\"outputSchema\":{\"type\":\"object\",\"properties\":{\"temp\":{\"type\":\"number\"}}}}}")).build());
     JsonNode fixed = RcrtJson.parse("{\"temp\":21.5,\"unit\":\"C\"}");
-    runner = ToolRunner.builder(store).handler("noop", (in, ctx) -> fixed).build();
+    runner = ToolRunner.builder(store).handler("noop", (in, ctx) -> fixed)
+        .trustPolicy(dev.rcrt.tools.ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build()).build();
   }
 
   @TearDown(Level.Trial)
@@ -89,12 +91,12 @@ public class HttpToolBenchmark {
 
   /** The runner's fixed cost (two breadcrumbs, resolve, validation) with a Java tool that does nothing. */
   @Benchmark
-  public Breadcrumb noopToolThroughRunner() {
-    return runner.submit(ToolRequest.of("noop", input, "bench"), List.of());
+  public ToolResponse noopToolThroughRunner() {
+    return runner.call(ToolRequest.of("noop", input, "bench"));
   }
 
   @Benchmark
-  public Breadcrumb httpToolThroughRunner() {
-    return runner.submit(ToolRequest.of("weather", input, "bench"), List.of());
+  public ToolResponse httpToolThroughRunner() {
+    return runner.call(ToolRequest.of("weather", input, "bench"));
   }
 }

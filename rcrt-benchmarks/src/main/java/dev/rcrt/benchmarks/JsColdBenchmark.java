@@ -4,6 +4,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -48,12 +49,12 @@ public class JsColdBenchmark {
   }
 
   @Benchmark
-  public Breadcrumb javascriptFirstCall() {
-    return runner.submit(ToolRequest.of("js-inc", RcrtJson.parse("{\"n\":1}"), "bench"), List.of());
+  public ToolResponse javascriptFirstCall() {
+    return runner.call(ToolRequest.of("js-inc", RcrtJson.parse("{\"n\":1}"), "bench"));
   }
 
   @Benchmark
-  public Breadcrumb typescriptFirstCallWithCompilerLoad() {
-    return runner.submit(ToolRequest.of("ts-inc", RcrtJson.parse("{\"n\":1}"), "bench"), List.of());
+  public ToolResponse typescriptFirstCallWithCompilerLoad() {
+    return runner.call(ToolRequest.of("ts-inc", RcrtJson.parse("{\"n\":1}"), "bench"));
   }
 }

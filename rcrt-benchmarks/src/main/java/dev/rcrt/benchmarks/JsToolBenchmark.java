@@ -6,6 +6,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,8 +48,8 @@ public class JsToolBenchmark {
     define(store, "js-inc", "javascript", JS);
     define(store, "ts-inc", "typescript", TS);
     runner = ToolRunner.builder(store).build();
-    runner.submit(ToolRequest.of("js-inc", input, "bench"), List.of());
-    runner.submit(ToolRequest.of("ts-inc", input, "bench"), List.of());
+    runner.call(ToolRequest.of("js-inc", input, "bench"));
+    runner.call(ToolRequest.of("ts-inc", input, "bench"));
   }
 
   @TearDown(Level.Trial)
@@ -57,12 +58,12 @@ public class JsToolBenchmark {
   }
 
   @Benchmark
-  public Breadcrumb javascriptWarm() {
-    return runner.submit(ToolRequest.of("js-inc", input, "bench"), List.of());
+  public ToolResponse javascriptWarm() {
+    return runner.call(ToolRequest.of("js-inc", input, "bench"));
   }
 
   @Benchmark
-  public Breadcrumb typescriptCached() {
-    return runner.submit(ToolRequest.of("ts-inc", input, "bench"), List.of());
+  public ToolResponse typescriptCached() {
+    return runner.call(ToolRequest.of("ts-inc", input, "bench"));
   }
 }

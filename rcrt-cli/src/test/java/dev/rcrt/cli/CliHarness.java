@@ -15,6 +15,10 @@ final class CliHarness {
   int status;
 
   static CliHarness run(Map<String, String> env, String stdin, String... args) {
+    return run(env, stdin, b -> {}, args);
+  }
+
+  static CliHarness run(Map<String, String> env, String stdin, java.util.function.Consumer<dev.rcrt.tools.ToolRunner.Builder> runnerSetup, String... args) {
     CliHarness h = new CliHarness();
     Cli cli =
         new Cli(
@@ -22,7 +26,8 @@ final class CliHarness {
             new PrintStream(h.err, true, StandardCharsets.UTF_8),
             new BufferedReader(new StringReader(stdin)),
             env,
-            false);
+            false,
+            runnerSetup);
     h.status = Main.run(args, cli);
     return h;
   }

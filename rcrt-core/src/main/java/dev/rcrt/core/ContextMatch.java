@@ -46,11 +46,18 @@ public record ContextMatch(
 
   /** {@code path eq value}. */
   public static ContextMatch eq(String path, Object value) {
-    return new ContextMatch(path, MatchOp.EQ, RcrtJson.mapper().valueToTree(value));
+    return new ContextMatch(path, MatchOp.EQ, json(value));
   }
 
   /** A condition with any operator; the value is converted to JSON with {@link RcrtJson}. */
   public static ContextMatch of(String path, MatchOp op, Object value) {
-    return new ContextMatch(path, op, RcrtJson.mapper().valueToTree(value));
+    return new ContextMatch(path, op, json(value));
+  }
+
+  /** Strings, the common case, skip Jackson's general conversion. */
+  private static com.fasterxml.jackson.databind.JsonNode json(Object value) {
+    return value instanceof String text
+        ? com.fasterxml.jackson.databind.node.TextNode.valueOf(text)
+        : RcrtJson.mapper().valueToTree(value);
   }
 }

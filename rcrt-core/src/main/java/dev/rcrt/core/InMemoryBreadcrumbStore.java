@@ -405,7 +405,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   public static final class Builder {
     private Clock clock = Clock.systemUTC();
     private @Nullable Executor eventExecutor;
-    private Supplier<String> ids = () -> UUID.randomUUID().toString();
+    private Supplier<String> ids = Builder::randomId;
     private boolean validateSchemas;
 
     private Builder() {}
@@ -434,7 +434,19 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       return this;
     }
 
-    /** Generates ids for payloads that name none; default random UUIDs. Must be unique. */
+    /**
+     * A version-4 UUID from {@link java.util.concurrent.ThreadLocalRandom}: ids identify records and
+     * are no secret, so they need uniqueness, not the shared, locked {@code SecureRandom} of {@link
+     * UUID#randomUUID()}.
+     */
+    private static String randomId() {
+      java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+      long high = (r.nextLong() & ~0xF000L) | 0x4000L;
+      long low = (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+      return new UUID(high, low).toString();
+    }
+
+    /** Generates ids for payloads that name none; default random (version 4) UUIDs. Must be unique. */
     public Builder ids(Supplier<String> ids) {
       this.ids = Objects.requireNonNull(ids, "ids");
       return this;

@@ -8,6 +8,8 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.util.concurrent.atomic.AtomicLong;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,7 +32,7 @@ public final class ProductionLoopExample {
     return llm;
   }
 
-  /** An executor that streams, runs tool calls in parallel on the host's pool, and asks before risky tools. */
+  /** An executor that streams and runs tool calls in parallel on the host's pool. */
   static AgentExecutor streaming(LlmClient llm, ToolRunner runner, AgentDefinition agent, ExecutorService hostPool) {
     // README:begin streaming
     AgentExecutor executor =
@@ -38,10 +40,32 @@ public final class ProductionLoopExample {
             .agent(agent)
             .streamListener(text -> System.out.print(text)) // tokens as they arrive
             .toolExecutor(hostPool) // the calls of one answer run concurrently here
-            .approvalHandler((request, tool) -> askOperator(tool.name(), request.input().toString()))
             .build();
     // README:end streaming
     return executor;
+  }
+
+  /**
+   * A runner that lets container tools use the team's images and HTTP tools call one internal
+   * network, asks before risky tools, and counts every call on every path.
+   */
+  static ToolRunner guarded(BreadcrumbStore store, AtomicLong calls) {
+    // README:begin trust
+    ToolRunner runner =
+        ToolRunner.builder(store)
+            .trustPolicy(
+                ToolTrustPolicy.builder()
+                    .allowImages("ghcr.io/acme/*") // container tools may run these images, no others
+                    .allowNetwork("10.20.0.0/16") // the internal API our HTTP tools call
+                    .build())
+            .approvalHandler((request, tool) -> askOperator(tool.name(), request.input().toString()))
+            .addInterceptor(chain -> { // sees every call: direct, agents, listeners, the CLI
+              calls.incrementAndGet();
+              return chain.proceed(chain.request());
+            })
+            .build();
+    // README:end trust
+    return runner;
   }
 
   /** Tools run by a runner that listens on the store, perhaps in another process. */

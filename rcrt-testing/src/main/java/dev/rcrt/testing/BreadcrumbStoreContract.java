@@ -107,6 +107,18 @@ public abstract class BreadcrumbStoreContract {
     assertThat(store.get("same").orElseThrow().title()).isEqualTo("First");
   }
 
+  /** Trust decisions read the writer of the current version, so a store must keep both writer fields. */
+  @Test
+  void theWriterOfTheFirstAndOfTheCurrentVersionAreKept() {
+    Breadcrumb created = store.create(BreadcrumbCreate.builder("tool.v1", "T").createdBy("host").build());
+    Breadcrumb updated =
+        store.update(created.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.object().put("n", 2)).withUpdatedBy("tool:helper"));
+    assertThat(updated.createdBy()).isEqualTo("host");
+    assertThat(updated.updatedBy()).isEqualTo("tool:helper");
+    assertThat(store.get(created.id()).orElseThrow().updatedBy()).isEqualTo("tool:helper");
+    assertThat(dev.rcrt.core.Principal.writerOf(store.get(created.id()).orElseThrow())).isEqualTo(dev.rcrt.core.Principal.tool("helper"));
+  }
+
   @Test
   void getOfAnUnknownIdIsEmpty() {
     assertThat(store.get("nope")).isEmpty();

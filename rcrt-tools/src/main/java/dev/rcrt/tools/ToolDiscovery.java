@@ -36,6 +36,7 @@ public final class ToolDiscovery {
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
   private final Map<String, ToolDefinition> parsed = new ConcurrentHashMap<>();
+  private final Map<String, List<Selector>> byName = new ConcurrentHashMap<>();
 
   /** Discovery over {@code store} under {@link ToolTrustPolicy#defaults()}. */
   public ToolDiscovery(BreadcrumbStore store) {
@@ -94,8 +95,8 @@ public final class ToolDiscovery {
   public Optional<ToolDefinition> find(String name) {
     Objects.requireNonNull(name, "name");
     Breadcrumb newest = null;
-    for (String schema : ToolDefinition.TOOL_SCHEMAS) {
-      for (Breadcrumb b : store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.name", name)), FIND_SCAN, 0)) {
+    for (Selector selector : byName.computeIfAbsent(name, ToolDiscovery::selectors)) {
+      for (Breadcrumb b : store.search(selector, FIND_SCAN, 0)) {
         if (trusted(b)) {
           if (newest == null || b.updatedAt().isAfter(newest.updatedAt())) {
             newest = b;
@@ -105,6 +106,11 @@ public final class ToolDiscovery {
       }
     }
     return newest == null ? Optional.empty() : Optional.of(parse(newest));
+  }
+
+  /** The selectors that find a tool by name, one per tool schema; built once per name. */
+  private static List<Selector> selectors(String name) {
+    return ToolDefinition.TOOL_SCHEMAS.stream().map(s -> Selector.schema(s).withMatch(ContextMatch.eq("$.name", name))).toList();
   }
 
   private boolean trusted(Breadcrumb b) {

@@ -50,11 +50,13 @@ public final class Workspace {
    * under {@code policy}, asking {@code approval} for tools that need it.
    */
   public ToolRunner runner(ApprovalHandler approval, ToolTrustPolicy policy) {
-    return ToolRunner.builder(store)
-        .secretResolver(SecretResolver.environment(cli.env()))
-        .approvalHandler(approval)
-        .trustPolicy(policy)
-        .build();
+    ToolRunner.Builder b =
+        ToolRunner.builder(store)
+            .secretResolver(SecretResolver.environment(cli.env()))
+            .approvalHandler(approval)
+            .trustPolicy(policy);
+    cli.runnerSetup().accept(b);
+    return b.build();
   }
 
   /**

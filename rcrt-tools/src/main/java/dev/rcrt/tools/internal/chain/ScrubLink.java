@@ -32,7 +32,7 @@ final class ScrubLink implements RealToolChain.Link {
     CallState call = ((RealToolChain) chain).call();
     ToolDefinition tool = chain.tool();
     JsonNode config = configs.config(tool.name());
-    CallScope scope = new CallScope(tool.name(), chain.timeout(), secrets, ToolConfigs.grants(tool, config));
+    CallScope scope = new CallScope(tool.name(), chain.timeout(), secrets, configs.grants(tool, config));
     call.config = config;
     call.scope = scope;
     ToolResponse r = chain.proceed(chain.request());

@@ -66,6 +66,10 @@ public final class ToolLoader implements AutoCloseable {
     }
     String id = definition.sourceId();
     long version = definition.sourceVersion();
+    Loading ready = loaded.get(id);
+    if (ready != null && ready.version == version && ready.result.isDone() && !ready.result.isCompletedExceptionally()) {
+      return ready.result.join();
+    }
     Loading mine = new Loading(version);
     Loading[] replaced = new Loading[1];
     Loading current =

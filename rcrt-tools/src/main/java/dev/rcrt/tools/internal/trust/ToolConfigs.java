@@ -12,6 +12,8 @@ import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.CallScope;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +33,8 @@ public final class ToolConfigs {
 
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
+  private final Map<String, List<Selector>> selectors = new ConcurrentHashMap<>();
+  private final Map<String, Grants> grants = new ConcurrentHashMap<>();
 
   public ToolConfigs(BreadcrumbStore store, ToolTrustPolicy policy) {
     this.store = store;
@@ -39,8 +43,8 @@ public final class ToolConfigs {
 
   /** The tool's trusted configuration object, or an empty object. */
   public JsonNode config(String tool) {
-    for (String field : List.of("$.tool", "$.tool_name")) {
-      for (Breadcrumb b : store.search(Selector.schema(SCHEMA).withMatch(ContextMatch.eq(field, tool)), SCAN, 0)) {
+    for (Selector selector : selectors.computeIfAbsent(tool, ToolConfigs::selectors)) {
+      for (Breadcrumb b : store.search(selector, SCAN, 0)) {
         if (!policy.trusts(Principal.writerOf(b), SCHEMA)) {
           LOG.warn("tool.config.v1 '{}' for tool '{}' ignored: written by {}, whom the trust policy does not trust",
               b.id(), tool, Principal.writerOf(b));
@@ -51,11 +55,40 @@ public final class ToolConfigs {
         }
       }
     }
-    return RcrtJson.object();
+    return NONE;
   }
 
-  /** The secret names {@code tool} may resolve, given its trusted {@code config}. */
-  public static Set<String> grants(ToolDefinition tool, JsonNode config) {
+  /** The configuration of a tool without one; never handed out except through a copy. */
+  private static final JsonNode NONE = RcrtJson.object();
+
+  /** The selectors that find a tool's configs ({@code tool}, then RCRT's {@code tool_name}); built once per tool. */
+  private static List<Selector> selectors(String tool) {
+    return List.of(
+        Selector.schema(SCHEMA).withMatch(ContextMatch.eq("$.tool", tool)),
+        Selector.schema(SCHEMA).withMatch(ContextMatch.eq("$.tool_name", tool)));
+  }
+
+  /**
+   * The secret names {@code tool} may resolve, given its trusted {@code config}: cached per tool
+   * version while the configuration is the same object.
+   */
+  public Set<String> grants(ToolDefinition tool, JsonNode config) {
+    String key = tool.sourceId() + "@" + tool.sourceVersion();
+    Grants cached = grants.get(key);
+    if (cached != null && cached.config == config) {
+      return cached.names;
+    }
+    Set<String> names = computeGrants(tool, config);
+    if (grants.size() > 10_000) {
+      grants.clear();
+    }
+    grants.put(key, new Grants(config, names));
+    return names;
+  }
+
+  private record Grants(JsonNode config, Set<String> names) {}
+
+  private static Set<String> computeGrants(ToolDefinition tool, JsonNode config) {
     Set<String> names = new HashSet<>();
     for (JsonNode ref : tool.context().path("required_secrets")) {
       names.add(bare(ref.asText()));
