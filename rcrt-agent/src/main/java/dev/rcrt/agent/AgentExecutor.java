@@ -19,6 +19,7 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.Ids;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
@@ -36,7 +37,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -390,7 +390,7 @@ public final class AgentExecutor implements AutoCloseable {
           + input.getNodeType().toString().toLowerCase(Locale.ROOT) + ".";
     }
     ToolDefinition tool = offer.byName().get(name.get());
-    ToolRequest request = new ToolRequest(UUID.randomUUID().toString(), tool.name(), input, agent.agentId(), call.id(), round);
+    ToolRequest request = new ToolRequest(Ids.random(), tool.name(), input, agent.agentId(), call.id(), round);
     ToolCallOptions options =
         ToolCallOptions.by(Principal.agent(agent.agentId())).withTags("session:" + session).withTool(tool);
     if ("agent".equals(tool.implementation().type())) {

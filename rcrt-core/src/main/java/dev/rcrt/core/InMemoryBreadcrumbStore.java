@@ -3,6 +3,7 @@ package dev.rcrt.core;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.internal.ContentDigest;
 import dev.rcrt.core.internal.Expiry;
+import dev.rcrt.core.internal.Ids;
 import dev.rcrt.core.internal.JsonDepth;
 import dev.rcrt.core.internal.OrderedSubscription;
 import dev.rcrt.core.internal.RecencyIndex;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -405,7 +405,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   public static final class Builder {
     private Clock clock = Clock.systemUTC();
     private @Nullable Executor eventExecutor;
-    private Supplier<String> ids = Builder::randomId;
+    private Supplier<String> ids = Ids::random;
     private boolean validateSchemas;
 
     private Builder() {}
@@ -432,18 +432,6 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     public Builder eventExecutor(Executor executor) {
       this.eventExecutor = Objects.requireNonNull(executor, "executor");
       return this;
-    }
-
-    /**
-     * A version-4 UUID from {@link java.util.concurrent.ThreadLocalRandom}: ids identify records and
-     * are no secret, so they need uniqueness, not the shared, locked {@code SecureRandom} of {@link
-     * UUID#randomUUID()}.
-     */
-    private static String randomId() {
-      java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
-      long high = (r.nextLong() & ~0xF000L) | 0x4000L;
-      long low = (r.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
-      return new UUID(high, low).toString();
     }
 
     /** Generates ids for payloads that name none; default random (version 4) UUIDs. Must be unique. */

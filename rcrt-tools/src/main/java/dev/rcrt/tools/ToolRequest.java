@@ -7,10 +7,10 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.Ids;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,7 +47,7 @@ public record ToolRequest(
 
   /** A request with a new random request id and no tool call id. */
   public static ToolRequest of(String tool, JsonNode input, @Nullable String requestedBy) {
-    return new ToolRequest(UUID.randomUUID().toString(), tool, input, requestedBy, null, null);
+    return new ToolRequest(Ids.random(), tool, input, requestedBy, null, null);
   }
 
   /**

@@ -16,20 +16,26 @@ import java.util.HexFormat;
  * @param sizeBytes UTF-8 byte length of the compact JSON
  */
 public record ContentDigest(String checksum, long sizeBytes) {
+  private static final com.fasterxml.jackson.databind.ObjectWriter COMPACT = RcrtJson.mapper().writer();
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-256 is required of every JVM", e);
+            }
+          });
 
   /** Digests the compact JSON of {@code context}. */
   public static ContentDigest of(JsonNode context) {
     byte[] bytes;
     try {
-      bytes = RcrtJson.mapper().writeValueAsBytes(context);
+      bytes = COMPACT.writeValueAsBytes(context);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(bytes);
-      return new ContentDigest("sha256:" + HexFormat.of().formatHex(hash), bytes.length);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    byte[] hash = SHA256.get().digest(bytes);
+    return new ContentDigest("sha256:" + HexFormat.of().formatHex(hash), bytes.length);
   }
 }

@@ -2,11 +2,14 @@ package dev.rcrt.core.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.ValidationException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
-/** A bound on how deeply a context may nest, checked without recursion so it cannot overflow the stack. */
+/**
+ * A bound on how deeply a context may nest. The check recurses at most {@link #MAX} + 1 levels
+ * whatever the input, so it cannot overflow the stack, and it builds the JSON pointer only for the
+ * node that passes the limit.
+ */
 public final class JsonDepth {
   /** The deepest nesting a stored context or hint may have. */
   public static final int MAX = 64;
@@ -17,31 +20,35 @@ public final class JsonDepth {
    * @throws ValidationException naming {@code what} and the JSON pointer where the limit is passed
    */
   public static void check(JsonNode root, String what) {
-    Deque<Map.Entry<String, JsonNode>> stack = new ArrayDeque<>();
-    Deque<Integer> depths = new ArrayDeque<>();
-    stack.push(Map.entry("", root));
-    depths.push(0);
-    while (!stack.isEmpty()) {
-      Map.Entry<String, JsonNode> e = stack.pop();
-      int depth = depths.pop();
-      JsonNode node = e.getValue();
-      if (!node.isContainerNode()) {
-        continue;
+    String at = tooDeep(root, 0);
+    if (at != null) {
+      throw new ValidationException(what + " nests deeper than " + MAX + " levels (at " + at + "); flatten it");
+    }
+  }
+
+  /** The pointer, relative to {@code node}, of the first container at depth {@link #MAX}; null if none. */
+  private static @Nullable String tooDeep(JsonNode node, int depth) {
+    if (!node.isContainerNode()) {
+      return null;
+    }
+    if (depth >= MAX) {
+      return "";
+    }
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> p : node.properties()) {
+        String at = tooDeep(p.getValue(), depth + 1);
+        if (at != null) {
+          return "/" + p.getKey() + at;
+        }
       }
-      if (depth >= MAX) {
-        throw new ValidationException(what + " nests deeper than " + MAX + " levels (at " + e.getKey() + "); flatten it");
-      }
-      if (node.isObject()) {
-        node.properties().forEach(p -> {
-          stack.push(Map.entry(e.getKey() + "/" + p.getKey(), p.getValue()));
-          depths.push(depth + 1);
-        });
-      } else {
-        for (int i = 0; i < node.size(); i++) {
-          stack.push(Map.entry(e.getKey() + "/" + i, node.get(i)));
-          depths.push(depth + 1);
+    } else {
+      for (int i = 0; i < node.size(); i++) {
+        String at = tooDeep(node.get(i), depth + 1);
+        if (at != null) {
+          return "/" + i + at;
         }
       }
     }
+    return null;
   }
 }

@@ -2,39 +2,40 @@ package dev.rcrt.core.internal;
 
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.Selector;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.NavigableSet;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Breadcrumbs by write sequence (newest = highest), with secondary indexes by tag and by schema
- * name, so that a search walks only the smallest candidate set instead of every record.
+ * name, so that a search walks only the smallest candidate set instead of every record. Each index
+ * key holds an append-only {@link SeqList}, since sequences only grow.
  *
  * <p>Not thread-safe: the owning store guards it with its lock.
  */
 public final class RecencyIndex {
-  private final NavigableMap<Long, Breadcrumb> bySeq = new TreeMap<>();
-  private final Map<String, NavigableSet<Long>> byTag = new HashMap<>();
-  private final Map<String, NavigableSet<Long>> bySchema = new HashMap<>();
+  private final Map<Long, Breadcrumb> bySeq = new HashMap<>();
+  private final SeqList all = new SeqList();
+  private final Map<String, SeqList> byTag = new HashMap<>();
+  private final Map<String, SeqList> bySchema = new HashMap<>();
+  private static final SeqList NONE = new SeqList();
 
-  /** Indexes {@code breadcrumb} under write sequence {@code seq}. */
+  /** Indexes {@code breadcrumb} under write sequence {@code seq}, higher than any indexed before. */
   public void add(long seq, Breadcrumb breadcrumb) {
     bySeq.put(seq, breadcrumb);
+    all.add(seq);
     for (String tag : breadcrumb.tags()) {
-      byTag.computeIfAbsent(tag, t -> new TreeSet<>()).add(seq);
+      byTag.computeIfAbsent(tag, t -> new SeqList()).add(seq);
     }
     if (breadcrumb.schemaName() != null) {
-      bySchema.computeIfAbsent(breadcrumb.schemaName(), s -> new TreeSet<>()).add(seq);
+      bySchema.computeIfAbsent(breadcrumb.schemaName(), s -> new SeqList()).add(seq);
     }
   }
 
   /** Removes the entry written at {@code seq}; {@code breadcrumb} is what was indexed there. */
   public void remove(long seq, Breadcrumb breadcrumb) {
     bySeq.remove(seq);
+    all.remove(seq);
     for (String tag : breadcrumb.tags()) {
       removeFrom(byTag, tag, seq);
     }
@@ -54,27 +55,27 @@ public final class RecencyIndex {
    * full selector to each candidate.
    */
   public Iterable<Long> candidates(Selector selector) {
-    NavigableSet<Long> smallest = null;
+    SeqList smallest = null;
     if (selector.schemaName() != null) {
-      smallest = bySchema.getOrDefault(selector.schemaName(), Collections.emptyNavigableSet());
+      smallest = bySchema.getOrDefault(selector.schemaName(), NONE);
     }
     for (String tag : selector.allTags()) {
-      NavigableSet<Long> set = byTag.getOrDefault(tag, Collections.emptyNavigableSet());
+      SeqList set = byTag.getOrDefault(tag, NONE);
       if (smallest == null || set.size() < smallest.size()) {
         smallest = set;
       }
     }
     if (smallest != null) {
-      return smallest.descendingSet();
+      return smallest;
     }
     if (!selector.anyTags().isEmpty()) {
-      NavigableSet<Long> union = new TreeSet<>();
+      TreeSet<Long> union = new TreeSet<>();
       for (String tag : selector.anyTags()) {
-        union.addAll(byTag.getOrDefault(tag, Collections.emptyNavigableSet()));
+        byTag.getOrDefault(tag, NONE).forEach(union::add);
       }
       return union.descendingSet();
     }
-    return bySeq.descendingKeySet();
+    return all;
   }
 
   /** The breadcrumb indexed at {@code seq}. */
@@ -82,11 +83,11 @@ public final class RecencyIndex {
     return bySeq.get(seq);
   }
 
-  private static void removeFrom(Map<String, NavigableSet<Long>> index, String key, long seq) {
-    NavigableSet<Long> set = index.get(key);
+  private static void removeFrom(Map<String, SeqList> index, String key, long seq) {
+    SeqList set = index.get(key);
     if (set != null) {
       set.remove(seq);
-      if (set.isEmpty()) {
+      if (set.size() == 0) {
         index.remove(key);
       }
     }

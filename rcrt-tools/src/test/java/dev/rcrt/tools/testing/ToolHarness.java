@@ -32,7 +32,7 @@ public final class ToolHarness implements AutoCloseable {
       ToolTrustPolicy.builder()
           .allowNetwork("127.0.0.0/8")
           .allowNetwork("::1/128")
-          .allowImages(TestDocker.IMAGE)
+          .allowImages("rcrt-test/*")
           .allowModuleLocation(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
           .build();
 

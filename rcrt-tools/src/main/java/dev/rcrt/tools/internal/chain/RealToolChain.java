@@ -64,16 +64,15 @@ public final class RealToolChain implements ToolChain {
 
   @Override
   public ToolResponse proceed(ToolRequest request) {
-    String caller = index == 0 ? "the runner" : name(links.get(index - 1));
     if (proceeded) {
-      throw new IllegalStateException(caller + " called proceed() more than once");
+      throw new IllegalStateException(holder() + " called proceed() more than once");
     }
     proceeded = true;
     if (index >= links.size()) {
-      throw new IllegalStateException(caller + " called proceed() after the last link");
+      throw new IllegalStateException(holder() + " called proceed() after the last link");
     }
     if (!request.requestId().equals(call.request.requestId()) || !request.tool().equals(call.request.tool())) {
-      throw new IllegalStateException(caller + " changed the request id or tool name; only the input may change");
+      throw new IllegalStateException(holder() + " changed the request id or tool name; only the input may change");
     }
     call.request = request;
     ToolInterceptor link = links.get(index);
@@ -96,6 +95,11 @@ public final class RealToolChain implements ToolChain {
           new ToolException("tool_failed", "tool '" + call.toolName() + "': chain link " + name(link) + " returned no response"));
     }
     return response;
+  }
+
+  /** The link that holds this chain, for errors. */
+  private String holder() {
+    return index == 0 ? "the runner" : name(links.get(index - 1));
   }
 
   /** A link's name in errors: the built-in links' names, else the class name. */
