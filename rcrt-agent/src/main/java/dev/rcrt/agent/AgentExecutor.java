@@ -128,7 +128,11 @@ public final class AgentExecutor implements AutoCloseable {
     this.ownsPool = pool == null;
     this.pool = pool != null ? pool : daemonPool(b.parallelism, "rcrt-agent-" + agent.agentId());
     this.budget = b.budget;
-    this.views = ContextView.builder(store).lenient(true).build();
+    this.views =
+        ContextView.builder(store)
+            .lenient(true)
+            .trustedWriters(p -> runner.policy().trusts(p, ContextView.SCHEMA_DEFINITION))
+            .build();
   }
 
   /**

@@ -47,7 +47,7 @@ public final class ContextView {
     this.store = b.store;
     this.lenient = b.lenient;
     this.requireHints = b.requireHints;
-    this.definitions = SchemaDefinitions.of(b.store);
+    this.definitions = SchemaDefinitions.of(b.store, b.trustedWriters);
   }
 
   /** Strict views over {@code store}. */
@@ -138,6 +138,7 @@ public final class ContextView {
     private final BreadcrumbStore store;
     private boolean lenient;
     private boolean requireHints;
+    private java.util.function.Predicate<Principal> trustedWriters = Principal::isHost;
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -146,6 +147,16 @@ public final class ContextView {
     /** Log failing or malformed hints and show the raw context, instead of throwing; default false. */
     public Builder lenient(boolean lenient) {
       this.lenient = lenient;
+      return this;
+    }
+
+    /**
+     * Whose {@code schema.def.v1} hints apply; default the host only (see {@link
+     * SchemaDefinitions}). A record's own {@code llm_hints} shape only its own view and always
+     * apply.
+     */
+    public Builder trustedWriters(java.util.function.Predicate<Principal> writers) {
+      this.trustedWriters = Objects.requireNonNull(writers, "writers");
       return this;
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,33 +23,54 @@ import org.jspecify.annotations.Nullable;
  * common aliases {@code int, float, double, bool, list, dict, map} are understood, and {@code any}
  * means no type. Compiled definitions are cached by the version of their breadcrumb.
  *
+ * <p>A definition shapes what models are shown ({@code llm_hints}) and what the store accepts, so
+ * only definitions whose last writer ({@link Principal#writerOf}) is trusted take effect: by
+ * default the host's. Others are skipped with a logged warning.
+ *
  * <p>Thread-safe.
  */
 public final class SchemaDefinitions {
   private static final Map<String, String> ALIASES =
       Map.of("int", "integer", "float", "number", "double", "number", "bool", "boolean", "list", "array", "dict", "object", "map", "object", "str", "string");
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SchemaDefinitions.class);
+  private static final int SCAN = 20;
+
   private final BreadcrumbStore store;
+  private final Predicate<Principal> trusted;
   private final ConcurrentHashMap<String, Compiled> cache = new ConcurrentHashMap<>();
 
   private record Compiled(long version, CompiledSchema schema) {}
 
-  private SchemaDefinitions(BreadcrumbStore store) {
+  private SchemaDefinitions(BreadcrumbStore store, Predicate<Principal> trusted) {
     this.store = store;
+    this.trusted = trusted;
   }
 
-  /** Definitions read from {@code store}. */
+  /** Definitions read from {@code store}, written by the host. */
   public static SchemaDefinitions of(BreadcrumbStore store) {
-    return new SchemaDefinitions(Objects.requireNonNull(store, "store"));
+    return of(store, Principal::isHost);
   }
 
-  /** The newest {@code schema.def.v1} tagged {@code defines:<schemaName>}. */
+  /** Definitions read from {@code store}, written by a writer {@code trusted} accepts. */
+  public static SchemaDefinitions of(BreadcrumbStore store, Predicate<Principal> trusted) {
+    return new SchemaDefinitions(Objects.requireNonNull(store, "store"), Objects.requireNonNull(trusted, "trusted"));
+  }
+
+  /** The newest trusted {@code schema.def.v1} tagged {@code defines:<schemaName>}. */
   public Optional<Breadcrumb> definition(@Nullable String schemaName) {
     if (schemaName == null) {
       return Optional.empty();
     }
-    List<Breadcrumb> found = store.search(Selector.schema(ContextView.SCHEMA_DEFINITION).withAllTags("defines:" + schemaName), 1, 0);
-    return found.stream().findFirst();
+    List<Breadcrumb> found = store.search(Selector.schema(ContextView.SCHEMA_DEFINITION).withAllTags("defines:" + schemaName), SCAN, 0);
+    for (Breadcrumb b : found) {
+      Principal writer = Principal.writerOf(b);
+      if (trusted.test(writer)) {
+        return Optional.of(b);
+      }
+      LOG.warn("schema definition '{}' for {} ignored: written by {}, who is not trusted", b.id(), schemaName, writer);
+    }
+    return Optional.empty();
   }
 
   /**

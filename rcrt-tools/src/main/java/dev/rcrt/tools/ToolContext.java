@@ -16,9 +16,12 @@ import org.jspecify.annotations.Nullable;
  *     request_id}
  * @param tool the tool's name
  * @param requestedBy who asked (an agent id), or null
- * @param store the store the request came from; tools such as {@code breadcrumb-search} act on it
- * @param config the tool's configuration object from its {@code tool.config.v1} breadcrumb, with
- *     every {@code secret:NAME} value replaced by the secret; an empty object when there is none
+ * @param store the store the request came from, as the tool may use it: every write is stamped
+ *     {@code tool:<name>} (see {@link dev.rcrt.core.Principal}), and tools, tool configs, agents and
+ *     schema definitions are refused unless the {@link ToolTrustPolicy} trusts that writer
+ * @param config the tool's configuration object from its newest trusted {@code tool.config.v1}
+ *     breadcrumb (a copy), with every {@code secret:NAME} value replaced by the secret; an empty
+ *     object when there is none
  * @param secrets the values of the secrets the tool declares in {@code required_secrets}, by name;
  *     copied. Resolved for this call only.
  */

@@ -11,8 +11,9 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * <p>The runner validates {@code input} against the tool's input schema before calling, and the
  * returned value against its output schema after. A handler may be called from several threads at
- * once and must be thread-safe. It runs on a runner thread that is interrupted when the tool's time
- * limit passes: honour interruption in long waits.
+ * once and must be thread-safe. It runs on the calling thread; a shared watchdog interrupts that
+ * thread when the tool's time limit passes, so honour interruption in long waits. A handler that
+ * ignores it runs on until it returns, and its result is then discarded as {@code tool_timeout}.
  */
 @FunctionalInterface
 public interface ToolHandler {
@@ -20,7 +21,8 @@ public interface ToolHandler {
   /**
    * Runs the tool.
    *
-   * @param input the request's input, already valid against the input schema; read-only
+   * @param input the request's input, already valid against the input schema; a copy, so changing
+   *     it changes nothing recorded
    * @param context who is calling, the store, and the tool's configuration
    * @return the output, a JSON value (normally an object); never null
    * @throws Exception any failure; the runner records it as an error response with the message.

@@ -7,6 +7,7 @@ import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.tools.ApprovalHandler;
@@ -60,7 +61,7 @@ public final class Workspace {
   }
 
   /**
-   * The newest agent definition with {@code agent_id}.
+   * The newest agent definition with {@code agent_id} written by the host (tool-written ones are skipped with a note).
    *
    * @throws NotFoundException naming the agents there are
    */
@@ -71,9 +72,15 @@ public final class Workspace {
       for (Breadcrumb b : store.search(Selector.schema(schema), 1000, 0)) {
         known.add(String.valueOf(b.contextText("agent_id")));
       }
-      List<Breadcrumb> hit = store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.agent_id", agentId)), 1, 0);
-      if (!hit.isEmpty() && (newest == null || hit.get(0).updatedAt().isAfter(newest.updatedAt()))) {
-        newest = hit.get(0);
+      for (Breadcrumb b : store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.agent_id", agentId)), 20, 0)) {
+        if (!Principal.writerOf(b).isHost()) {
+          cli.note("agent definition '" + b.id() + "' skipped: written by " + Principal.writerOf(b) + ", not by the host");
+          continue;
+        }
+        if (newest == null || b.updatedAt().isAfter(newest.updatedAt())) {
+          newest = b;
+        }
+        break;
       }
     }
     if (newest == null) {
