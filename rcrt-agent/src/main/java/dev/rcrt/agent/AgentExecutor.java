@@ -65,8 +65,9 @@ import org.slf4j.LoggerFactory;
  *       with {@code tool_protocol: "text"}, describing the JSON to write), streaming the text to the
  *       {@link Builder#streamListener listener} when there is one;
  *   <li>runs the calls of one answer concurrently on a bounded pool, each through the {@link
- *       ToolRunner} (writing {@code tool.request.v1}, and {@code tool.response.v1} when run), and
- *       returns the results in call order as {@code role: tool} messages;
+ *       ToolRunner}'s chain (trust, approval, validation, the {@code tool.request.v1} / {@code
+ *       tool.response.v1} trail) as {@code agent:<agent_id>}, pinned to the tool version the model
+ *       was offered, and returns the results in call order as {@code role: tool} messages;
  *   <li>repeats until the model answers without tool calls or the round limit is reached;
  *   <li>writes an {@code agent.response.v1} ({@code context.message}, tags {@code agent:response}
  *       and the session tag).
@@ -86,7 +87,12 @@ import org.slf4j.LoggerFactory;
  * <p>Tool calls run in-process by default ({@link ToolMode#DIRECT}). In {@link ToolMode#EVENT}
  * mode the executor only writes each {@code tool.request.v1} and waits for the matching {@code
  * tool.response.v1} from a {@link ToolRunner#listen() listening runner}, possibly in another
- * process sharing the store. Both leave the same breadcrumb trail.
+ * process sharing the store. Both leave the same breadcrumb trail. In event mode the listening
+ * runner's chain decides trust and approval, not the executor's runner.
+ *
+ * <p>Only tools and agent definitions whose writers the runner's {@link
+ * dev.rcrt.tools.ToolTrustPolicy} trusts are offered; what the executor writes is stamped {@code
+ * agent:<agent_id>}.
  *
  * <p>Thread-safe: turns for different triggers may run at once. {@link #close()} stops the pool
  * the executor created (a pool the host passed in is left alone).

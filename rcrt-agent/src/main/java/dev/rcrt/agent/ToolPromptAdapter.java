@@ -22,11 +22,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * properties} where it lacks them, as providers require. Descriptions are cut to 1,024 characters.
  *
  * <p>Each tool's rendering is cached by its breadcrumb id and version, so a tool is rendered once
- * per version however many turns offer it. Thread-safe.
+ * per version however many turns offer it, and the last prompt is reused whole while the same
+ * tool versions are offered in the same order. Prompts are shared: treat them as read-only.
+ * Thread-safe.
  */
 public final class ToolPromptAdapter {
   private static final int MAX_CACHED = 20_000;
   private final ConcurrentHashMap<String, Rendered> cache = new ConcurrentHashMap<>();
+  private volatile Last last = new Last("", null);
+
+  /** The last prompt built, with the tool versions and mode it was built for. */
+  private record Last(String key, @org.jspecify.annotations.Nullable ToolPrompt prompt) {}
 
   /** One tool's text entry and OpenAI {@code tools} entry (shared, read-only). */
   private record Rendered(String text, ObjectNode entry) {}
@@ -53,6 +59,21 @@ public final class ToolPromptAdapter {
   }
 
   private ToolPrompt adapt(List<ToolDefinition> tools, boolean inputsInText) {
+    StringBuilder key = new StringBuilder(inputsInText ? "i" : "f");
+    for (ToolDefinition t : tools) {
+      key.append('\n').append(t.sourceId()).append('@').append(t.sourceVersion()).append('#').append(t.name());
+    }
+    String k = key.toString();
+    Last previous = last;
+    if (previous.prompt() != null && previous.key().equals(k)) {
+      return previous.prompt();
+    }
+    ToolPrompt built = build(tools, inputsInText);
+    last = new Last(k, built);
+    return built;
+  }
+
+  private ToolPrompt build(List<ToolDefinition> tools, boolean inputsInText) {
     Map<String, String> functionToTool = FunctionNames.assign(tools.stream().map(ToolDefinition::name).toList());
     String[] functionNames = functionToTool.keySet().toArray(String[]::new);
     StringBuilder text = new StringBuilder(tools.isEmpty() ? "" : HEADER);

@@ -78,7 +78,7 @@ public class PeerBenchmark {
     }
 
     @Tool("Evaluates an arithmetic expression")
-    public double calculator(@P("the expression") String expression) {
+    public double calculator(@P(name = "expression", value = "the expression") String expression) {
       return new ExpressionBuilder(expression).build().evaluate();
     }
   }
@@ -125,6 +125,23 @@ public class PeerBenchmark {
           }
         };
     assistant = AiServices.builder(Assistant.class).chatModel(scripted).tools(tools).build();
+    check();
+  }
+
+  /** Both sides must do the work being compared: every benchmark's answer is checked once before measuring. */
+  private void check() {
+    require("rcrt no-op", rcrtNoOpCall().success());
+    require("rcrt calculator", rcrtCalculatorCall().output().get("result").asInt() == 391);
+    require("rcrt turn", "391".equals(rcrtAgentTurn().contextText("message")));
+    require("langchain4j no-op", "{}".equals(langchain4jNoOpCall()));
+    require("langchain4j calculator", langchain4jCalculatorCall().startsWith("391"));
+    require("langchain4j turn", "391".equals(langchain4jAgentTurn()));
+  }
+
+  private static void require(String what, boolean ok) {
+    if (!ok) {
+      throw new IllegalStateException(what + " did not produce the expected answer; the comparison would be meaningless");
+    }
   }
 
   @TearDown(Level.Trial)

@@ -3,9 +3,11 @@ package dev.rcrt.tools;
 /**
  * Observes every tool call of a {@link ToolRunner} on every path, in the manner of OkHttp's {@code
  * EventListener}: for metrics, tracing and audit. Methods are called on the calling thread in this
- * order: {@link #callStart}, {@link #toolResolved} (unless resolution failed), then {@link
- * #callDenied} or {@link #inputValidated}, then {@link #callFailed} for an error response, and
- * always {@link #callEnd} last.
+ * order: {@link #callStart}, {@link #toolResolved} (unless resolution failed), {@link
+ * #inputValidated} (unless trust or approval refused the call, or the input is invalid), then for
+ * an error response {@link #callDenied} if it was a refusal (trust, approval, or a capability the
+ * host did not allow) and {@link #callFailed}, and always {@link #callEnd} last. Trust and approval
+ * refusals are reported as they happen, before {@code callFailed}.
  *
  * <p>Every method has an empty default, so a listener overrides only what it needs (the one place
  * this SDK gives an interface defaults: an observer with a dozen hooks would otherwise force empty

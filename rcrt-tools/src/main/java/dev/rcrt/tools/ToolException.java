@@ -18,6 +18,16 @@ import org.jspecify.annotations.Nullable;
  *       a module version mismatch, no Docker daemon;
  *   <li>{@code tool_secret_missing}: a secret the tool needs is not known to the resolver (the
  *       message names it, never a value);
+ *   <li>{@code tool_secret_denied}: the tool asked for a secret that neither its own record nor a
+ *       trusted {@code tool.config.v1} grants it;
+ *   <li>{@code tool_untrusted}: the {@link ToolTrustPolicy} refused: the request's writer may not
+ *       request tools, the tool's record (or its code breadcrumb) was last written by an untrusted
+ *       writer, or a tool tried to write a tool, config, agent or schema definition;
+ *   <li>{@code tool_capability_denied}: the tool needs something the host has not allowed: a
+ *       container image, a jar location, a connection to an internal address;
+ *   <li>{@code tool_denied}: the call needed approval and did not get it; it never runs;
+ *   <li>{@code tool_changed}: the tool's breadcrumb changed after the definition was offered (or
+ *       pinned); the offered version was not run;
  *   <li>{@code tool_input_invalid}, {@code tool_output_invalid}: a JSON Schema violation, with the
  *       pointer in the message;
  *   <li>{@code tool_failed}: the tool itself failed;

@@ -106,6 +106,13 @@ class ToolChainTest {
     events.clear();
     calc("1 +");
     assertThat(events).containsExactly("start calculator", "resolved calculator@1", "validated", "failed tool_failed", "end false");
+
+    events.clear();
+    store.create(BreadcrumbCreate.builder("tool.v1", "internal").context(RcrtJson.parse(
+        "{\"name\":\"internal\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"http://127.0.0.1:9/admin\"}}")).build());
+    runner.call(ToolRequest.of("internal", RcrtJson.object(), "a"));
+    assertThat(events).containsExactly(
+        "start internal", "resolved internal@1", "validated", "denied tool_capability_denied", "failed tool_capability_denied", "end false");
   }
 
   @Test

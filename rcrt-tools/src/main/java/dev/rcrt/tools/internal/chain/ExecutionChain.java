@@ -108,6 +108,9 @@ public final class ExecutionChain {
     }
     ToolResponse response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
     if (!response.success()) {
+      if ("tool_capability_denied".equals(response.errorCode()) && call.tool != null) {
+        listeners.callDenied(request, call.tool, "tool_capability_denied");
+      }
       listeners.callFailed(request, response);
     }
     store.create(response.toBreadcrumb(call.tags, WRITER));
