@@ -85,9 +85,26 @@ public record ToolDefinition(
     dev.rcrt.core.internal.schema.CompiledSchema in = compileOrNote(inputSchema, "input_schema", problems);
     dev.rcrt.core.internal.schema.CompiledSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", problems);
     if (in != null) {
-      problems.addAll(dev.rcrt.tools.internal.loader.ToolLoader.exampleProblems(this, in, out));
+      problems.addAll(exampleProblems(in, out));
     }
     return problems;
+  }
+
+  /** Each way the tool's own examples break its schemas. Examples teach the model; a wrong one teaches it wrong. */
+  private List<String> exampleProblems(
+      dev.rcrt.core.internal.schema.CompiledSchema in, dev.rcrt.core.internal.schema.@Nullable CompiledSchema out) {
+    List<String> found = new ArrayList<>();
+    for (int i = 0; i < examples.size(); i++) {
+      ToolExample example = examples.get(i);
+      String where = "tool '" + name + "' example " + (i + 1);
+      if (example.input() != null) {
+        in.violations(example.input()).forEach(v -> found.add(where + " input " + v));
+      }
+      if (out != null && example.output() != null) {
+        out.violations(example.output()).forEach(v -> found.add(where + " output " + v));
+      }
+    }
+    return found;
   }
 
   private dev.rcrt.core.internal.schema.@Nullable CompiledSchema compileOrNote(JsonNode schema, String field, List<String> problems) {

@@ -1,13 +1,14 @@
 package dev.rcrt.tools;
 
 import dev.rcrt.core.Principal;
-import dev.rcrt.tools.internal.trust.DefaultTrustPolicy;
+import dev.rcrt.tools.internal.trust.AddressRules;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Decides what records may cause. Tools are breadcrumbs, so whoever can write a breadcrumb could
@@ -69,7 +70,7 @@ public interface ToolTrustPolicy {
    * store is trusted.
    */
   static ToolTrustPolicy permissive() {
-    return DefaultTrustPolicy.PERMISSIVE;
+    return Builder.PERMISSIVE;
   }
 
   /** A builder starting from {@link #defaults()}. */
@@ -124,13 +125,93 @@ public interface ToolTrustPolicy {
      * @throws IllegalArgumentException if {@code cidr} is not an address with a prefix length
      */
     public Builder allowNetwork(String cidr) {
-      DefaultTrustPolicy.checkCidr(cidr);
+      AddressRules.Cidr.parse(cidr);
       networks.add(cidr);
       return this;
     }
 
     public ToolTrustPolicy build() {
-      return new DefaultTrustPolicy(trustedWriters, requesters, images, moduleLocations, networks);
+      return new Policy(this);
+    }
+
+    private static final ToolTrustPolicy PERMISSIVE =
+        new ToolTrustPolicy() {
+          @Override
+          public boolean trusts(Principal writer, String schemaName) {
+            return true;
+          }
+
+          @Override
+          public boolean mayRequest(Principal requester, ToolDefinition tool) {
+            return true;
+          }
+
+          @Override
+          public boolean allows(Capability capability) {
+            return true;
+          }
+
+          @Override
+          public String toString() {
+            return "ToolTrustPolicy.permissive()";
+          }
+        };
+
+    /** The policy a builder makes; immutable. */
+    private static final class Policy implements ToolTrustPolicy {
+      private final Predicate<Principal> trustedWriters;
+      private final Predicate<Principal> requesters;
+      private final List<Pattern> images;
+      private final List<String> moduleLocations;
+      private final List<AddressRules.Cidr> networks;
+
+      Policy(Builder b) {
+        this.trustedWriters = b.trustedWriters;
+        this.requesters = b.requesters;
+        this.images = b.images.stream().map(AddressRules::glob).toList();
+        this.moduleLocations = List.copyOf(b.moduleLocations);
+        this.networks = b.networks.stream().map(AddressRules.Cidr::parse).toList();
+      }
+
+      @Override
+      public boolean trusts(Principal writer, String schemaName) {
+        return trustedWriters.test(writer);
+      }
+
+      @Override
+      public boolean mayRequest(Principal requester, ToolDefinition tool) {
+        return requesters.test(requester);
+      }
+
+      @Override
+      public boolean allows(Capability capability) {
+        if (capability instanceof Capability.ContainerImage c) {
+          return images.stream().anyMatch(p -> p.matcher(c.image()).matches());
+        }
+        if (capability instanceof Capability.ModuleJar m) {
+          return moduleAllowed(m.location());
+        }
+        Capability.Connect connect = (Capability.Connect) capability;
+        return AddressRules.isPublic(connect.address()) || networks.stream().anyMatch(n -> n.contains(connect.address()));
+      }
+
+      /** A jar path (or {@code file:} URL) inside a listed location; remote URLs never. */
+      private boolean moduleAllowed(String location) {
+        Path path;
+        try {
+          path = location.startsWith("file:") ? Path.of(java.net.URI.create(location)) : Path.of(location);
+        } catch (RuntimeException e) {
+          return false;
+        }
+        String normal = path.toAbsolutePath().normalize().toString();
+        return moduleLocations.stream()
+            .anyMatch(dir -> normal.equals(dir) || normal.startsWith(dir.endsWith("/") ? dir : dir + "/"));
+      }
+
+      @Override
+      public String toString() {
+        return "ToolTrustPolicy[images=" + images + ", moduleLocations=" + moduleLocations + ", networks=" + networks + "]";
+      }
     }
   }
 }

@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.tools.internal.loader.ToolLoader;
-import dev.rcrt.core.internal.schema.CompiledSchema;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -70,7 +68,7 @@ class SecretsTest {
            "examples":[{"input":{"n":1},"output":{"r":"ok"}},{"input":{"n":"one"},"output":{"r":2}}]}
           """.formatted(in, out));
       ToolDefinition def = ToolDefinition.fromBreadcrumb(b);
-      assertThat(ToolLoader.exampleProblems(def, CompiledSchema.compile(in), CompiledSchema.compile(out)))
+      assertThat(def.problems())
           .containsExactly("tool 'ex' example 2 input /n: expected number, found string", "tool 'ex' example 2 output /r: expected string, found integer");
     }
   }

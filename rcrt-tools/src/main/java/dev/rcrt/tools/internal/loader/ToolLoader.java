@@ -144,27 +144,8 @@ public final class ToolLoader implements AutoCloseable {
     CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
     CompiledSchema out =
         definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
-    exampleProblems(definition, in, out).forEach(p -> LOG.warn("{}", p));
+    definition.problems().forEach(p -> LOG.warn("{}", p));
     return new LoadedTool(definition, in, out, loader.load(definition));
-  }
-
-  /**
-   * Each way the tool's own examples break its schemas, as {@code "tool 'x' example 1 input
-   * /a: …"}. Examples teach the model; a wrong one teaches it wrong.
-   */
-  public static List<String> exampleProblems(ToolDefinition definition, CompiledSchema in, @Nullable CompiledSchema out) {
-    List<String> problems = new java.util.ArrayList<>();
-    for (int i = 0; i < definition.examples().size(); i++) {
-      var example = definition.examples().get(i);
-      String where = "tool '" + definition.name() + "' example " + (i + 1);
-      if (example.input() != null) {
-        in.violations(example.input()).forEach(v -> problems.add(where + " input " + v));
-      }
-      if (out != null && example.output() != null) {
-        out.violations(example.output()).forEach(v -> problems.add(where + " output " + v));
-      }
-    }
-    return problems;
   }
 
   private static CompiledSchema compile(ToolDefinition definition, String field, JsonNode schema) {
