@@ -174,8 +174,9 @@ public final class ToolRunner implements AutoCloseable {
    * Event-driven mode, the writing side: records {@code request} for a {@link #listen() listening}
    * runner (possibly in another process sharing the store) and completes with its response. The
    * request carries the caller's principal and, when {@code options} pins a tool, its breadcrumb id
-   * and version. The future never completes if no runner answers: wait with a timeout, and cancel
-   * it to stop waiting. {@code options.handler()} is not used: listeners run only stored tools.
+   * and version. Only a response written by a runner counts: one a tool forged (stamped {@code
+   * tool:<name>}) is ignored. The future never completes if no runner answers: wait with a
+   * timeout, and cancel it to stop waiting. {@code options.handler()} is not used: listeners run only stored tools.
    */
   public CompletableFuture<ToolResponse> dispatch(ToolRequest request, ToolCallOptions options) {
     CompletableFuture<ToolResponse> answered = new CompletableFuture<>();
@@ -184,6 +185,11 @@ public final class ToolRunner implements AutoCloseable {
         store.subscribe(
             mine,
             e -> {
+              if (!ExecutionChain.answeredByARunner(e.breadcrumb(), policy)) {
+                LOG.warn("ignored a tool.response.v1 for request '{}' written by {}: only runners answer requests",
+                    request.requestId(), dev.rcrt.core.Principal.writerOf(e.breadcrumb()));
+                return;
+              }
               try {
                 answered.complete(ToolResponse.fromBreadcrumb(e.breadcrumb()));
               } catch (RuntimeException bad) {

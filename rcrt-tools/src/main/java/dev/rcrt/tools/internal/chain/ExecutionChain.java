@@ -38,6 +38,7 @@ public final class ExecutionChain {
   public static final String DIRECT_TAG = "dispatch:direct";
 
   private final BreadcrumbStore store;
+  private final ToolTrustPolicy policy;
   private final List<ToolInterceptor> links;
   private final Listeners listeners;
   private final Duration defaultTimeout;
@@ -51,6 +52,7 @@ public final class ExecutionChain {
 
   public ExecutionChain(Settings s) {
     this.store = s.store();
+    this.policy = s.policy();
     this.listeners = new Listeners(s.listeners());
     this.defaultTimeout = s.defaultTimeout();
     List<ToolInterceptor> all = new ArrayList<>();
@@ -87,15 +89,24 @@ public final class ExecutionChain {
       store.create(r.toBreadcrumb(sessionTags, WRITER));
       return r;
     }
-    List<Breadcrumb> answered =
-        store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId()), 1, 0);
-    if (!answered.isEmpty()) {
-      return ToolResponse.fromBreadcrumb(answered.get(0));
+    for (Breadcrumb answer : store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId()), 10, 0)) {
+      if (answeredByARunner(answer, policy)) {
+        return ToolResponse.fromBreadcrumb(answer);
+      }
     }
     String pinnedId = stored.contextText("tool_id");
     long pinnedVersion = stored.context().path("tool_version").asLong(0);
     return record(
         new CallState(request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null));
+  }
+
+  /**
+   * Whether {@code response} was written by a runner: the host's runtime, never a tool (a tool can
+   * write a {@code tool.response.v1}, but it is stamped {@code tool:<name>} and answers nothing).
+   */
+  public static boolean answeredByARunner(Breadcrumb response, ToolTrustPolicy policy) {
+    Principal writer = Principal.writerOf(response);
+    return writer.kind() != Principal.Kind.TOOL && policy.trusts(writer, ToolResponse.SCHEMA);
   }
 
   private ToolResponse record(CallState call) {
