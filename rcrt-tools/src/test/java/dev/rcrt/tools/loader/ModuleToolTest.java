@@ -17,7 +17,9 @@ class ModuleToolTest {
   static Path jar;
   static Path emptyJar;
 
-  private final ToolHarness h = new ToolHarness();
+  /** Jars load only from this class's own temporary directory. */
+  private final ToolHarness h =
+      new ToolHarness(b -> b.trustPolicy(dev.rcrt.tools.ToolTrustPolicy.builder().allowModuleLocation(dir).build()));
 
   @AfterEach
   void close() {
@@ -84,7 +86,7 @@ class ModuleToolTest {
 
   @Test
   void aJarPathInAnAllowedLocationThatDoesNotExistIsNamed() {
-    String missing = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "no-such-tools.jar").toString();
+    String missing = dir.resolve("no-such-tools.jar").toString();
     moduleTool("ghost", missing, "generatePDF", null);
     assertThat(h.call("ghost", "{}").error()).isEqualTo("tool 'ghost': no module named '" + missing + "' on the classpath, and no jar at that path");
   }

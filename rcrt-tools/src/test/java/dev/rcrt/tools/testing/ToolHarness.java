@@ -25,15 +25,14 @@ public final class ToolHarness implements AutoCloseable {
 
   /**
    * The policy harness runners start with: the defaults, plus what the loader tests need to reach
-   * their real local components (WireMock on loopback, the test image, jars compiled into the temp
-   * directory). Trust tests build their own runners with the plain defaults.
+   * their real local components (WireMock on loopback, the test images). Module tests allow their
+   * own jar directory; trust tests build their own runners with the plain defaults.
    */
   public static final ToolTrustPolicy LOCAL_TEST_POLICY =
       ToolTrustPolicy.builder()
           .allowNetwork("127.0.0.0/8")
           .allowNetwork("::1/128")
           .allowImages("rcrt-test/*")
-          .allowModuleLocation(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))
           .build();
 
   public ToolHarness(Consumer<ToolRunner.Builder> configure) {
