@@ -125,6 +125,37 @@ class HttpToolTest {
   }
 
   @Test
+  void aBodySentSlowlyPastTheTimeoutIsATimeoutNotAWaitForTheWholeBody() {
+    server.stubFor(post(urlEqualTo("/weather")).willReturn(aResponse().withHeader("Content-Type", "application/json")
+        .withBody("{\"temp\":1, \"padding\":\"" + "x".repeat(200) + "\"}").withChunkedDribbleDelay(20, 20_000)));
+    weatherTool("", ",\"capabilities\":{\"timeout\":300}");
+    ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
+    assertThat(r.errorCode()).isEqualTo("tool_timeout");
+    assertThat(r.error()).startsWith("tool 'weather' timed out after 300 ms").contains("no complete response within");
+  }
+
+  @Test
+  void aBodyPastTheSizeLimitFailsWithoutBeingBufferedAndTheNextCallWorks() {
+    answer(200, "application/json", "{\"temp\":1,\"blob\":\"" + "y".repeat(300_000) + "\"}");
+    weatherTool("", ",\"limits\":{\"max_response_bytes\":100000}");
+    ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
+    assertThat(r.errorCode()).isEqualTo("tool_too_large");
+    assertThat(r.error()).contains("answered more than 100000 bytes; nothing past the limit was read");
+
+    answer(200, "application/json", "{\"temp\":3}");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").output().get("temp").asInt()).isEqualTo(3);
+  }
+
+  @Test
+  void onlyJsonMediaTypesAreReadAsJson() {
+    weatherTool("", "");
+    answer(200, "text/x-not-json-at-all", "{\"temp\":1}");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error()).contains("answered Content-Type 'text/x-not-json-at-all', expected application/json");
+    answer(200, "application/problem+json; charset=utf-8", "{\"temp\":2}");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").output().get("temp").asInt()).isEqualTo(2);
+  }
+
+  @Test
   void aMalformedBodyIsAnError() {
     answer(200, "application/json", "{\"temp\": 21,");
     weatherTool("", "");
@@ -192,5 +223,17 @@ class HttpToolTest {
 
     ToolResponse refused = h.call("fetcher", "{\"url\":\"http://127.0.0.1:" + server.getPort() + "/data\"}");
     assertThat(refused.error()).contains("fetch to '127.0.0.1:" + server.getPort() + "' is not allowed").contains(hostPort);
+  }
+
+  @Test
+  void aJavaScriptFetchPastItsSizeLimitIsAnErrorTheScriptSeesAndNothingMoreIsRead() {
+    server.stubFor(get(urlEqualTo("/big")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("\"" + "z".repeat(200_000) + "\"")));
+    h.store.create(BreadcrumbCreate.builder("tool.code.v1", "fetcher").context(RcrtJson.parse("""
+        {"name":"big-fetcher","code":{"language":"javascript","source":"export async function execute(i) { try { await fetch(i.url); return {read: true}; } catch (e) { return {error: String(e.message)}; } }"},
+         "permissions":{"net":true},"limits":{"max_response_bytes":50000}}
+        """)).build());
+    ToolResponse r = h.call("big-fetcher", "{\"url\":\"" + server.baseUrl() + "/big\"}");
+    assertThat(r.output().get("error").asText())
+        .isEqualTo("fetch " + server.baseUrl() + "/big failed: the response body is larger than 50000 bytes (the tool's limits.max_response_bytes)");
   }
 }

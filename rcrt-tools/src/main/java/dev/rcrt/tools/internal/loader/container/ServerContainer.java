@@ -11,6 +11,7 @@ import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.Invoker;
+import dev.rcrt.tools.internal.loader.http.BoundedBody;
 import dev.rcrt.tools.internal.loader.http.JsonHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,7 +56,7 @@ final class ServerContainer implements Invoker {
     String what = "tool '" + tool + "'";
     while (true) {
       try {
-        return JsonHttp.exchange(http, what, "POST", uri, Map.of(), input, scope);
+        return JsonHttp.exchange(http, what, "POST", uri, Map.of(), input, scope, BoundedBody.DEFAULT_MAX_BYTES);
       } catch (ToolException e) {
         if (!JsonHttp.unreachable(e)) {
           throw JsonHttp.settled(e);

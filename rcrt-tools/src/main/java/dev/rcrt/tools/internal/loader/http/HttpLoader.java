@@ -26,7 +26,9 @@ import java.util.Map;
  * <p>POST, PUT and PATCH send the input as the JSON body; GET and DELETE send its top-level scalar
  * fields as query parameters. Header values and {@code auth.secret} may be {@code secret:NAME}
  * references, resolved at call time. The endpoint's resolved addresses must be allowed by the
- * trust policy (no loopback or internal networks by default). A failed call is retried only when the definition has a
+ * trust policy (no loopback or internal networks by default). The whole exchange, body included,
+ * must finish within the tool's time limit, and the body must fit {@code limits.max_response_bytes}
+ * (default 10 MiB); past either the exchange is cancelled. A failed call is retried only when the definition has a
  * {@code retry} block, only for connection failures, 429 and 5xx, and only while time is left.
  */
 public final class HttpLoader implements ImplementationLoader {
@@ -64,6 +66,7 @@ public final class HttpLoader implements ImplementationLoader {
     if (!"none".equals(authType) && !auth.hasNonNull("secret")) {
       throw invalid(tool, "auth type " + authType + " needs auth.secret (a secret:NAME reference)");
     }
+    long maxBytes = maxResponseBytes(definition);
     int attempts = Math.max(1, spec.path("retry").path("max_attempts").asInt(1));
     Duration backoff = Duration.ofMillis(Math.max(0, spec.path("retry").path("backoff_ms").asLong(200)));
     return new Invoker() {
@@ -76,7 +79,7 @@ public final class HttpLoader implements ImplementationLoader {
         network.check(what, target);
         for (int attempt = 1; ; attempt++) {
           try {
-            return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope);
+            return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope, maxBytes);
           } catch (ToolException e) {
             boolean again = JsonHttp.retriable(e) && attempt < attempts && scope.remaining().compareTo(backoff) > 0;
             if (!again) {
@@ -114,6 +117,15 @@ public final class HttpLoader implements ImplementationLoader {
       default -> {}
     }
     return headers;
+  }
+
+  /**
+   * The most bytes a response body may have: {@code limits.max_response_bytes}, else {@link
+   * BoundedBody#DEFAULT_MAX_BYTES} (10 MiB).
+   */
+  public static long maxResponseBytes(ToolDefinition definition) {
+    JsonNode max = definition.context().path("limits").path("max_response_bytes");
+    return max.canConvertToLong() && max.asLong() > 0 ? max.asLong() : BoundedBody.DEFAULT_MAX_BYTES;
   }
 
   private static URI withQuery(URI uri, JsonNode input) {

@@ -6,12 +6,10 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.internal.Excerpts;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -35,7 +33,7 @@ public final class JsonHttp {
    */
   public static JsonNode exchange(
       HttpClient http, String what, String method, URI uri, Map<String, String> headers,
-      @org.jspecify.annotations.Nullable JsonNode body, CallScope scope) {
+      @org.jspecify.annotations.Nullable JsonNode body, CallScope scope, long maxBytes) {
     Duration timeout = scope.remaining();
     if (timeout.isZero() || timeout.isNegative()) {
       throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
@@ -53,39 +51,49 @@ public final class JsonHttp {
       request.header("Content-Type", "application/json");
     }
     headers.forEach(request::header);
-    HttpResponse<String> response;
+    HttpResponse<byte[]> exchanged;
     try {
-      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (HttpTimeoutException e) {
-      throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri);
-    } catch (IOException e) {
-      throw new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + describe(e), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ToolException("tool_failed", what + " was interrupted while calling " + uri);
+      exchanged = BoundedBody.send(http, request.build(), timeout, maxBytes);
+    } catch (BoundedBody.Failure f) {
+      throw switch (f.kind()) {
+        case TIMEOUT -> new ToolException(
+            "tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri + " (" + f.getMessage() + ")");
+        case TOO_LARGE -> new ToolException(
+            "tool_too_large", what + " endpoint " + uri + " answered more than " + maxBytes + " bytes; nothing past the limit was read"
+                + " (raise limits.max_response_bytes if the answer is meant to be that large)");
+        case INTERRUPTED -> new ToolException("tool_failed", what + " was interrupted while calling " + uri);
+        case IO -> new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + f.getMessage(), f.getCause());
+      };
     }
-    int status = response.statusCode();
+    String text = new String(exchanged.body(), java.nio.charset.StandardCharsets.UTF_8);
+    int status = exchanged.statusCode();
     if (status < 200 || status > 299) {
       String code = status == 429 || status >= 500 ? RETRIABLE_FAILURE : "tool_failed";
-      throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + Excerpts.of(response.body()));
+      throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + Excerpts.of(text));
     }
-    String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    if (!type.contains("json")) {
+    String type = exchanged.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+    if (!isJson(type)) {
       throw new ToolException(
           "tool_failed",
           what + " endpoint " + uri + " answered Content-Type '" + (type.isEmpty() ? "(none)" : type)
-              + "', expected application/json: " + Excerpts.of(response.body()));
+              + "', expected application/json: " + Excerpts.of(text));
     }
     try {
-      JsonNode json = RcrtJson.mapper().readTree(response.body());
+      JsonNode json = RcrtJson.mapper().readTree(text);
       if (json == null || json.isMissingNode()) {
         throw new ToolException("tool_failed", what + " endpoint " + uri + " answered an empty body; expected JSON");
       }
       return json;
     } catch (JsonProcessingException e) {
       throw new ToolException(
-          "tool_failed", what + " endpoint " + uri + " answered a body that is not JSON (" + e.getOriginalMessage() + "): " + Excerpts.of(response.body()));
+          "tool_failed", what + " endpoint " + uri + " answered a body that is not JSON (" + e.getOriginalMessage() + "): " + Excerpts.of(text));
     }
+  }
+
+  /** Whether a Content-Type is JSON: {@code application/json} or a {@code +json} type, with any parameters. */
+  public static boolean isJson(String contentType) {
+    String media = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    return media.equals("application/json") || (media.contains("/") && media.endsWith("+json"));
   }
 
   /** Internal codes: answered 429 or 5xx, and no connection at all. Never recorded; see {@link #settled}. */
@@ -107,8 +115,5 @@ public final class JsonHttp {
     return retriable(e) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
   }
 
-  private static String describe(IOException e) {
-    String message = e.getMessage();
-    return e.getClass().getSimpleName() + (message == null ? "" : ": " + message);
-  }
+
 }

@@ -10,6 +10,7 @@ import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
 import dev.rcrt.tools.internal.loader.LazyResource;
+import dev.rcrt.tools.internal.loader.http.HttpLoader;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -91,7 +92,7 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
         };
     Duration timeout = def.timeout() != null ? def.timeout() : defaultTimeout;
     long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
-    return new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, allowedHosts(def));
+    return new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, allowedHosts(def), HttpLoader.maxResponseBytes(def));
   }
 
   /** {@code permissions.net}: false or absent → no fetch; true → any host; a list → those hosts. */

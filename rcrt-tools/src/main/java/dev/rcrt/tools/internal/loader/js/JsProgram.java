@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param checksum identifies the original source; a new checksum is a new program
  * @param statementLimit the second guard after the time limit
  * @param allowedHosts hosts {@code fetch} may reach ({@code "*"} for any), or null for no {@code fetch}
+ * @param maxResponseBytes the most bytes a {@code fetch} response body may have
  */
 record JsProgram(
     String tool,
@@ -19,4 +20,5 @@ record JsProgram(
     String javascript,
     String checksum,
     long statementLimit,
-    @Nullable Set<String> allowedHosts) {}
+    @Nullable Set<String> allowedHosts,
+    long maxResponseBytes) {}

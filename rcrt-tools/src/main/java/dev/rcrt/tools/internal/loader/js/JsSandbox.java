@@ -13,6 +13,7 @@ import dev.rcrt.core.Sensitivity;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.loader.http.BoundedBody;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -334,16 +335,16 @@ final class JsSandbox implements AutoCloseable {
             .method(method.toUpperCase(java.util.Locale.ROOT), body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     RcrtJson.parse(headersJson).properties().forEach(h -> request.header(h.getKey(), h.getValue().asText()));
     try {
-      HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      ObjectNode out = RcrtJson.object().put("status", response.statusCode()).put("body", response.body());
+      HttpResponse<byte[]> response = BoundedBody.send(HTTP, request.build(), left.isZero() ? Duration.ofMillis(1) : left, program.maxResponseBytes());
+      ObjectNode out =
+          RcrtJson.object().put("status", response.statusCode()).put("body", new String(response.body(), StandardCharsets.UTF_8));
       ObjectNode headers = out.putObject("headers");
       response.headers().map().forEach((k, v) -> headers.put(k, String.join(", ", v)));
       return out;
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("fetch " + uri + " failed: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalArgumentException("fetch " + uri + " was interrupted");
+    } catch (BoundedBody.Failure f) {
+      throw new IllegalArgumentException(
+          "fetch " + uri + " failed: " + f.getMessage()
+              + (f.kind() == BoundedBody.Failure.Kind.TOO_LARGE ? " (the tool's limits.max_response_bytes)" : ""));
     }
   }
 

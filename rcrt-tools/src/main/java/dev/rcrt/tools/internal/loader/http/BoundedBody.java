@@ -1,0 +1,144 @@
+package dev.rcrt.tools.internal.loader.http;
+
+import dev.rcrt.tools.ToolException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One HTTP exchange whose whole response, body included, must arrive within a deadline and within
+ * a size cap. The JDK client's own timeout covers only the wait for the headers, so a body sent at
+ * one byte a second, or a gigabyte of it, would otherwise hold the call and the heap: here the
+ * caller stops waiting at the deadline and cancels the exchange, and the body is read into a buffer
+ * that refuses to grow past the cap (cancelling the exchange as soon as it would).
+ */
+public final class BoundedBody {
+  /** The default cap on a response body a tool reads: 10 MiB. */
+  public static final long DEFAULT_MAX_BYTES = 10L * 1024 * 1024;
+
+  private BoundedBody() {}
+
+  /** What went wrong with an exchange, for the caller to word. */
+  public static final class Failure extends Exception {
+    private static final long serialVersionUID = 1L;
+    /** What kind of failure. */
+    public enum Kind { TIMEOUT, TOO_LARGE, IO, INTERRUPTED }
+
+    private final Kind kind;
+
+    Failure(Kind kind, String message, Throwable cause) {
+      super(message, cause);
+      this.kind = kind;
+    }
+
+    public Kind kind() {
+      return kind;
+    }
+  }
+
+  /**
+   * Sends {@code request} and reads the response body whole.
+   *
+   * @param within the time left for the whole exchange; positive
+   * @param maxBytes the most body bytes to accept
+   * @throws Failure of kind {@code TIMEOUT} at the deadline (the exchange is cancelled), {@code
+   *     TOO_LARGE} past the cap, {@code IO} when the connection fails, {@code INTERRUPTED} when the
+   *     calling thread is interrupted (its flag is set again)
+   */
+  public static HttpResponse<byte[]> send(HttpClient http, HttpRequest request, Duration within, long maxBytes) throws Failure {
+    java.util.concurrent.atomic.AtomicBoolean exceeded = new java.util.concurrent.atomic.AtomicBoolean();
+    CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, info -> new Capped(maxBytes, exceeded));
+    try {
+      return exchange.get(Math.max(1, within.toNanos()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      exchange.cancel(true);
+      throw new Failure(Failure.Kind.TIMEOUT, "no complete response within " + within.toMillis() + " ms", e);
+    } catch (InterruptedException e) {
+      exchange.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new Failure(Failure.Kind.INTERRUPTED, "interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (exceeded.get()) {
+        // the client reports the cancelled stream in its own words; the cause is the cap
+        throw new Failure(Failure.Kind.TOO_LARGE, new TooLarge(maxBytes).getMessage(), cause);
+      }
+      if (cause instanceof HttpTimeoutException) {
+        throw new Failure(Failure.Kind.TIMEOUT, "no response headers within " + within.toMillis() + " ms", cause);
+      }
+      String message = cause == null ? "failed" : cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+      throw new Failure(Failure.Kind.IO, message, cause == null ? e : cause);
+    }
+  }
+
+  /** A body larger than the cap. */
+  private static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge(long max) {
+      super("the response body is larger than " + max + " bytes");
+    }
+  }
+
+  /** Collects the body up to {@code max} bytes, cancelling the exchange past it. */
+  private static final class Capped implements HttpResponse.BodySubscriber<byte[]> {
+    private final long max;
+    private final java.util.concurrent.atomic.AtomicBoolean exceeded;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+    private Flow.Subscription subscription;
+
+    Capped(long max, java.util.concurrent.atomic.AtomicBoolean exceeded) {
+      this.max = max;
+      this.exceeded = exceeded;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription subscription) {
+      this.subscription = subscription;
+      subscription.request(1);
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> items) {
+      for (ByteBuffer item : items) {
+        if (buffer.size() + (long) item.remaining() > max) {
+          exceeded.set(true);
+          subscription.cancel();
+          body.completeExceptionally(new TooLarge(max));
+          return;
+        }
+        byte[] chunk = new byte[item.remaining()];
+        item.get(chunk);
+        buffer.write(chunk, 0, chunk.length);
+      }
+      subscription.request(1);
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      body.completeExceptionally(error);
+    }
+
+    @Override
+    public void onComplete() {
+      body.complete(buffer.toByteArray());
+    }
+
+    @Override
+    public CompletableFuture<byte[]> getBody() {
+      return body;
+    }
+  }
+}
