@@ -1,6 +1,5 @@
 package dev.rcrt.agent;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.internal.openai.ChatCompletionsWire;
@@ -13,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.stream.Stream;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.Excerpts;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -242,9 +242,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
 
   private static @Nullable JsonNode parse(String body) {
     try {
-      JsonNode node = RcrtJson.mapper().readTree(body);
-      return node == null || node.isMissingNode() || !node.isObject() ? null : node;
-    } catch (JsonProcessingException e) {
+      JsonNode node = RcrtJson.parse(body);
+      return node.isObject() ? node : null;
+    } catch (ValidationException e) {
       return null;
     }
   }

@@ -116,6 +116,11 @@ public final class BreadcrumbFiles {
     JsonNode root;
     try {
       root = RcrtJson.mapper().readTree(json);
+      if (root != null) {
+        RcrtJson.checkFinite(root);
+      }
+    } catch (ValidationException e) {
+      return problem(source, e.getMessage());
     } catch (JsonProcessingException e) {
       return problem(source, "not valid JSON: " + e.getOriginalMessage() + RcrtJson.location(e));
     } catch (IOException e) {

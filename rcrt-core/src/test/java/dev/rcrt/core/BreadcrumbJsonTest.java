@@ -77,4 +77,19 @@ class BreadcrumbJsonTest {
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("line 2, column 8");
   }
+
+  @Test
+  void aRepeatedKeyIsAnErrorWithItsPointerNotLastWins() {
+    assertThatThrownBy(() -> RcrtJson.parse("{\"tool\":\"echo\",\"input\":{\"to\":\"alice\",\"to\":\"mallory\"}}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("not valid JSON: Duplicate field 'to' at line 1, column 42 (/input/to)");
+  }
+
+  @Test
+  void aNumberBeyondADoubleIsAnErrorNotInfinityOrAString() {
+    assertThatThrownBy(() -> RcrtJson.parse("{\"amounts\":[1,1e400]}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessage("not valid JSON: the number at /amounts/1 is outside the range of a double; send it as a string if it must be that large");
+    assertThat(RcrtJson.parse("{\"n\":1.7976931348623157e308}").get("n").isNumber()).isTrue();
+  }
 }

@@ -159,7 +159,7 @@ class HttpToolTest {
   void aMalformedBodyIsAnError() {
     answer(200, "application/json", "{\"temp\": 21,");
     weatherTool("", "");
-    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error()).contains("answered a body that is not JSON").contains("{\"temp\": 21,");
+    assertThat(h.call("weather", "{\"city\":\"Oslo\"}").error()).contains("answered a body that is not valid JSON: Unexpected end-of-input").contains("{\"temp\": 21,");
   }
 
   @Test

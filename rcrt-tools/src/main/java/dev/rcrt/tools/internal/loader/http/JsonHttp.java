@@ -1,8 +1,8 @@
 package dev.rcrt.tools.internal.loader.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.Excerpts;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
@@ -78,15 +78,14 @@ public final class JsonHttp {
           what + " endpoint " + uri + " answered Content-Type '" + (type.isEmpty() ? "(none)" : type)
               + "', expected application/json: " + Excerpts.of(text));
     }
+    if (text.isBlank()) {
+      throw new ToolException("tool_failed", what + " endpoint " + uri + " answered an empty body; expected JSON");
+    }
     try {
-      JsonNode json = RcrtJson.mapper().readTree(text);
-      if (json == null || json.isMissingNode()) {
-        throw new ToolException("tool_failed", what + " endpoint " + uri + " answered an empty body; expected JSON");
-      }
-      return json;
-    } catch (JsonProcessingException e) {
+      return RcrtJson.parse(text);
+    } catch (ValidationException e) {
       throw new ToolException(
-          "tool_failed", what + " endpoint " + uri + " answered a body that is not JSON (" + e.getOriginalMessage() + "): " + Excerpts.of(text));
+          "tool_failed", what + " endpoint " + uri + " answered a body that is " + e.getMessage() + ": " + Excerpts.of(text));
     }
   }
 
