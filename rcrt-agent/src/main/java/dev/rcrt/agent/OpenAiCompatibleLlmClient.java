@@ -98,7 +98,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       if (outcome.response() != null) {
         return outcome.response();
       }
-      LlmException failure = outcome.failure();
+      LlmException failure = withoutKey(outcome.failure());
       boolean again = failure.isRetriable() && failure.status() != 0 && attempt < maxRetries;
       if (!again) {
         throw failure;
@@ -111,6 +111,25 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         throw failure;
       }
     }
+  }
+
+  /**
+   * The failure with the API key removed from its message and the provider's message: a provider
+   * that echoes the key it was sent (some do, in 401 bodies) must not get it printed or logged.
+   */
+  private LlmException withoutKey(LlmException e) {
+    if (apiKey == null) {
+      return e;
+    }
+    String message = e.getMessage() == null ? "" : e.getMessage();
+    String provider = e.providerMessage();
+    boolean leaks = message.contains(apiKey) || (provider != null && provider.contains(apiKey));
+    if (!leaks) {
+      return e;
+    }
+    return new LlmException(
+        e.code(), message.replace(apiKey, "[secret]"), e.status(), provider == null ? null : provider.replace(apiKey, "[secret]"),
+        e.isRetriable(), null);
   }
 
   /** One attempt's result: a response, or a failure with the server's Retry-After if it sent one. */

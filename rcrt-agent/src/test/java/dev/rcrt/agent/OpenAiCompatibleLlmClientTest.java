@@ -89,6 +89,18 @@ class OpenAiCompatibleLlmClientTest {
   }
 
   @Test
+  void aProviderThatEchoesTheKeyInItsErrorNeverGetsItIntoTheException() {
+    answer(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + KEY + "\"}}");
+    assertThatThrownBy(() -> client().chat(request()))
+        .isInstanceOfSatisfying(LlmException.class, e -> {
+          assertThat(e.getMessage()).contains("Incorrect API key provided: [secret]").doesNotContain(KEY);
+          assertThat(e.providerMessage()).isEqualTo("Incorrect API key provided: [secret]");
+        });
+    answer(500, "upstream said: Bearer " + KEY);
+    assertThatThrownBy(() -> client().chat(request())).satisfies(e -> assertThat(e.getMessage()).doesNotContain(KEY).contains("[secret]"));
+  }
+
+  @Test
   void aNon2xxStatusCarriesTheStatusAndTheProvidersMessage() {
     answer(401, "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
     assertThatThrownBy(() -> client().chat(request()))

@@ -72,4 +72,47 @@ class SecretsTest {
           .containsExactly("tool 'ex' example 2 input /n: expected number, found string", "tool 'ex' example 2 output /r: expected string, found integer");
     }
   }
+
+  @Test
+  void aSecretReturnedAsANumberIsScrubbed() {
+    try (ToolHarness h = new ToolHarness(b -> b
+        .secretResolver(SecretResolver.environment(java.util.Map.of("PIN", "48213377")))
+        .handler("pin", (in, ctx) -> dev.rcrt.core.RcrtJson.object().put("pin", Long.parseLong(ctx.secrets().get("PIN")))))) {
+      h.define("tool.definition.v1", "{\"name\":\"pin\",\"required_secrets\":[\"PIN\"]}");
+      ToolResponse r = h.call("pin", "{}");
+      assertThat(r.output().get("pin").asText()).isEqualTo("[secret]");
+      assertThat(h.everything()).doesNotContain("48213377");
+    }
+  }
+
+  @Test
+  void aKnownSecretAModelPutsIntoToolArgumentsIsNotRecordedButTheToolStillGetsIt() {
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    try (ToolHarness h = new ToolHarness(b -> b
+        .secretResolver(SecretResolver.environment(java.util.Map.of("TOKEN", "tok-7f3a9c21e5")))
+        .handler("uses-token", (in, ctx) -> dev.rcrt.core.RcrtJson.object().put("ok", true))
+        .handler("echo-arg", (in, ctx) -> { seen.add(in.path("note").asText()); return dev.rcrt.core.RcrtJson.object(); }))) {
+      h.define("tool.definition.v1", "{\"name\":\"uses-token\",\"required_secrets\":[\"TOKEN\"]}");
+      h.define("tool.definition.v1", "{\"name\":\"echo-arg\"}");
+      h.call("uses-token", "{}");
+      h.call("echo-arg", "{\"note\":\"the key is tok-7f3a9c21e5\"}");
+      assertThat(seen).containsExactly("the key is tok-7f3a9c21e5");
+      assertThat(h.everything()).doesNotContain("tok-7f3a9c21e5").contains("the key is [secret]");
+    }
+  }
+
+  @Test
+  void whatAToolWritesThroughItsStoreCarriesNoSecret() {
+    try (ToolHarness h = new ToolHarness(b -> b
+        .secretResolver(SecretResolver.environment(java.util.Map.of("TOKEN", "tok-91be77aa02")))
+        .handler("writer", (in, ctx) -> {
+          ctx.store().create(dev.rcrt.core.BreadcrumbCreate.builder("note.v1", "key " + ctx.secrets().get("TOKEN"))
+              .context(dev.rcrt.core.RcrtJson.object().put("token", ctx.secrets().get("TOKEN"))).build());
+          return dev.rcrt.core.RcrtJson.object();
+        }))) {
+      h.define("tool.definition.v1", "{\"name\":\"writer\",\"required_secrets\":[\"TOKEN\"]}");
+      assertThat(h.call("writer", "{}").success()).isTrue();
+      assertThat(h.everything()).doesNotContain("tok-91be77aa02").contains("key [secret]");
+    }
+  }
 }

@@ -7,10 +7,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolException;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One tool call's deadline and secrets. Secrets are resolved on demand through the resolver and
@@ -29,18 +27,21 @@ public final class CallScope {
   private final Duration limit;
   private final SecretResolver resolver;
   private final Set<String> granted;
-  private final Set<String> values = ConcurrentHashMap.newKeySet();
+  private final SecretValues known;
 
   /**
    * @param granted the secret names this call may resolve (see {@code ToolConfigs#grants}); any
    *     other name is refused before the resolver is asked
+   * @param known the runner's memory of secret values; this call's are added to it, and all of
+   *     them are scrubbed from what the call produces
    */
-  public CallScope(String tool, Duration limit, SecretResolver resolver, Set<String> granted) {
+  public CallScope(String tool, Duration limit, SecretResolver resolver, Set<String> granted, SecretValues known) {
     this.tool = tool;
     this.limit = limit;
     this.deadlineNanos = System.nanoTime() + limit.toNanos();
     this.resolver = resolver;
     this.granted = Set.copyOf(granted);
+    this.known = known;
   }
 
   /** The call's whole time limit. */
@@ -82,10 +83,16 @@ public final class CallScope {
                         "tool '" + tool + "' needs secret '" + name + "', which is not set; set it in"
                             + " the environment (" + name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_")
                             + ") or in the host's secret resolver"));
-    if (!value.isEmpty()) {
-      values.add(value);
-    }
+    known.add(value);
     return value;
+  }
+
+  /**
+   * Remembers a form of a secret the runtime produced itself, such as the {@code Authorization}
+   * header value as sent, or the Base64 of a Basic credential, so it is scrubbed like the secret.
+   */
+  public void remember(String derived) {
+    known.add(derived);
   }
 
   /** A deep copy of {@code json} with every {@code "secret:NAME"} string replaced by its value. */
@@ -108,36 +115,13 @@ public final class CallScope {
     return json;
   }
 
-  /** {@code text} with every secret value this call resolved replaced by {@link #REDACTED}. */
+  /** {@code text} with every known secret value replaced by {@link #REDACTED}. */
   public String scrub(String text) {
-    String out = text;
-    for (String value : values) {
-      out = out.replace(value, REDACTED);
-    }
-    return out;
+    return known.scrub(text);
   }
 
-  /** {@code json}, with secret values in any string (or field name) replaced; the same node if none. */
+  /** {@code json} with known secret values replaced in strings, field names and numbers; the same node if none is known. */
   public JsonNode scrub(JsonNode json) {
-    if (values.isEmpty()) {
-      return json;
-    }
-    if (json.isTextual()) {
-      return TextNode.valueOf(scrub(json.textValue()));
-    }
-    if (json.isObject()) {
-      ObjectNode copy = ((ObjectNode) json).objectNode();
-      for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        copy.set(scrub(e.getKey()), scrub(e.getValue()));
-      }
-      return copy;
-    }
-    if (json.isArray()) {
-      ArrayNode copy = ((ArrayNode) json).arrayNode();
-      json.forEach(e -> copy.add(scrub(e)));
-      return copy;
-    }
-    return json;
+    return known.scrub(json);
   }
 }

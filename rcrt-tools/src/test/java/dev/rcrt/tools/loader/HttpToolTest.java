@@ -156,6 +156,20 @@ class HttpToolTest {
   }
 
   @Test
+  void anEndpointEchoingTheBasicAuthorizationHeaderGetsItScrubbed() {
+    server.stubFor(post(urlEqualTo("/echo")).willReturn(aResponse().withHeader("Content-Type", "application/json")
+        .withBody("{\"you_sent\":\"{{request.headers.Authorization}}\"}").withTransformers("response-template")));
+    h.define("tool.v1", """
+        {"name":"echo-auth","implementation":{"type":"http","endpoint":"%s/echo","auth":{"type":"basic","username":"svc","secret":"secret:BASIC_PASS"}}}
+        """.formatted(server.baseUrl()));
+    ToolResponse r = h.call("echo-auth", "{}");
+    assertThat(r.error()).isNull();
+    assertThat(r.output().get("you_sent").asText()).isEqualTo("[secret]");
+    String encoded = java.util.Base64.getEncoder().encodeToString("svc:pw-XYZ-7890".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(h.everything()).doesNotContain(encoded).doesNotContain("pw-XYZ-7890");
+  }
+
+  @Test
   void aMalformedBodyIsAnError() {
     answer(200, "application/json", "{\"temp\": 21,");
     weatherTool("", "");

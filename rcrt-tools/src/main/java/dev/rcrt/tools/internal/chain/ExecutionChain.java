@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
@@ -16,6 +17,7 @@ import dev.rcrt.tools.ToolInterceptor;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolTrustPolicy;
+import dev.rcrt.tools.internal.SecretValues;
 import dev.rcrt.tools.internal.loader.ToolLoader;
 import dev.rcrt.tools.internal.trust.ToolConfigs;
 import java.time.Duration;
@@ -42,6 +44,8 @@ public final class ExecutionChain {
   private final List<ToolInterceptor> links;
   private final Listeners listeners;
   private final Duration defaultTimeout;
+  /** Every secret value this runner resolved, in every form it produced: never recorded. */
+  private final SecretValues known = new SecretValues();
 
   /** The settings of a chain, from the runner's builder. */
   public record Settings(
@@ -61,7 +65,7 @@ public final class ExecutionChain {
     all.add(new TrustLink(s.policy(), listeners));
     all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners));
     all.add(new ValidateLink(s.loader(), listeners));
-    all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets()));
+    all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known));
     all.addAll(s.runtime());
     all.add(new InvokeLink(s.store(), s.policy()));
     this.links = List.copyOf(all);
@@ -115,7 +119,13 @@ public final class ExecutionChain {
     if (call.stored == null) {
       List<String> tags = new ArrayList<>(call.tags);
       tags.add(DIRECT_TAG);
-      store.create(request.toBreadcrumb(tags, call.caller, call.pinned));
+      // a model that echoes a key it saw into tool arguments must not get it recorded; the tool still gets its input
+      JsonNode input = known.scrub(request.input());
+      ToolRequest recorded =
+          input == request.input()
+              ? request
+              : new ToolRequest(request.requestId(), request.tool(), input, request.requestedBy(), request.toolCallId(), request.round());
+      store.create(recorded.toBreadcrumb(tags, call.caller, call.pinned));
     }
     ToolResponse response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
     if (!response.success()) {

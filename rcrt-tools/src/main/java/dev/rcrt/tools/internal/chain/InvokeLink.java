@@ -48,7 +48,7 @@ final class InvokeLink implements RealToolChain.Link {
     ToolContext context =
         new ToolContext(
             request.requestId(), tool.name(), request.requestedBy(),
-            new StampedStore(store, Principal.tool(tool.name()), policy),
+            new StampedStore(store, Principal.tool(tool.name()), policy, scope),
             scope.resolveReferences(Objects.requireNonNull(call.config, "config")), declaredSecrets(tool, scope));
     JsonNode input = request.input().deepCopy();
     JsonNode output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : watched(tool, invoker, input, context, scope);

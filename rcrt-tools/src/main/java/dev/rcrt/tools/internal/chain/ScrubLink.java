@@ -6,20 +6,24 @@ import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.SecretValues;
 import dev.rcrt.tools.internal.trust.ToolConfigs;
 
 /**
  * Opens the call's secret scope (its trusted configuration, the secret names it is granted, its
- * deadline) and, on the way out, removes every secret value the call resolved from the output or
- * the error before anything outside the tool sees it.
+ * deadline) and, on the way out, removes every secret value the runner knows (this call's, and
+ * every earlier one's, in every form the runtime produced) from the output or the error before
+ * anything outside the tool sees it.
  */
 final class ScrubLink implements RealToolChain.Link {
   private final ToolConfigs configs;
   private final SecretResolver secrets;
+  private final SecretValues known;
 
-  ScrubLink(ToolConfigs configs, SecretResolver secrets) {
+  ScrubLink(ToolConfigs configs, SecretResolver secrets, SecretValues known) {
     this.configs = configs;
     this.secrets = secrets;
+    this.known = known;
   }
 
   @Override
@@ -32,7 +36,7 @@ final class ScrubLink implements RealToolChain.Link {
     CallState call = ((RealToolChain) chain).call();
     ToolDefinition tool = chain.tool();
     JsonNode config = configs.config(tool.name());
-    CallScope scope = new CallScope(tool.name(), chain.timeout(), secrets, configs.grants(tool, config));
+    CallScope scope = new CallScope(tool.name(), chain.timeout(), secrets, configs.grants(tool, config), known);
     call.config = config;
     call.scope = scope;
     ToolResponse r = chain.proceed(chain.request());

@@ -10,30 +10,40 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolTrustPolicy;
+import dev.rcrt.tools.internal.CallScope;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * The store as a running tool sees it: every write is stamped with the tool's principal ({@code
- * created_by} / {@code updated_by} = {@code tool:<name>}, whatever the payload claims), and writes,
- * updates or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the
- * policy trusts that principal. Reads pass through. Thread-safe as the store it wraps.
+ * created_by} / {@code updated_by} = {@code tool:<name>}, whatever the payload claims), carries no
+ * secret value the runner knows (title, description and context are scrubbed), and writes, updates
+ * or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the policy
+ * trusts that principal. Reads pass through. Thread-safe as the store it wraps.
  */
 public final class StampedStore implements BreadcrumbStore {
   private final BreadcrumbStore store;
   private final Principal writer;
   private final ToolTrustPolicy policy;
+  private final CallScope secrets;
 
-  public StampedStore(BreadcrumbStore store, Principal writer, ToolTrustPolicy policy) {
+  public StampedStore(BreadcrumbStore store, Principal writer, ToolTrustPolicy policy, CallScope secrets) {
     this.store = store;
     this.writer = writer;
     this.policy = policy;
+    this.secrets = secrets;
   }
 
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
     check(create.schemaName(), "create");
-    return store.create(create.withCreatedBy(writer.wire()));
+    BreadcrumbCreate clean =
+        new BreadcrumbCreate(
+            create.id(), secrets.scrub(create.title()), create.description() == null ? null : secrets.scrub(create.description()),
+            create.semanticVersion(), secrets.scrub(create.context()), create.tags(), create.schemaName(), create.llmHints(),
+            create.visibility(), create.sensitivity(), create.ttl(), create.ttlType(), create.ttlConfig(), writer.wire(),
+            create.idempotencyKey());
+    return store.create(clean);
   }
 
   @Override
@@ -44,7 +54,13 @@ public final class StampedStore implements BreadcrumbStore {
   @Override
   public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
     store.get(id).ifPresent(existing -> check(existing.schemaName(), "update"));
-    return store.update(id, expectedVersion, update.withUpdatedBy(writer.wire()));
+    BreadcrumbUpdate clean =
+        new BreadcrumbUpdate(
+            update.title() == null ? null : secrets.scrub(update.title()),
+            update.description() == null ? null : secrets.scrub(update.description()), update.semanticVersion(),
+            update.context() == null ? null : secrets.scrub(update.context()), update.tags(), update.llmHints(),
+            update.visibility(), update.sensitivity(), writer.wire());
+    return store.update(id, expectedVersion, clean);
   }
 
   @Override

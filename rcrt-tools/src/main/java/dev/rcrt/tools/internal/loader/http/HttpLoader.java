@@ -107,16 +107,23 @@ public final class HttpLoader implements ImplementationLoader {
       headers.put(h.getKey(), CallScope.isReference(value) ? scope.secret(value) : value);
     }
     switch (authType) {
-      case "bearer" -> headers.put("Authorization", "Bearer " + scope.secret(auth.get("secret").asText()));
+      case "bearer" -> headers.put("Authorization", sent(scope, "Bearer " + scope.secret(auth.get("secret").asText())));
       case "basic" -> {
         String user = auth.path("username").asText("");
         String token = user + ":" + scope.secret(auth.get("secret").asText());
-        headers.put("Authorization", "Basic " + Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)));
+        String encoded = sent(scope, Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)));
+        headers.put("Authorization", sent(scope, "Basic " + encoded));
       }
       case "header" -> headers.put(auth.path("header").asText("X-API-Key"), scope.secret(auth.get("secret").asText()));
       default -> {}
     }
     return headers;
+  }
+
+  /** A header value the runtime built from a secret: remembered, so an endpoint echoing it is scrubbed too. */
+  private static String sent(CallScope scope, String value) {
+    scope.remember(value);
+    return value;
   }
 
   /**
