@@ -8,12 +8,14 @@ import org.graalvm.polyglot.SandboxPolicy;
 
 /**
  * What every JavaScript tool of one runner shares: the GraalJS {@link Engine} (code caches), the
- * thread that interrupts contexts at their deadline, and the TypeScript compiler. Created on the
+ * timer that fires at each call's deadline, the threads that then stop the call (so one guest that
+ * resists an interrupt never delays another's stop), and the TypeScript compiler. Created on the
  * first JavaScript tool; closed with the runner.
  */
 public final class JsRuntime implements AutoCloseable {
   private final Engine engine;
   private final ScheduledExecutorService watchdog;
+  private final java.util.concurrent.ExecutorService stopper;
   private final TypeScriptCompiler typescript;
 
   public JsRuntime() {
@@ -31,7 +33,19 @@ public final class JsRuntime implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.stopper =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "rcrt-js-stopper");
+              t.setDaemon(true);
+              return t;
+            });
     this.typescript = new TypeScriptCompiler(engine);
+  }
+
+  /** Where stopping a context past its deadline happens, so that one stubborn guest delays no other's stop. */
+  java.util.concurrent.ExecutorService stopper() {
+    return stopper;
   }
 
   Engine engine() {
@@ -49,6 +63,7 @@ public final class JsRuntime implements AutoCloseable {
   @Override
   public void close() {
     watchdog.shutdownNow();
+    stopper.shutdownNow();
     typescript.close();
     engine.close(true);
   }

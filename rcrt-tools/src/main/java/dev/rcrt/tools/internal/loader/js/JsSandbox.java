@@ -110,7 +110,9 @@ final class JsSandbox implements AutoCloseable {
   private volatile @Nullable CallScope current;
   private volatile @Nullable BreadcrumbStore store;
   private volatile boolean running;
-  private boolean broken;
+  private volatile boolean broken;
+  /** Set by the stopper when this call's deadline passed; read by the calling thread. */
+  private volatile boolean timedOut;
 
   /**
    * Creates the context and evaluates the tool's module.
@@ -179,7 +181,9 @@ final class JsSandbox implements AutoCloseable {
     Duration limit = scope.remaining();
     context.resetLimits();
     running = true;
-    ScheduledFuture<?> guard = runtime.watchdog().schedule(this::interrupt, limit.toMillis(), TimeUnit.MILLISECONDS);
+    timedOut = false;
+    ScheduledFuture<?> guard =
+        runtime.watchdog().schedule(() -> runtime.stopper().execute(this::stop), limit.toMillis(), TimeUnit.MILLISECONDS);
     try {
       ObjectNode request = RcrtJson.object().put("id", ctx.requestId()).put("tool", ctx.tool()).put("requestedBy", ctx.requestedBy());
       Value promise =
@@ -202,7 +206,7 @@ final class JsSandbox implements AutoCloseable {
       }
       return RcrtJson.parse(outcome.get("value").asText());
     } catch (PolyglotException e) {
-      if (e.isInterrupted()) {
+      if (e.isInterrupted() || (e.isCancelled() && timedOut)) {
         throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + scope.limit().toMillis() + " ms");
       }
       if (e.isResourceExhausted() || e.isCancelled()) {
@@ -215,24 +219,50 @@ final class JsSandbox implements AutoCloseable {
         throw r;
       }
       throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + describe(e));
+    } catch (IllegalStateException e) {
+      if (timedOut) {
+        // the context was cancelled from outside while the call was between guest steps
+        broken = true;
+        throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + scope.limit().toMillis() + " ms");
+      }
+      throw e;
     } finally {
       running = false;
       guard.cancel(false);
+      if (timedOut) {
+        // an interrupt meant for the guest must not outlive the call on this (the host's) thread
+        Thread.interrupted();
+      }
       current = null;
       store = null;
       flushConsole(scope);
     }
   }
 
-  private void interrupt() {
-    if (running) {
+  /**
+   * Stops a call past its deadline, on a stopper thread so the watchdog never waits: an interrupt
+   * first; a guest that does not yield to it within {@link #INTERRUPT_GRACE} (one that keeps
+   * catching the errors its own recursion raises, for example) has its context cancelled, which it
+   * cannot catch, and the context is discarded.
+   */
+  private void stop() {
+    if (!running) {
+      return;
+    }
+    timedOut = true;
+    try {
+      context.interrupt(INTERRUPT_GRACE);
+    } catch (java.util.concurrent.TimeoutException | IllegalStateException e) {
+      broken = true;
       try {
-        context.interrupt(Duration.ofSeconds(2));
-      } catch (java.util.concurrent.TimeoutException | IllegalStateException e) {
-        // the statement limit is the second guard
+        context.close(true);
+      } catch (RuntimeException closing) {
+        // already closed or closing: the call ends either way
       }
     }
   }
+
+  private static final Duration INTERRUPT_GRACE = Duration.ofMillis(250);
 
   private void flushConsole(CallScope scope) {
     String text;
