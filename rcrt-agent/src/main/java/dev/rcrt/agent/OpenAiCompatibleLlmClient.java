@@ -3,6 +3,7 @@ package dev.rcrt.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.internal.openai.ChatCompletionsWire;
+import dev.rcrt.agent.internal.openai.BoundedLines;
 import dev.rcrt.agent.internal.openai.SseReader;
 import dev.rcrt.agent.internal.openai.StreamAssembler;
 import java.time.Clock;
@@ -10,11 +11,11 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.stream.Stream;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.Excerpts;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,6 +50,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
   private final URI endpoint;
   private final @Nullable String apiKey;
   private final Duration requestTimeout;
+  private final Duration streamIdleTimeout;
+  private final Duration streamTimeout;
+  private final long maxResponseBytes;
   private final HttpClient http;
   private final int maxRetries;
   private final Duration initialBackoff;
@@ -67,6 +71,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     this.endpoint = URI.create(base.endsWith("/chat/completions") ? base : base + "/chat/completions");
     this.apiKey = b.apiKey;
     this.requestTimeout = b.requestTimeout;
+    this.streamIdleTimeout = b.streamIdleTimeout;
+    this.streamTimeout = b.streamTimeout;
+    this.maxResponseBytes = b.maxResponseBytes;
     this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout).build();
     this.maxRetries = b.maxRetries;
     this.initialBackoff = b.initialBackoff;
@@ -118,7 +125,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
    * that echoes the key it was sent (some do, in 401 bodies) must not get it printed or logged.
    */
   private LlmException withoutKey(LlmException e) {
-    if (apiKey == null) {
+    if (apiKey == null || apiKey.length() < MIN_SCRUBBED_KEY) {
       return e;
     }
     String message = e.getMessage() == null ? "" : e.getMessage();
@@ -131,6 +138,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         e.code(), message.replace(apiKey, "[secret]"), e.status(), provider == null ? null : provider.replace(apiKey, "[secret]"),
         e.isRetriable(), null);
   }
+
+  /** Keys shorter than this are test placeholders, not secrets: replacing them would garble every message. */
+  private static final int MIN_SCRUBBED_KEY = 8;
 
   /** One attempt's result: a response, or a failure with the server's Retry-After if it sent one. */
   private record Outcome(@Nullable ChatResponse response, @Nullable LlmException failure, @Nullable Duration retryAfter) {}
@@ -151,15 +161,30 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     if (apiKey != null) {
       http.header("Authorization", "Bearer " + apiKey);
     }
-    HttpResponse<Stream<String>> response;
+    long started = System.nanoTime();
+    HttpResponse<InputStream> response;
     try {
       response = send(http.build());
     } catch (LlmException e) {
       return new Outcome(null, e, null);
     }
+    try (BoundedLines lines = new BoundedLines(response.body(), maxResponseBytes)) {
+      return read(request, response, lines, started);
+    }
+  }
+
+  /** Reads the answer to one attempt, within the time limits and the size cap. */
+  private Outcome read(ChatRequest request, HttpResponse<InputStream> response, BoundedLines lines, long started) {
+    boolean streaming = request.stream() != null;
+    long deadline = started + requestTimeout.toNanos();
     int status = response.statusCode();
     if (status < 200 || status > 299) {
-      String text = joined(response.body());
+      String text;
+      try {
+        text = joined(lines, deadline);
+      } catch (LlmException e) {
+        return new Outcome(null, e, null);
+      }
       JsonNode json = parse(text);
       String provider = json != null && json.has("error") ? ChatCompletionsWire.providerMessage(json.get("error")) : null;
       String detail = provider != null ? provider : Excerpts.of(text);
@@ -170,19 +195,32 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
               status, provider, status == 429 || status >= 500, null);
       return new Outcome(null, e, retryAfter(response));
     }
-    String type = response.headers().firstValue("Content-Type").orElse("");
+    String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT);
     try {
-      if (streaming && type.contains("text/event-stream")) {
+      if (streaming && type.startsWith("text/event-stream")) {
         StreamAssembler assembler = new StreamAssembler(endpoint.toString(), request.stream());
-        try (Stream<String> lines = response.body()) {
-          SseReader.read(lines.iterator(), assembler::accept);
+        try {
+          SseReader.read(lines, streamIdleTimeout, started + streamTimeout.toNanos(), endpoint.toString(), assembler::accept);
+          if (!assembler.finished()) {
+            throw new LlmException(
+                "llm_bad_response",
+                "the stream from " + endpoint + " ended without [DONE] or a finish_reason, so the answer may be cut off",
+                status, null, true, null);
+          }
         } catch (LlmException e) {
-          boolean retriable = !assembler.emitted();
+          boolean retriable = e.isRetriable() && !assembler.emitted();
           return new Outcome(null, new LlmException(e.code(), e.getMessage(), status, e.providerMessage(), retriable, null), null);
         }
         return new Outcome(assembler.response(), null, null);
       }
-      String text = joined(response.body());
+      if (!isJson(type)) {
+        throw new LlmException(
+            "llm_bad_response",
+            "model endpoint " + endpoint + " answered Content-Type '" + type + "', expected application/json"
+                + (streaming ? " or text/event-stream" : ""),
+            status, null, false, null);
+      }
+      String text = joined(lines, deadline);
       JsonNode json = parse(text);
       if (json == null) {
         throw new LlmException(
@@ -202,9 +240,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     }
   }
 
-  private HttpResponse<Stream<String>> send(HttpRequest request) {
+  private HttpResponse<InputStream> send(HttpRequest request) {
     try {
-      return http.send(request, HttpResponse.BodyHandlers.ofLines());
+      return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (HttpTimeoutException e) {
       throw new LlmException(
           "llm_timeout",
@@ -253,10 +291,35 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     return a.compareTo(b) <= 0 ? a : b;
   }
 
-  private static String joined(Stream<String> lines) {
-    try (lines) {
-      return lines.collect(java.util.stream.Collectors.joining("\n"));
+  /** The whole body as text, lines joined, within the deadline ({@link System#nanoTime()} based). */
+  private String joined(BoundedLines lines, long deadlineNanos) {
+    StringBuilder text = new StringBuilder();
+    try {
+      for (String line; (line = lines.next(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())))) != null; ) {
+        if (text.length() > 0) {
+          text.append('\n');
+        }
+        text.append(line);
+      }
+      return text.toString();
+    } catch (BoundedLines.Failure f) {
+      throw switch (f.kind()) {
+        case WAITED_TOO_LONG -> new LlmException(
+            "llm_timeout", "model endpoint " + endpoint + " did not send its whole answer within " + requestTimeout.toMillis() + " ms",
+            0, null, true, null);
+        case TOO_LARGE -> new LlmException("llm_bad_response", "model endpoint " + endpoint + ": " + f.getMessage(), 0, null, false, null);
+        case BROKEN -> new LlmException("llm_unreachable", "model endpoint " + endpoint + ": " + f.getMessage(), 0, null, true, null);
+      };
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LlmException("llm_unreachable", "interrupted while reading from " + endpoint, 0, null, false, e);
     }
+  }
+
+  /** Whether a Content-Type is JSON: {@code application/json} or a {@code +json} type. */
+  private static boolean isJson(String type) {
+    String media = type.split(";", 2)[0].strip();
+    return media.equals("application/json") || (media.contains("/") && media.endsWith("+json"));
   }
 
   private static @Nullable JsonNode parse(String body) {
@@ -288,6 +351,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     private @Nullable String apiKey;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration requestTimeout = Duration.ofSeconds(120);
+    private Duration streamIdleTimeout = Duration.ofSeconds(60);
+    private Duration streamTimeout = Duration.ofMinutes(10);
+    private long maxResponseBytes = 16L * 1024 * 1024;
     private int maxRetries = 2;
     private Duration initialBackoff = Duration.ofMillis(500);
     private Duration maxBackoff = Duration.ofSeconds(20);
@@ -311,9 +377,36 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       return this;
     }
 
-    /** Time for the whole answer after sending; default 120 s. */
+    /**
+     * Time for a whole non-streamed answer after sending, body included (a body that stalls or
+     * trickles is cut off at this point), and for the headers of a streamed one; default 120 s.
+     */
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = positive(timeout);
+      return this;
+    }
+
+    /**
+     * For streamed answers: the longest gap between two events ({@code : keep-alive} comments do
+     * not count, so a server that only sends those times out), and the longest the whole stream may
+     * take; defaults 60 s and 10 min.
+     */
+    public Builder streamTimeouts(Duration idle, Duration total) {
+      this.streamIdleTimeout = positive(idle);
+      this.streamTimeout = positive(total);
+      return this;
+    }
+
+    /**
+     * The most bytes an answer may have, streamed or not (one line of it included); default 16 MiB.
+     * Past it the response is closed and the call fails with {@code llm_bad_response}, never
+     * buffering more.
+     */
+    public Builder maxResponseBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxResponseBytes < 1: " + bytes);
+      }
+      this.maxResponseBytes = bytes;
       return this;
     }
 

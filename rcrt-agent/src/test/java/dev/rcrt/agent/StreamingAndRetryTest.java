@@ -194,4 +194,65 @@ class StreamingAndRetryTest {
     assertThat(slept).containsExactly(Duration.ofSeconds(20));
   }
 
+
+  // ------------------------------------------------------------------ limits on what the endpoint sends
+
+  private OpenAiCompatibleLlmClient limited(Duration request, Duration idle, long maxBytes) {
+    return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k").maxRetries(0)
+        .requestTimeout(request).streamTimeouts(idle, Duration.ofSeconds(30)).maxResponseBytes(maxBytes).build();
+  }
+
+  @Test
+  void aStreamOfOnlyKeepAliveCommentsTimesOutWithAClearMessage() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+        .withBody(": keep-alive\n\n".repeat(200)).withChunkedDribbleDelay(200, 20_000)));
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofMillis(300), 1_000_000).chat(request().withStream(t -> {})))
+        .isInstanceOfSatisfying(LlmException.class, e -> {
+          assertThat(e.code()).isEqualTo("llm_timeout");
+          assertThat(e.getMessage()).endsWith("sent no event for 300 ms (keep-alive comments do not count); it was closed");
+        });
+  }
+
+  @Test
+  void aStreamThatEndsWithoutDoneOrAFinishReasonIsAnErrorNotAnEmptyAnswer() {
+    sse("""
+        data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"The answer is"},"finish_reason":null}]}
+
+        """);
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 1_000_000).chat(request().withStream(t -> {})))
+        .isInstanceOfSatisfying(LlmException.class, e -> {
+          assertThat(e.code()).isEqualTo("llm_bad_response");
+          assertThat(e.getMessage()).endsWith("ended without [DONE] or a finish_reason, so the answer may be cut off");
+        });
+  }
+
+  @Test
+  void aBodyThatStallsIsCutOffAtTheRequestTimeout() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "application/json")
+        .withBody("{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + "x".repeat(300) + "\"}}]}")
+        .withChunkedDribbleDelay(300, 30_000)));
+    assertThatThrownBy(() -> limited(Duration.ofMillis(400), Duration.ofSeconds(5), 1_000_000).chat(request()))
+        .isInstanceOfSatisfying(LlmException.class, e -> {
+          assertThat(e.code()).isEqualTo("llm_timeout");
+          assertThat(e.getMessage()).contains("did not send its whole answer within 400 ms");
+        });
+  }
+
+  @Test
+  void aLineOrBodyPastTheSizeCapIsAnErrorNeverBufferedWhole() {
+    sse("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + "y".repeat(50_000) + "\"}}]}\n\ndata: [DONE]\n\n");
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 10_000).chat(request().withStream(t -> {})))
+        .isInstanceOfSatisfying(LlmException.class, e -> {
+          assertThat(e.code()).isEqualTo("llm_bad_response");
+          assertThat(e.getMessage()).contains("the response is larger than 10000 bytes");
+        });
+  }
+
+  @Test
+  void onlyJsonIsReadAsACompletion() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/html; charset=utf-8")
+        .withBody("{\"choices\":[]}")));
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 10_000).chat(request()))
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.getMessage()).contains("answered Content-Type 'text/html; charset=utf-8', expected application/json"));
+  }
 }

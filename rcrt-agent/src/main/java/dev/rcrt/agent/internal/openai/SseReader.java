@@ -1,6 +1,7 @@
 package dev.rcrt.agent.internal.openai;
 
-import java.util.Iterator;
+import dev.rcrt.agent.LlmException;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
@@ -9,19 +10,44 @@ import java.util.function.Consumer;
  * with {@code :} are comments (OpenRouter's {@code : OPENROUTER PROCESSING} keep-alive); other
  * fields ({@code event}, {@code id}, {@code retry}) are ignored. Data still pending at the end of
  * the stream is dispatched.
+ *
+ * <p>Two clocks bound the stream: the gap between events ({@code idle}: comments do not count, so
+ * a server that only sends keep-alives times out) and the whole stream ({@code deadlineNanos}).
  */
 public final class SseReader {
   private SseReader() {}
 
-  /** Feeds each event's data to {@code onData}, in order. */
-  public static void read(Iterator<String> lines, Consumer<String> onData) {
+  /**
+   * Feeds each event's data to {@code onData}, in order, until the body ends.
+   *
+   * @throws LlmException {@code llm_timeout} when no event comes within {@code idle} or the stream
+   *     outlives {@code deadlineNanos} ({@link System#nanoTime()} based), {@code llm_bad_response}
+   *     when the body passes its size cap, {@code llm_unreachable} when it breaks off
+   */
+  public static void read(BoundedLines lines, Duration idle, long deadlineNanos, String endpoint, Consumer<String> onData) {
     StringBuilder data = null;
-    while (lines.hasNext()) {
-      String line = lines.next();
+    long lastEvent = System.nanoTime();
+    while (true) {
+      long now = System.nanoTime();
+      long idleLeft = lastEvent + idle.toNanos() - now;
+      long totalLeft = deadlineNanos - now;
+      String line;
+      try {
+        line = lines.next(Duration.ofNanos(Math.max(0, Math.min(idleLeft, totalLeft))));
+      } catch (BoundedLines.Failure f) {
+        throw failure(f, idleLeft < totalLeft, idle, endpoint);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LlmException("llm_unreachable", "interrupted while reading the stream from " + endpoint, 0, null, false, e);
+      }
+      if (line == null) {
+        break;
+      }
       if (line.isEmpty()) {
         if (data != null) {
           onData.accept(data.toString());
           data = null;
+          lastEvent = System.nanoTime();
         }
         continue;
       }
@@ -41,5 +67,17 @@ public final class SseReader {
     if (data != null) {
       onData.accept(data.toString());
     }
+  }
+
+  private static LlmException failure(BoundedLines.Failure f, boolean idleFirst, Duration idle, String endpoint) {
+    return switch (f.kind()) {
+      case WAITED_TOO_LONG -> idleFirst
+          ? new LlmException("llm_timeout", "the stream from " + endpoint + " sent no event for " + idle.toMillis()
+              + " ms (keep-alive comments do not count); it was closed", 0, null, true, null)
+          : new LlmException("llm_timeout", "the stream from " + endpoint + " did not finish within its time limit; it was closed",
+              0, null, true, null);
+      case TOO_LARGE -> new LlmException("llm_bad_response", "the stream from " + endpoint + " failed: " + f.getMessage(), 0, null, false, null);
+      case BROKEN -> new LlmException("llm_unreachable", "the stream from " + endpoint + " broke: " + f.getMessage(), 0, null, true, null);
+    };
   }
 }

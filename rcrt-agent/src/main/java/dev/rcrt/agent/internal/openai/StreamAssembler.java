@@ -44,6 +44,14 @@ public final class StreamAssembler {
     this.listener = listener;
   }
 
+  /**
+   * Whether the stream ended properly: {@code [DONE]} arrived, or a chunk with a {@code
+   * finish_reason}. A stream cut off before either is not a complete answer.
+   */
+  public boolean finished() {
+    return done || finishReason != null;
+  }
+
   /** Whether any text was already passed to the listener (a retry would repeat it). */
   public boolean emitted() {
     return sawContent;
