@@ -107,6 +107,23 @@ class JavaScriptToolTest {
   }
 
   @Test
+  void typescriptThatBreaksTheCompilerOrPassesTheSizeLimitIsAnInvalidDefinitionAndOthersStillCompile() {
+    String deep = "(".repeat(3_000) + "1" + ")".repeat(3_000);
+    code("ts-deep", "typescript", "export function execute(): number { return " + deep + "; }", "");
+    ToolResponse r = h.call("ts-deep", "{}");
+    assertThat(r.errorCode()).isEqualTo("tool_definition_invalid");
+    assertThat(r.error()).startsWith("tool 'ts-deep' TypeScript could not be transpiled: ");
+
+    String huge = "export function execute() { return {}; }\n//" + "x".repeat(1 << 20);
+    code("ts-huge", "typescript", huge, "");
+    assertThat(h.call("ts-huge", "{}").error())
+        .isEqualTo("tool 'ts-huge' TypeScript source is " + huge.length() + " characters; the limit is 1048576");
+
+    code("ts-fine", "typescript", "export function execute(i: {n: number}): {n: number} { return {n: i.n * 3}; }", "");
+    assertThat(h.call("ts-fine", "{\"n\":5}").output().get("n").asInt()).isEqualTo(15);
+  }
+
+  @Test
   void aThrownErrorBecomesAnErrorResponseWithItsMessageAndLocation() {
     code("thrower", "javascript", "export function execute() {\n  throw new Error('boom');\n}", "");
     ToolResponse r = h.call("thrower", "{}");

@@ -40,7 +40,7 @@ public final class JsRuntime implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.typescript = new TypeScriptCompiler(engine);
+    this.typescript = new TypeScriptCompiler(engine, watchdog);
   }
 
   /** Where stopping a context past its deadline happens, so that one stubborn guest delays no other's stop. */

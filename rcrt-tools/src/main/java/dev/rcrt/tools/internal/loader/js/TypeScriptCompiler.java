@@ -10,22 +10,38 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SandboxPolicy;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Strips TypeScript types inside the JVM with the TypeScript compiler itself (the {@code typescript}
- * npm package from its WebJar, run in GraalJS through {@code ts.transpileModule}). The compiler is
- * loaded on first use; each distinct source is transpiled once and cached by its checksum.
- * Syntax errors come back with line and column. Thread-safe.
+ * npm package from its WebJar, run in GraalJS through {@code ts.transpileModule}). Each distinct
+ * source is transpiled once and cached by its checksum. Syntax errors come back with line and
+ * column.
+ *
+ * <p>Transpiling is bounded: a source over {@link #MAX_SOURCE_CHARS} is refused before the compiler
+ * sees it, a transpile past {@link #TIME_LIMIT} is interrupted, and a compiler failure (a source
+ * nested deep enough to overflow its stack) is a {@code tool_definition_invalid} error and retires
+ * that compiler. Up to {@link #COMPILERS} compilers run at once, each loaded on first need, so one
+ * slow source does not hold every other tool's first transpile. Thread-safe.
  */
 final class TypeScriptCompiler implements AutoCloseable {
+  static final int MAX_SOURCE_CHARS = 1 << 20;
+  static final Duration TIME_LIMIT = Duration.ofSeconds(10);
+  static final int COMPILERS = 2;
   private static final String WEBJAR = "META-INF/maven/org.webjars.npm/typescript/pom.properties";
   private static final String TRANSPILE =
       "(src) => { const r = ts.transpileModule(src, {fileName: 'tool.ts', reportDiagnostics: true,"
@@ -36,29 +52,38 @@ final class TypeScriptCompiler implements AutoCloseable {
           + " message: ts.flattenDiagnosticMessageText(d.messageText, ' ')}; })}); }";
 
   private final Engine engine;
+  private final ScheduledExecutorService timer;
   private final ConcurrentHashMap<String, String> cache = new ConcurrentHashMap<>();
-  private @Nullable Context context;
-  private @Nullable Value transpile;
+  private final BlockingQueue<Compiler> idle = new ArrayBlockingQueue<>(COMPILERS);
+  private final AtomicInteger created = new AtomicInteger();
+  private volatile boolean closed;
 
-  TypeScriptCompiler(Engine engine) {
+  /** One loaded compiler. */
+  private record Compiler(Context context, Value transpile) {}
+
+  TypeScriptCompiler(Engine engine, ScheduledExecutorService timer) {
     this.engine = engine;
+    this.timer = timer;
   }
 
   /**
    * The JavaScript for {@code source}.
    *
    * @param checksum identifies the source, for the cache
-   * @throws ToolException {@code tool_definition_invalid} listing each error with line and column
+   * @throws ToolException {@code tool_definition_invalid} listing each error with line and column,
+   *     or naming the limit the source passed
    */
   String toJavaScript(String tool, String source, String checksum) {
     String cached = cache.get(checksum);
     if (cached != null) {
       return cached;
     }
-    JsonNode result;
-    synchronized (this) {
-      result = RcrtJson.parse(compiler().execute(source).asString());
+    if (source.length() > MAX_SOURCE_CHARS) {
+      throw new ToolException(
+          "tool_definition_invalid",
+          "tool '" + tool + "' TypeScript source is " + source.length() + " characters; the limit is " + MAX_SOURCE_CHARS);
     }
+    JsonNode result = RcrtJson.parse(transpile(tool, source));
     List<String> errors = new ArrayList<>();
     for (JsonNode d : result.path("diagnostics")) {
       errors.add("line " + d.path("line").asInt() + ", column " + d.path("column").asInt() + ": " + d.path("message").asText());
@@ -72,20 +97,93 @@ final class TypeScriptCompiler implements AutoCloseable {
     return js;
   }
 
-  private Value compiler() {
-    if (transpile == null) {
-      context =
-          Context.newBuilder("js")
-              .engine(engine)
-              .sandbox(SandboxPolicy.CONSTRAINED)
-              .allowHostAccess(HostAccess.CONSTRAINED)
-              .out(OutputStream.nullOutputStream())
-              .err(OutputStream.nullOutputStream())
-              .build();
-      context.eval(Source.newBuilder("js", read(scriptPath()), "typescript.js").buildLiteral());
-      transpile = context.eval("js", TRANSPILE);
+  private String transpile(String tool, String source) {
+    Compiler compiler = acquire(tool);
+    boolean healthy = false;
+    ScheduledFuture<?> alarm = timer.schedule(() -> interrupt(compiler), TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      String out = compiler.transpile().execute(source).asString();
+      healthy = true;
+      return out;
+    } catch (PolyglotException e) {
+      if (e.isInterrupted()) {
+        healthy = true;
+        throw new ToolException(
+            "tool_definition_invalid",
+            "tool '" + tool + "' TypeScript took longer than " + TIME_LIMIT.toSeconds() + " s to transpile; simplify or split the source");
+      }
+      throw new ToolException(
+          "tool_definition_invalid", "tool '" + tool + "' TypeScript could not be transpiled: " + e.getMessage());
+    } finally {
+      alarm.cancel(false);
+      release(compiler, healthy);
     }
-    return transpile;
+  }
+
+  private static void interrupt(Compiler compiler) {
+    try {
+      compiler.context().interrupt(Duration.ofSeconds(1));
+    } catch (java.util.concurrent.TimeoutException | IllegalStateException e) {
+      compiler.context().close(true);
+    }
+  }
+
+  private Compiler acquire(String tool) {
+    Compiler ready = idle.poll();
+    if (ready != null) {
+      return ready;
+    }
+    if (created.incrementAndGet() <= COMPILERS) {
+      try {
+        return load();
+      } catch (RuntimeException e) {
+        created.decrementAndGet();
+        throw e;
+      }
+    }
+    created.decrementAndGet();
+    try {
+      Compiler waited = idle.poll(TIME_LIMIT.toMillis() * 2, TimeUnit.MILLISECONDS);
+      if (waited == null) {
+        throw new ToolException(
+            "tool_definition_invalid", "tool '" + tool + "' TypeScript could not be transpiled: every compiler stayed busy");
+      }
+      return waited;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException("tool_failed", "tool '" + tool + "' was interrupted waiting for the TypeScript compiler");
+    }
+  }
+
+  /** A healthy compiler goes back for the next source; one that failed is closed and replaced on demand. */
+  private void release(Compiler compiler, boolean healthy) {
+    if (healthy && !closed && idle.offer(compiler)) {
+      return;
+    }
+    created.decrementAndGet();
+    try {
+      compiler.context().close(true);
+    } catch (RuntimeException e) {
+      // already closed
+    }
+  }
+
+  private Compiler load() {
+    Context context =
+        Context.newBuilder("js")
+            .engine(engine)
+            .sandbox(SandboxPolicy.CONSTRAINED)
+            .allowHostAccess(HostAccess.CONSTRAINED)
+            .out(OutputStream.nullOutputStream())
+            .err(OutputStream.nullOutputStream())
+            .build();
+    try {
+      context.eval(Source.newBuilder("js", read(scriptPath()), "typescript.js").buildLiteral());
+      return new Compiler(context, context.eval("js", TRANSPILE));
+    } catch (RuntimeException e) {
+      context.close(true);
+      throw e;
+    }
   }
 
   private static String scriptPath() {
@@ -117,11 +215,11 @@ final class TypeScriptCompiler implements AutoCloseable {
   }
 
   @Override
-  public synchronized void close() {
-    if (context != null) {
-      context.close(true);
-      context = null;
-      transpile = null;
+  public void close() {
+    closed = true;
+    Compiler c;
+    while ((c = idle.poll()) != null) {
+      c.context().close(true);
     }
   }
 }
