@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  *       pinned); the offered version was not run;
  *   <li>{@code tool_input_invalid}, {@code tool_output_invalid}: a JSON Schema violation, with the
  *       pointer in the message;
+ *   <li>{@code tool_too_large}: an HTTP or {@code fetch} response body past {@code
+ *       limits.max_response_bytes} (default 10 MiB), or an output past {@code
+ *       limits.max_output_bytes} (default 8 MiB, {@link ToolRunner.Builder#maxOutputBytes});
  *   <li>{@code tool_failed}: the tool itself failed;
  *   <li>{@code tool_timeout}: it ran past its time limit (retriable).
  * </ul>

@@ -100,7 +100,7 @@ public final class ToolRunner implements AutoCloseable {
         new ExecutionChain(
             new ExecutionChain.Settings(
                 b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
-                b.application, b.runtime, b.listeners));
+                b.application, b.runtime, b.listeners, b.maxOutputBytes));
     AtomicInteger n = new AtomicInteger();
     this.listenerThreads =
         Executors.newCachedThreadPool(
@@ -255,6 +255,7 @@ public final class ToolRunner implements AutoCloseable {
     private ToolTrustPolicy policy = ToolTrustPolicy.defaults();
     private @Nullable ApprovalHandler approval;
     private Predicate<ToolDefinition> approvalPolicy = t -> false;
+    private long maxOutputBytes = 8L * 1024 * 1024;
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -323,6 +324,19 @@ public final class ToolRunner implements AutoCloseable {
     /** Adds a listener told of every call's events. */
     public Builder eventListener(ToolEventListener listener) {
       listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /**
+     * The most bytes a tool's output may have as compact JSON, for tools whose breadcrumb sets no
+     * {@code limits.max_output_bytes}; default 8 MiB. A larger output fails with {@code
+     * tool_too_large} instead of being recorded.
+     */
+    public Builder maxOutputBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("maxOutputBytes < 1: " + bytes);
+      }
+      this.maxOutputBytes = bytes;
       return this;
     }
 

@@ -101,6 +101,18 @@ class ToolRunnerTest {
   }
 
   @Test
+  void anOutputPastTheLimitIsAnErrorAndIsNotRecorded() {
+    defineTool("hoarder", "{\"type\":\"object\"}", null);
+    String blob = "z".repeat(5_000);
+    runner.close();
+    runner = ToolRunner.builder(store).maxOutputBytes(4_000).handler("hoarder", (in, ctx) -> RcrtJson.object().put("blob", blob)).build();
+    ToolResponse r = call("hoarder", "{}");
+    assertThat(r.errorCode()).isEqualTo("tool_too_large");
+    assertThat(r.error()).startsWith("tool 'hoarder' returned more than 4000 bytes of output");
+    assertThat(RcrtJson.write(store.search(Selector.schema("tool.response.v1"), 1, 0))).doesNotContain(blob);
+  }
+
+  @Test
   void anUnknownToolIsAnErrorResponseListingTheAvailableTools() {
     ToolResponse r = call("weather", "{}");
     assertThat(r.errorCode()).isEqualTo("tool_not_found");

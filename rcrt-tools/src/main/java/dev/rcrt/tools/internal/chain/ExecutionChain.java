@@ -52,7 +52,7 @@ public final class ExecutionChain {
       BreadcrumbStore store, ToolDiscovery discovery, ToolLoader loader, ToolTrustPolicy policy,
       SecretResolver secrets, Duration defaultTimeout, @Nullable ApprovalHandler approval,
       Predicate<ToolDefinition> approvalPolicy, List<ToolInterceptor> application,
-      List<ToolInterceptor> runtime, List<ToolEventListener> listeners) {}
+      List<ToolInterceptor> runtime, List<ToolEventListener> listeners, long maxOutputBytes) {}
 
   public ExecutionChain(Settings s) {
     this.store = s.store();
@@ -64,7 +64,7 @@ public final class ExecutionChain {
     all.addAll(s.application());
     all.add(new TrustLink(s.policy(), listeners));
     all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners));
-    all.add(new ValidateLink(s.loader(), listeners));
+    all.add(new ValidateLink(s.loader(), listeners, s.maxOutputBytes()));
     all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known));
     all.addAll(s.runtime());
     all.add(new InvokeLink(s.store(), s.policy()));

@@ -15,10 +15,12 @@ import java.util.stream.Collectors;
 final class ValidateLink implements RealToolChain.Link {
   private final ToolLoader loader;
   private final Listeners listeners;
+  private final long maxOutputBytes;
 
-  ValidateLink(ToolLoader loader, Listeners listeners) {
+  ValidateLink(ToolLoader loader, Listeners listeners, long maxOutputBytes) {
     this.loader = loader;
     this.listeners = listeners;
+    this.maxOutputBytes = maxOutputBytes;
   }
 
   @Override
@@ -36,9 +38,62 @@ final class ValidateLink implements RealToolChain.Link {
     listeners.inputValidated(chain.request(), tool);
     ToolResponse response = chain.proceed(chain.request());
     if (response.success() && response.output() != null) {
+      long max = maxOutputBytes(tool);
+      if (tooLarge(response.output(), max)) {
+        throw new ToolException(
+            "tool_too_large",
+            "tool '" + tool.name() + "' returned more than " + max + " bytes of output; return less (or a reference to a"
+                + " breadcrumb), or raise limits.max_output_bytes");
+      }
       check(tool, "output", loaded.outputViolations(response.output()), "tool_output_invalid");
     }
     return response;
+  }
+
+  /** The tool's {@code limits.max_output_bytes}, else the runner's. */
+  private long maxOutputBytes(ToolDefinition tool) {
+    com.fasterxml.jackson.databind.JsonNode own = tool.context().path("limits").path("max_output_bytes");
+    return own.canConvertToLong() && own.asLong() > 0 ? own.asLong() : maxOutputBytes;
+  }
+
+  /** Whether the output's compact JSON passes {@code max} bytes; stops writing as soon as it does. */
+  private static boolean tooLarge(com.fasterxml.jackson.databind.JsonNode output, long max) {
+    class Full extends RuntimeException {
+      private static final long serialVersionUID = 1L;
+
+      Full() {
+        super(null, null, false, false);
+      }
+    }
+    java.io.OutputStream counter =
+        new java.io.OutputStream() {
+          long written;
+
+          @Override
+          public void write(int b) {
+            count(1);
+          }
+
+          @Override
+          public void write(byte[] b, int off, int len) {
+            count(len);
+          }
+
+          private void count(int n) {
+            written += n;
+            if (written > max) {
+              throw new Full();
+            }
+          }
+        };
+    try {
+      dev.rcrt.core.RcrtJson.mapper().writeValue(counter, output);
+      return false;
+    } catch (Full full) {
+      return true;
+    } catch (java.io.IOException e) {
+      return e.getCause() instanceof Full;
+    }
   }
 
   private static void check(ToolDefinition tool, String which, List<String> violations, String code) {
