@@ -172,4 +172,28 @@ class ContextViewTest {
     assertThatThrownBy(() -> ContextView.builder(store).requireHints(true).build().view(plain))
         .isInstanceOf(ValidationException.class).hasMessageContaining("add one").hasMessageContaining("defines:plain.v1");
   }
+
+  @Test
+  void aJqProgramThatRecursesForeverIsAHintErrorAndALenientViewShowsTheRawContext() {
+    Breadcrumb b = store.create(BreadcrumbCreate.builder("thing.v1", "t").context(RcrtJson.parse("{\"a\":1}"))
+        .llmHints(RcrtJson.parse("{\"transform\":{\"x\":{\"type\":\"jq\",\"query\":\"def f: f; f\"}}}")).build());
+    assertThatThrownBy(() -> views.view(b)).isInstanceOf(HintException.class)
+        .hasMessageEndingWith("llm_hints transform 'x' recursed without end and was stopped");
+    ContextView lenient = ContextView.builder(store).lenient(true).build();
+    assertThat(RcrtJson.write(lenient.view(b).orElseThrow().context())).isEqualTo("{\"a\":1}");
+  }
+
+  @Test
+  void hintsThatProduceTooMuchAreHintErrors() {
+    Breadcrumb values = store.create(BreadcrumbCreate.builder("thing.v1", "t").context(RcrtJson.parse("{\"a\":1}"))
+        .llmHints(RcrtJson.parse("{\"transform\":{\"x\":{\"type\":\"jq\",\"query\":\"range(100000)\"}}}")).build());
+    assertThatThrownBy(() -> views.view(values)).isInstanceOf(HintException.class)
+        .hasMessageContaining("the jq program produced more than 10000 values");
+
+    Breadcrumb text = store.create(BreadcrumbCreate.builder("thing.v1", "t")
+        .context(RcrtJson.object().put("s", "w".repeat(600_000)))
+        .llmHints(RcrtJson.parse("{\"transform\":{\"x\":{\"type\":\"template\",\"template\":\"{{context.s}}{{context.s}}\"}}}")).build());
+    assertThatThrownBy(() -> views.view(text)).isInstanceOf(HintException.class)
+        .hasMessageContaining("the template rendered more than 1048576 characters");
+  }
 }

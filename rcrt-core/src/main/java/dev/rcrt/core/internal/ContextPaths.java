@@ -49,6 +49,10 @@ public final class ContextPaths {
     if (unbalanced != null) {
       throw new ValidationException("invalid JSONPath '" + path + "': " + unbalanced);
     }
+    String unbounded = unbounded(full);
+    if (unbounded != null) {
+      throw new ValidationException("JSONPath '" + path + "' is refused: " + unbounded);
+    }
     JsonPath compiled;
     try {
       compiled = JsonPath.compile(full);
@@ -60,6 +64,34 @@ public final class ContextPaths {
     }
     CACHE.put(path, compiled);
     return compiled;
+  }
+
+  /**
+   * What makes a path's cost unbounded, refused when a selector or hint is built rather than
+   * evaluated within a budget: more than one deep scan ({@code ..}), whose matches multiply with
+   * each other over a nested record until the heap runs out, and regular-expression filters ({@code
+   * =~}), which can backtrack for minutes on a short string. One deep scan costs at most one walk of
+   * the record, whose size and depth the store bounds.
+   */
+  private static @Nullable String unbounded(String path) {
+    int scans = 0;
+    char quote = 0;
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
+      if (quote != 0) {
+        if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '.' && i + 1 < path.length() && path.charAt(i + 1) == '.') {
+        scans++;
+        i++;
+      } else if (c == '=' && i + 1 < path.length() && path.charAt(i + 1) == '~') {
+        return "regular-expression filters (=~) can run for minutes on a short string; use eq, contains or a tag";
+      }
+    }
+    return scans > 1 ? "at most one deep scan (..) is allowed per path; each further one multiplies the matches" : null;
   }
 
   /**

@@ -97,6 +97,9 @@ public final class CompiledHints {
     for (Map.Entry<String, Rule> t : transforms.entrySet()) {
       try {
         out.set(t.getKey(), t.getValue().apply(context));
+      } catch (StackOverflowError e) {
+        // a self-recursive jq function or Handlebars partial: the stack bounds it, and the view says so
+        throw new HintException(where + " llm_hints transform '" + t.getKey() + "' recursed without end and was stopped", null);
       } catch (Exception e) {
         throw new HintException(where + " llm_hints transform '" + t.getKey() + "' failed: " + e.getMessage(), e);
       }

@@ -32,6 +32,10 @@ import net.thisptr.jackson.jq.exception.JsonQueryException;
  * given as {@code value}.
  */
 final class Rules {
+  /** The most characters a template may render. */
+  static final int MAX_TEXT = 1 << 20;
+  /** The most values a jq program may produce. */
+  static final int MAX_VALUES = 10_000;
   private static final Handlebars HANDLEBARS = new Handlebars().with(EscapingStrategy.NOOP);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z0-9_$.\\[\\]-]+)}");
   private static final Scope JQ_ROOT = jqRoot();
@@ -67,7 +71,11 @@ final class Rules {
     } catch (IOException | RuntimeException e) {
       throw new ValidationException(where + ": template does not compile: " + e.getMessage());
     }
-    return context -> TextNode.valueOf(template.apply(Map.of("context", RcrtJson.mapper().convertValue(context, Object.class))));
+    return context -> {
+      BoundedWriter out = new BoundedWriter(MAX_TEXT);
+      template.apply(Map.of("context", RcrtJson.mapper().convertValue(context, Object.class)), out);
+      return TextNode.valueOf(out.toString());
+    };
   }
 
   private static Rule extract(String where, String path) {
@@ -111,10 +119,44 @@ final class Rules {
     }
     return context -> {
       List<JsonNode> out = new ArrayList<>();
-      compiled.apply(Scope.newChildScope(JQ_ROOT), context, out::add);
+      compiled.apply(Scope.newChildScope(JQ_ROOT), context, value -> {
+        if (out.size() >= MAX_VALUES) {
+          throw new IllegalStateException("the jq program produced more than " + MAX_VALUES + " values");
+        }
+        out.add(value);
+      });
       ArrayNode all = RcrtJson.mapper().createArrayNode().addAll(out);
       return collapse(all);
     };
+  }
+
+  /** A writer that refuses to grow past its limit, so a template cannot render without end. */
+  private static final class BoundedWriter extends java.io.Writer {
+    private final StringBuilder text = new StringBuilder();
+    private final int max;
+
+    BoundedWriter(int max) {
+      this.max = max;
+    }
+
+    @Override
+    public void write(char[] chars, int off, int len) throws IOException {
+      if (text.length() + len > max) {
+        throw new IOException("the template rendered more than " + max + " characters");
+      }
+      text.append(chars, off, len);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+
+    @Override
+    public String toString() {
+      return text.toString();
+    }
   }
 
   /** No value → null, one → the value, several → the array. */
