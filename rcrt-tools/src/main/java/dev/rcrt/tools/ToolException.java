@@ -33,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code tool_too_large}: an HTTP or {@code fetch} response body past {@code
  *       limits.max_response_bytes} (default 10 MiB), or an output past {@code
  *       limits.max_output_bytes} (default 8 MiB, {@link ToolRunner.Builder#maxOutputBytes});
+ *   <li>{@code tool_memory_limit}: a JavaScript call allocated more than its {@code
+ *       limits.memory_mb} (default 256 MB) and was stopped;
  *   <li>{@code tool_failed}: the tool itself failed;
  *   <li>{@code tool_timeout}: it ran past its time limit (retriable).
  * </ul>

@@ -124,6 +124,17 @@ class JavaScriptToolTest {
   }
 
   @Test
+  void aMemoryBombIsStoppedAtItsBudgetWithAMemoryErrorAndTheNextCallWorks() {
+    code("bomb", "javascript", "export function execute() { const keep = []; for (;;) { keep.push(new Array(100000).fill(keep.length)); } }",
+        ",\"limits\":{\"timeout_ms\":20000,\"memory_mb\":64}");
+    ToolResponse r = h.call("bomb", "{}");
+    assertThat(r.errorCode()).isEqualTo("tool_memory_limit");
+    assertThat(r.error()).isEqualTo("tool 'bomb' allocated more than 64 MB (limits.memory_mb) and was stopped");
+    code("after-bomb", "javascript", "export function execute() { return {ok: true}; }", "");
+    assertThat(h.call("after-bomb", "{}").output().get("ok").asBoolean()).isTrue();
+  }
+
+  @Test
   void aThrownErrorBecomesAnErrorResponseWithItsMessageAndLocation() {
     code("thrower", "javascript", "export function execute() {\n  throw new Error('boom');\n}", "");
     ToolResponse r = h.call("thrower", "{}");

@@ -92,7 +92,14 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
         };
     Duration timeout = def.timeout() != null ? def.timeout() : defaultTimeout;
     long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
-    return new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, allowedHosts(def), HttpLoader.maxResponseBytes(def));
+    return new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, allowedHosts(def), HttpLoader.maxResponseBytes(def), memoryBytes(def));
+  }
+
+  /** {@code limits.memory_mb} in bytes, else {@link JsProgram#DEFAULT_MEMORY_MB}. */
+  private static long memoryBytes(ToolDefinition def) {
+    JsonNode mb = def.context().path("limits").path("memory_mb");
+    long megabytes = mb.canConvertToLong() && mb.asLong() > 0 ? mb.asLong() : JsProgram.DEFAULT_MEMORY_MB;
+    return megabytes * 1024 * 1024;
   }
 
   /** {@code permissions.net}: false or absent → no fetch; true → any host; a list → those hosts. */

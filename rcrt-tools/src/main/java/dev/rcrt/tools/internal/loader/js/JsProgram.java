@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param statementLimit the second guard after the time limit
  * @param allowedHosts hosts {@code fetch} may reach ({@code "*"} for any), or null for no {@code fetch}
  * @param maxResponseBytes the most bytes a {@code fetch} response body may have
+ * @param memoryBytes the most bytes one call may allocate ({@code limits.memory_mb})
  */
 record JsProgram(
     String tool,
@@ -21,4 +22,9 @@ record JsProgram(
     String checksum,
     long statementLimit,
     @Nullable Set<String> allowedHosts,
-    long maxResponseBytes) {}
+    long maxResponseBytes,
+    long memoryBytes) {
+
+  /** The allocation budget of a call whose tool sets no {@code limits.memory_mb}. */
+  static final long DEFAULT_MEMORY_MB = 256;
+}

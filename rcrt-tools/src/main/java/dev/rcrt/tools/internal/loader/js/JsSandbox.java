@@ -113,6 +113,8 @@ final class JsSandbox implements AutoCloseable {
   private volatile boolean broken;
   /** Set by the stopper when this call's deadline passed; read by the calling thread. */
   private volatile boolean timedOut;
+  /** Set by the memory sampler when this call allocated past its budget. */
+  private volatile boolean overBudget;
 
   /**
    * Creates the context and evaluates the tool's module.
@@ -182,8 +184,10 @@ final class JsSandbox implements AutoCloseable {
     context.resetLimits();
     running = true;
     timedOut = false;
+    overBudget = false;
     ScheduledFuture<?> guard =
         runtime.watchdog().schedule(() -> runtime.stopper().execute(this::stop), limit.toMillis(), TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> memory = watchAllocations(Thread.currentThread());
     try {
       ObjectNode request = RcrtJson.object().put("id", ctx.requestId()).put("tool", ctx.tool()).put("requestedBy", ctx.requestedBy());
       Value promise =
@@ -206,6 +210,9 @@ final class JsSandbox implements AutoCloseable {
       }
       return RcrtJson.parse(outcome.get("value").asText());
     } catch (PolyglotException e) {
+      if (overBudget) {
+        throw memoryLimit();
+      }
       if (e.isInterrupted() || (e.isCancelled() && timedOut)) {
         throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + scope.limit().toMillis() + " ms");
       }
@@ -220,6 +227,10 @@ final class JsSandbox implements AutoCloseable {
       }
       throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + describe(e));
     } catch (IllegalStateException e) {
+      if (overBudget) {
+        broken = true;
+        throw memoryLimit();
+      }
       if (timedOut) {
         // the context was cancelled from outside while the call was between guest steps
         broken = true;
@@ -229,6 +240,7 @@ final class JsSandbox implements AutoCloseable {
     } finally {
       running = false;
       guard.cancel(false);
+      memory.cancel(false);
       if (timedOut) {
         // an interrupt meant for the guest must not outlive the call on this (the host's) thread
         Thread.interrupted();
@@ -249,7 +261,7 @@ final class JsSandbox implements AutoCloseable {
     if (!running) {
       return;
     }
-    timedOut = true;
+    timedOut = !overBudget;
     try {
       context.interrupt(INTERRUPT_GRACE);
     } catch (java.util.concurrent.TimeoutException | IllegalStateException e) {
@@ -263,6 +275,56 @@ final class JsSandbox implements AutoCloseable {
   }
 
   private static final Duration INTERRUPT_GRACE = Duration.ofMillis(250);
+
+  /**
+   * Memory: GraalJS community edition cannot cap a context's heap, so the budget is an allocation
+   * budget, enforced from outside: the watchdog samples HotSpot's count of bytes the calling thread
+   * has allocated ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) every {@link
+   * #SAMPLE_MS} ms, and stops the guest once this call has allocated more than {@code
+   * limits.memory_mb} (default {@link JsProgram#DEFAULT_MEMORY_MB}). The trade-off: it counts
+   * everything allocated, garbage included, so a tool that churns through short-lived objects needs
+   * a budget above its live size; in return it costs one read of a counter per sample, and a bomb
+   * is stopped within a sample of passing its budget, long before it can exhaust the host's heap.
+   * Where the JVM does not count allocations, only the time limit applies.
+   */
+  private ScheduledFuture<?> watchAllocations(Thread caller) {
+    if (!(java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads)
+        || !threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled()) {
+      return NOT_WATCHED;
+    }
+    long id = caller.getId();
+    long start = threads.getThreadAllocatedBytes(id);
+    long budget = program.memoryBytes();
+    return runtime.watchdog().scheduleAtFixedRate(
+        () -> {
+          if (running && !overBudget && threads.getThreadAllocatedBytes(id) - start > budget) {
+            overBudget = true;
+            runtime.stopper().execute(this::stop);
+          }
+        },
+        SAMPLE_MS, SAMPLE_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private static final long SAMPLE_MS = 10;
+  private static final ScheduledFuture<?> NOT_WATCHED = new NoFuture();
+
+  private ToolException memoryLimit() {
+    return new ToolException(
+        "tool_memory_limit",
+        "tool '" + program.tool() + "' allocated more than " + program.memoryBytes() / (1024 * 1024)
+            + " MB (limits.memory_mb) and was stopped");
+  }
+
+  /** A future for "nothing scheduled". */
+  private static final class NoFuture implements ScheduledFuture<Object> {
+    @Override public long getDelay(TimeUnit unit) { return 0; }
+    @Override public int compareTo(java.util.concurrent.Delayed o) { return 0; }
+    @Override public boolean cancel(boolean mayInterrupt) { return false; }
+    @Override public boolean isCancelled() { return false; }
+    @Override public boolean isDone() { return true; }
+    @Override public Object get() { return null; }
+    @Override public Object get(long timeout, TimeUnit unit) { return null; }
+  }
 
   private void flushConsole(CallScope scope) {
     String text;
