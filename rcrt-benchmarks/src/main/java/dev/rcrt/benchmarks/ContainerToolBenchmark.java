@@ -1,7 +1,6 @@
 package dev.rcrt.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;

@@ -11,7 +11,6 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
-import java.util.List;
 import java.util.function.Consumer;
 
 /** A store, a runner and helpers to define and call tools in tests. */

@@ -1,6 +1,5 @@
 package dev.rcrt.tools.internal.loader.http;
 
-import dev.rcrt.tools.ToolException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpClient;
