@@ -87,7 +87,7 @@ class JavaScriptToolTest {
     assertThat(Thread.currentThread().isInterrupted()).as("no interrupt outlives the call").isFalse();
     code("spin-then-ok", "javascript", "let calls = 0; export function execute(i) { calls++; if (i.spin) { while (true) {} } return {calls}; }", ",\"limits\":{\"timeout_ms\":300}");
     assertThat(h.call("spin-then-ok", "{\"spin\":true}").errorCode()).isEqualTo("tool_timeout");
-    assertThat(h.call("spin-then-ok", "{}").output().get("calls").asInt()).as("the interrupted context is reused").isEqualTo(2);
+    assertThat(h.call("spin-then-ok", "{}").output().get("calls").asInt()).as("each call has a fresh context").isEqualTo(1);
   }
 
   @Test
@@ -121,6 +121,28 @@ class JavaScriptToolTest {
 
     code("ts-fine", "typescript", "export function execute(i: {n: number}): {n: number} { return {n: i.n * 3}; }", "");
     assertThat(h.call("ts-fine", "{\"n\":5}").output().get("n").asInt()).isEqualTo(15);
+  }
+
+  @Test
+  void noCallSeesWhatAnEarlierCallLeftBehindBobNeverSeesAlice() {
+    code("profile", "javascript", """
+        const seen = [];
+        export function execute(input, context) {
+          const before = {stash: globalThis.__stash ?? null, seen: seen.length, parsePatched: JSON.parse.length !== 2,
+                          mapPatched: Array.prototype.map.toString().indexOf('native code') < 0};
+          seen.push(input);
+          globalThis.__stash = {input, request: context.request.id};
+          const original = JSON.parse;
+          JSON.parse = (t) => ({leaked: original(t)});
+          Array.prototype.map = function () { return ['hijacked']; };
+          return before;
+        }
+        """, "");
+    ToolResponse alice = h.call("profile", "{\"user\":\"alice\",\"ssn\":\"123-45-6789\"}");
+    assertThat(alice.error()).isNull();
+    ToolResponse bob = h.call("profile", "{\"user\":\"bob\"}");
+    assertThat(bob.error()).isNull();
+    assertThat(RcrtJson.write(bob.output())).isEqualTo("{\"stash\":null,\"seen\":0,\"parsePatched\":false,\"mapPatched\":false}");
   }
 
   @Test
@@ -256,9 +278,9 @@ class JavaScriptToolTest {
   }
 
   @Test
-  void contextsAreReusedAcrossCallsOfTheSameVersion() {
+  void moduleStateDoesNotCarryFromOneCallToTheNext() {
     code("counter", "javascript", "let n = 0; export function execute() { n++; return {n}; }", "");
     h.call("counter", "{}");
-    assertThat(h.call("counter", "{}").output().get("n").asInt()).isEqualTo(2);
+    assertThat(h.call("counter", "{}").output().get("n").asInt()).isEqualTo(1);
   }
 }

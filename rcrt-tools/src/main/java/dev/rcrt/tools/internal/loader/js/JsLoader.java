@@ -30,7 +30,6 @@ import org.jspecify.annotations.Nullable;
  * is transpiled once per source checksum.
  */
 public final class JsLoader implements ImplementationLoader, AutoCloseable {
-  private static final int CONTEXTS_PER_TOOL = 2;
   private static final long STATEMENTS_PER_MS = 200_000;
 
   private final BreadcrumbStore store;
@@ -51,7 +50,7 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
   public Invoker load(ToolDefinition definition) {
     JsProgram first = program(definition);
     boolean elsewhere = definition.implementation().spec().hasNonNull("breadcrumb_id");
-    return new JsTool(first, elsewhere ? () -> program(definition) : () -> first, network, runtime(), CONTEXTS_PER_TOOL);
+    return new JsTool(first, elsewhere ? () -> program(definition) : () -> first, network, runtime());
   }
 
   private JsProgram program(ToolDefinition def) {

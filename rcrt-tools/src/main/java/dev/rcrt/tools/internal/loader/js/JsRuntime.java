@@ -16,6 +16,7 @@ public final class JsRuntime implements AutoCloseable {
   private final Engine engine;
   private final ScheduledExecutorService watchdog;
   private final java.util.concurrent.ExecutorService stopper;
+  private final java.util.concurrent.ExecutorService preparer;
   private final TypeScriptCompiler typescript;
 
   public JsRuntime() {
@@ -40,7 +41,19 @@ public final class JsRuntime implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.preparer =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "rcrt-js-prepare");
+              t.setDaemon(true);
+              return t;
+            });
     this.typescript = new TypeScriptCompiler(engine, watchdog);
+  }
+
+  /** Where fresh contexts are prepared ahead of calls, and used ones closed, off the calling threads. */
+  java.util.concurrent.ExecutorService preparer() {
+    return preparer;
   }
 
   /** Where stopping a context past its deadline happens, so that one stubborn guest delays no other's stop. */
@@ -64,6 +77,7 @@ public final class JsRuntime implements AutoCloseable {
   public void close() {
     watchdog.shutdownNow();
     stopper.shutdownNow();
+    preparer.shutdownNow();
     typescript.close();
     engine.close(true);
   }

@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * trusts the tool). {@code fetch} exists only when {@code permissions.net} allows it, reaches only
  * the hosts listed there, and only addresses the trust policy allows.
  *
- * <p>Not thread-safe: a context runs one call at a time; {@link JsTool} pools them.
+ * <p>Not thread-safe: a context runs one call; {@link JsTool} discards it afterwards.
  */
 final class JsSandbox implements AutoCloseable {
   private static final Logger CONSOLE = LoggerFactory.getLogger("dev.rcrt.tools.js.console");
@@ -110,7 +110,6 @@ final class JsSandbox implements AutoCloseable {
   private volatile @Nullable CallScope current;
   private volatile @Nullable BreadcrumbStore store;
   private volatile boolean running;
-  private volatile boolean broken;
   /** Set by the stopper when this call's deadline passed; read by the calling thread. */
   private volatile boolean timedOut;
   /** Set by the memory sampler when this call allocated past its budget. */
@@ -171,11 +170,6 @@ final class JsSandbox implements AutoCloseable {
     }
   }
 
-  /** Whether this context can no longer be used (cancelled by its statement limit). */
-  boolean broken() {
-    return broken;
-  }
-
   /** Runs the handler once, interrupting it at the call's deadline. */
   JsonNode call(JsonNode input, ToolContext ctx, CallScope scope) {
     current = scope;
@@ -217,7 +211,6 @@ final class JsSandbox implements AutoCloseable {
         throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + scope.limit().toMillis() + " ms");
       }
       if (e.isResourceExhausted() || e.isCancelled()) {
-        broken = true;
         throw new ToolException(
             "tool_timeout",
             "tool '" + program.tool() + "' ran more than " + program.statementLimit() + " statements and was stopped");
@@ -228,12 +221,10 @@ final class JsSandbox implements AutoCloseable {
       throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + describe(e));
     } catch (IllegalStateException e) {
       if (overBudget) {
-        broken = true;
         throw memoryLimit();
       }
       if (timedOut) {
         // the context was cancelled from outside while the call was between guest steps
-        broken = true;
         throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + scope.limit().toMillis() + " ms");
       }
       throw e;
@@ -265,7 +256,6 @@ final class JsSandbox implements AutoCloseable {
     try {
       context.interrupt(INTERRUPT_GRACE);
     } catch (java.util.concurrent.TimeoutException | IllegalStateException e) {
-      broken = true;
       try {
         context.close(true);
       } catch (RuntimeException closing) {

@@ -2,61 +2,65 @@ package dev.rcrt.tools.internal.loader.js;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.tools.ToolContext;
-import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.Invoker;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * A JavaScript tool: a small pool of {@link JsSandbox} contexts for the current version of its code,
- * reused across calls. When the code lives in another breadcrumb, each call checks that
- * breadcrumb's checksum and swaps in a new pool when the code changed.
+ * A JavaScript tool whose every call runs in a context of its own: a context serves one call and is
+ * then discarded, so no call can see globals, patched prototypes or module state another call left
+ * (another user's input, a rotated secret). Creating a context costs far more than a call (the
+ * JavaScript realm is built anew), so a few fresh contexts are prepared ahead on the runtime's
+ * preparer thread: a call takes a ready one when there is one and creates its own otherwise, and
+ * used contexts are closed off the calling thread. When the code lives in another breadcrumb, each
+ * call checks that breadcrumb's checksum and switches to fresh contexts of the new code.
  */
 final class JsTool implements Invoker {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JsTool.class);
+  /** Fresh contexts kept ready per tool. */
+  static final int SPARES = 2;
+
   private final Supplier<JsProgram> source;
   private final NetworkGuard network;
   private final JsRuntime runtime;
-  private final int maxContexts;
-  private volatile Pool pool;
+  private volatile Spares spares;
 
-  JsTool(JsProgram first, Supplier<JsProgram> source, NetworkGuard network, JsRuntime runtime, int maxContexts) {
+  JsTool(JsProgram first, Supplier<JsProgram> source, NetworkGuard network, JsRuntime runtime) {
     this.source = source;
     this.network = network;
     this.runtime = runtime;
-    this.maxContexts = maxContexts;
-    this.pool = new Pool(first);
-    pool.release(pool.create());
+    this.spares = new Spares(first);
+    spares.ready.add(spares.create()); // evaluates the code now, so a broken module fails the load
+    spares.refill();
   }
 
   @Override
-  public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws InterruptedException {
-    Pool p = current();
-    JsSandbox sandbox = p.acquire(scope);
+  public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) {
+    Spares current = current();
+    JsSandbox sandbox = current.take();
     try {
       return sandbox.call(input, context, scope);
     } finally {
-      p.release(sandbox);
+      runtime.preparer().execute(sandbox::close);
     }
   }
 
-  private Pool current() {
+  private Spares current() {
     JsProgram latest = source.get();
-    Pool p = pool;
-    if (!latest.checksum().equals(p.program.checksum())) {
+    Spares s = spares;
+    if (!latest.checksum().equals(s.program.checksum())) {
       synchronized (this) {
-        if (!latest.checksum().equals(pool.program.checksum())) {
-          Pool old = pool;
-          pool = new Pool(latest);
+        if (!latest.checksum().equals(spares.program.checksum())) {
+          Spares old = spares;
+          spares = new Spares(latest);
           old.close();
         }
-        p = pool;
+        s = spares;
       }
     }
-    return p;
+    return s;
   }
 
   @Override
@@ -66,59 +70,53 @@ final class JsTool implements Invoker {
 
   @Override
   public void close() {
-    pool.close();
+    spares.close();
   }
 
-  /** The contexts of one program version. */
-  private final class Pool {
+  /** Fresh contexts of one program version, each for one call. */
+  private final class Spares {
     final JsProgram program;
-    final ArrayBlockingQueue<JsSandbox> idle = new ArrayBlockingQueue<>(maxContexts);
-    final AtomicInteger size = new AtomicInteger();
+    final java.util.concurrent.BlockingQueue<JsSandbox> ready = new java.util.concurrent.LinkedBlockingQueue<>();
+    final AtomicInteger preparing = new AtomicInteger();
     volatile boolean closed;
 
-    Pool(JsProgram program) {
+    Spares(JsProgram program) {
       this.program = program;
     }
 
     JsSandbox create() {
-      size.incrementAndGet();
-      try {
-        return new JsSandbox(program, network, runtime);
-      } catch (RuntimeException e) {
-        size.decrementAndGet();
-        throw e;
-      }
+      return new JsSandbox(program, network, runtime);
     }
 
-    JsSandbox acquire(CallScope scope) throws InterruptedException {
-      JsSandbox ready = idle.poll();
-      if (ready != null) {
-        return ready;
-      }
-      if (size.get() < maxContexts) {
-        return create();
-      }
-      ready = idle.poll(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
-      if (ready == null) {
-        throw new ToolException(
-            "tool_timeout",
-            "tool '" + program.tool() + "' timed out after " + scope.limit().toMillis()
-                + " ms waiting for one of its " + maxContexts + " busy JavaScript contexts");
-      }
-      return ready;
+    /** A ready context, or one made now; more are prepared in the background. */
+    JsSandbox take() {
+      JsSandbox fresh = ready.poll();
+      refill();
+      return fresh != null ? fresh : create();
     }
 
-    void release(JsSandbox sandbox) {
-      if (closed || sandbox.broken() || !idle.offer(sandbox)) {
-        sandbox.close();
-        size.decrementAndGet();
+    void refill() {
+      while (!closed && ready.size() + preparing.get() < SPARES) {
+        preparing.incrementAndGet();
+        runtime.preparer().execute(() -> {
+          try {
+            JsSandbox s = create();
+            if (closed || !ready.offer(s)) {
+              s.close();
+            }
+          } catch (RuntimeException e) {
+            LOG.debug("preparing a context for tool '{}' failed", program.tool(), e);
+          } finally {
+            preparing.decrementAndGet();
+          }
+        });
       }
     }
 
     void close() {
       closed = true;
       JsSandbox s;
-      while ((s = idle.poll()) != null) {
+      while ((s = ready.poll()) != null) {
         s.close();
       }
     }
