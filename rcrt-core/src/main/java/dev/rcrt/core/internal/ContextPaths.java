@@ -45,13 +45,9 @@ public final class ContextPaths {
       return cached;
     }
     String full = path.startsWith("$") ? path : "$." + path;
-    String unbalanced = unbalancedBracket(full);
-    if (unbalanced != null) {
-      throw new ValidationException("invalid JSONPath '" + path + "': " + unbalanced);
-    }
-    String unbounded = unbounded(full);
-    if (unbounded != null) {
-      throw new ValidationException("JSONPath '" + path + "' is refused: " + unbounded);
+    String problem = problem(full);
+    if (problem != null) {
+      throw new ValidationException("invalid JSONPath '" + path + "': " + problem);
     }
     JsonPath compiled;
     try {
@@ -67,42 +63,25 @@ public final class ContextPaths {
   }
 
   /**
-   * What makes a path's cost unbounded, refused when a selector or hint is built rather than
-   * evaluated within a budget: more than one deep scan ({@code ..}), whose matches multiply with
-   * each other over a nested record until the heap runs out, and regular-expression filters ({@code
-   * =~}), which can backtrack for minutes on a short string. One deep scan costs at most one walk of
-   * the record, whose size and depth the store bounds.
+   * What is wrong with a path's shape, in one pass outside quotes, or null:
+   *
+   * <ul>
+   *   <li>an unclosed {@code [} or a stray {@code ]}, which Jayway would read as part of a property
+   *       name, so that a selector or hint with such a path would never match;
+   *   <li>what makes a path's cost unbounded, refused when a selector or hint is built rather than
+   *       evaluated within a budget: more than one deep scan ({@code ..}), whose matches multiply
+   *       with each other over a nested record until the heap runs out, and regular-expression
+   *       filters ({@code =~}), which can backtrack for minutes on a short string. One deep scan
+   *       costs at most one walk of the record, whose size and depth the store bounds.
+   * </ul>
    */
-  private static @Nullable String unbounded(String path) {
+  private static @Nullable String problem(String path) {
+    int depth = 0;
     int scans = 0;
     char quote = 0;
     for (int i = 0; i < path.length(); i++) {
       char c = path.charAt(i);
-      if (quote != 0) {
-        if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '\'' || c == '"') {
-        quote = c;
-      } else if (c == '.' && i + 1 < path.length() && path.charAt(i + 1) == '.') {
-        scans++;
-        i++;
-      } else if (c == '=' && i + 1 < path.length() && path.charAt(i + 1) == '~') {
-        return "regular-expression filters (=~) can run for minutes on a short string; use eq, contains or a tag";
-      }
-    }
-    return scans > 1 ? "at most one deep scan (..) is allowed per path; each further one multiplies the matches" : null;
-  }
-
-  /**
-   * Jayway reads an unclosed {@code [} or a stray {@code ]} as part of a property name; a selector
-   * or hint with such a path would then never match. This check makes it an error instead.
-   */
-  private static @Nullable String unbalancedBracket(String path) {
-    int depth = 0;
-    char quote = 0;
-    for (int i = 0; i < path.length(); i++) {
-      char c = path.charAt(i);
+      char next = i + 1 < path.length() ? path.charAt(i + 1) : 0;
       if (quote != 0) {
         if (c == quote) {
           quote = 0;
@@ -113,12 +92,20 @@ public final class ContextPaths {
         depth++;
       } else if (c == ']' && --depth < 0) {
         return "']' at position " + i + " closes no '['";
+      } else if (c == '.' && next == '.') {
+        scans++;
+        i++;
+      } else if (c == '=' && next == '~') {
+        return "regular-expression filters (=~) can run for minutes on a short string; use eq, contains or a tag";
       }
     }
     if (quote != 0) {
       return "unclosed quote " + quote;
     }
-    return depth > 0 ? "unclosed '['" : null;
+    if (depth > 0) {
+      return "unclosed '['";
+    }
+    return scans > 1 ? "at most one deep scan (..) is allowed per path; each further one multiplies the matches" : null;
   }
 
   /** Reads {@code path} from {@code root}; null when a definite path is missing. */
