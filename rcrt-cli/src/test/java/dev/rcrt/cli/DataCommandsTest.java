@@ -36,6 +36,20 @@ class DataCommandsTest {
   }
 
   @Test
+  void viewOfARecordWhoseJqHintLoopsForeverExitsOneWithOneLine() throws Exception {
+    Path file = dir.resolve("loop.json");
+    Files.writeString(file, """
+        {"id":"note-loop","schema_name":"note.v1","title":"n","context":{"a":1},
+         "llm_hints":{"transform":{"x":{"type":"jq","query":"def f: f; f"}}}}
+        """);
+    CliHarness run = CliHarness.run("view", "note-loop", "--breadcrumbs", file.toString());
+    assertThat(run.status).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().strip())
+        .isEqualTo("rcrt: breadcrumb 'note-loop' (note.v1) llm_hints transform 'x' recursed without end and was stopped");
+  }
+
+  @Test
   void viewOfAnUnknownIdFails() {
     CliHarness run = CliHarness.run("view", "nope", "--breadcrumbs", BOOTSTRAP);
     assertThat(run.status).isEqualTo(1);
