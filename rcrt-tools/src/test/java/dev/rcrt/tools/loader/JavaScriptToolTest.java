@@ -146,6 +146,22 @@ class JavaScriptToolTest {
   }
 
   @Test
+  void aSearchWhoseCostIsUnboundedIsRefusedToTheScriptInsteadOfOutrunningItsDeadline() {
+    h.store.create(dev.rcrt.core.BreadcrumbCreate.builder("note.v1", "bait").context(RcrtJson.object().put("s", "a".repeat(34) + "b")).build());
+    code("redos", "javascript", """
+        export async function execute(input, context) {
+          try {
+            await context.api.searchBreadcrumbs({context_match: [{path: "$..[?(@.s=~/(.*a){12}c/)]", op: "exists", value: true}]}, 10);
+            return {searched: true};
+          } catch (e) { return {refused: String(e.message)}; }
+        }
+        """,
+        ",\"limits\":{\"timeout_ms\":2000}");
+    ToolResponse r = h.call("redos", "{}");
+    assertThat(r.output().get("refused").asText()).contains("regular-expression filters (=~)");
+  }
+
+  @Test
   void aMemoryBombIsStoppedAtItsBudgetWithAMemoryErrorAndTheNextCallWorks() {
     code("bomb", "javascript", "export function execute() { const keep = []; for (;;) { keep.push(new Array(100000).fill(keep.length)); } }",
         ",\"limits\":{\"timeout_ms\":20000,\"memory_mb\":64}");

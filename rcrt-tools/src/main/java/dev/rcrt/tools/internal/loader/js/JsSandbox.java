@@ -347,8 +347,17 @@ final class JsSandbox implements AutoCloseable {
                     a -> guarded(() -> fetch(a[0].asString(), a[1].asString(), a[2].asString(), a[3].isNull() ? null : a[3].asString()))));
   }
 
-  /** Host calls answer {@code {"value": …}} or {@code {"error": "…"}}; the prelude turns errors into JS Errors. */
-  private static String guarded(java.util.function.Supplier<JsonNode> body) {
+  /**
+   * Host calls answer {@code {"value": …}} or {@code {"error": "…"}}; the prelude turns errors into
+   * JS Errors. Host work runs under the call's deadline: none starts once it has passed, {@code
+   * fetch} gets only the time left, and store searches take only paths whose cost is bounded (see
+   * {@code ContextPaths}).
+   */
+  private String guarded(java.util.function.Supplier<JsonNode> body) {
+    CallScope scope = current;
+    if (scope != null && scope.remaining().isZero()) {
+      return RcrtJson.write(RcrtJson.object().put("error", "the call's time limit has passed; no more host calls"));
+    }
     try {
       return RcrtJson.write(RcrtJson.object().set("value", body.get()));
     } catch (RcrtException | IllegalArgumentException e) {
