@@ -20,8 +20,9 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * A trivial JavaScript tool and the same tool in TypeScript, warm: each call goes through the whole
- * {@link ToolRunner} pipeline (request and response breadcrumbs, input validation, a pooled GraalJS
- * context, the async adapter).
+ * {@link ToolRunner} pipeline (request and response breadcrumbs, input validation, a fresh GraalJS
+ * context for each call, the async adapter). Calls follow each other with no pause, so most wait
+ * for their context to be built.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)

@@ -7,7 +7,7 @@ import dev.rcrt.tools.ToolHandler;
 
 /**
  * {@code timer}: {@code {seconds}} (0 to 60, fractions allowed) → {@code {waited, message}}. Waits
- * on the runner thread and stops early when interrupted by the runner's timeout.
+ * on the calling thread and stops early when the runner's watchdog interrupts it at the deadline.
  */
 public final class Timer implements ToolHandler {
   @Override

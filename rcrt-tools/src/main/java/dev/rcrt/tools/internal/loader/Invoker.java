@@ -15,8 +15,8 @@ public interface Invoker extends AutoCloseable {
 
   /**
    * Whether {@link #invoke} stops by the scope's deadline on its own (an HTTP timeout, a context
-   * interrupt, a container kill). The runner calls such invokers on the caller's thread; others
-   * (arbitrary Java code) run on a runner thread that is abandoned and interrupted at the deadline.
+   * interrupt, a container kill). Others (Java handlers) are watched by the chain's watchdog, which
+   * interrupts the calling thread at the deadline. Every invoker runs on the caller's thread.
    */
   boolean enforcesDeadline();
 
