@@ -62,7 +62,10 @@ public final class SecretValues {
     return out;
   }
 
-  /** {@code json} with every known value replaced in strings, field names and numbers; the same node if none is known. */
+  /**
+   * {@code json} with every known value replaced in strings, field names and numbers; the same node
+   * when nothing in it is secret (nothing is copied then).
+   */
   public JsonNode scrub(JsonNode json) {
     if (isEmpty()) {
       return json;
@@ -77,13 +80,24 @@ public final class SecretValues {
     }
     if (json.isObject()) {
       ObjectNode copy = ((ObjectNode) json).objectNode();
-      json.properties().forEach(e -> copy.set(scrub(e.getKey()), scrub(e.getValue())));
-      return copy;
+      boolean changed = false;
+      for (Map.Entry<String, JsonNode> e : json.properties()) {
+        String key = scrub(e.getKey());
+        JsonNode value = scrub(e.getValue());
+        changed |= value != e.getValue() || !key.equals(e.getKey());
+        copy.set(key, value);
+      }
+      return changed ? copy : json;
     }
     if (json.isArray()) {
       ArrayNode copy = ((ArrayNode) json).arrayNode();
-      json.forEach(e -> copy.add(scrub(e)));
-      return copy;
+      boolean changed = false;
+      for (JsonNode e : json) {
+        JsonNode value = scrub(e);
+        changed |= value != e;
+        copy.add(value);
+      }
+      return changed ? copy : json;
     }
     return json;
   }
