@@ -59,6 +59,11 @@ public final class CallScope {
     return text.startsWith(PREFIX) && text.length() > PREFIX.length();
   }
 
+  /** The secret's name: {@code NAME} for {@code secret:NAME}, else the text as it is. */
+  public static String nameOf(String nameOrReference) {
+    return isReference(nameOrReference) ? nameOrReference.substring(PREFIX.length()) : nameOrReference;
+  }
+
   /**
    * The value of secret {@code nameOrReference} ({@code NAME} or {@code secret:NAME}).
    *
@@ -66,7 +71,7 @@ public final class CallScope {
    *     tool_secret_missing} if the resolver does not know it; naming the secret, never a value
    */
   public String secret(String nameOrReference) {
-    String name = isReference(nameOrReference) ? nameOrReference.substring(PREFIX.length()) : nameOrReference;
+    String name = nameOf(nameOrReference);
     if (!granted.contains(name)) {
       throw new ToolException(
           "tool_secret_denied",
@@ -120,7 +125,7 @@ public final class CallScope {
     return known.scrub(text);
   }
 
-  /** {@code json} with known secret values replaced in strings, field names and numbers; the same node if none is known. */
+  /** {@code json} with known secret values replaced in strings, field names and numbers; the same node if it holds none. */
   public JsonNode scrub(JsonNode json) {
     return known.scrub(json);
   }

@@ -110,9 +110,8 @@ final class InvokeLink implements RealToolChain.Link {
   private static Map<String, String> declaredSecrets(ToolDefinition tool, CallScope scope) {
     Map<String, String> out = new LinkedHashMap<>();
     for (JsonNode ref : tool.context().path("required_secrets")) {
-      String name = ref.asText();
-      String bare = CallScope.isReference(name) ? name.substring("secret:".length()) : name;
-      out.put(bare, scope.secret(bare));
+      String name = CallScope.nameOf(ref.asText());
+      out.put(name, scope.secret(name));
     }
     return out;
   }

@@ -91,7 +91,7 @@ public final class ToolConfigs {
   private static Set<String> computeGrants(ToolDefinition tool, JsonNode config) {
     Set<String> names = new HashSet<>();
     for (JsonNode ref : tool.context().path("required_secrets")) {
-      names.add(bare(ref.asText()));
+      names.add(CallScope.nameOf(ref.asText()));
     }
     references(tool.implementation().spec(), names);
     references(config, names);
@@ -100,13 +100,9 @@ public final class ToolConfigs {
 
   private static void references(JsonNode json, Set<String> into) {
     if (json.isTextual() && CallScope.isReference(json.textValue())) {
-      into.add(bare(json.textValue()));
+      into.add(CallScope.nameOf(json.textValue()));
     } else if (json.isContainerNode()) {
       json.forEach(child -> references(child, into));
     }
-  }
-
-  private static String bare(String name) {
-    return CallScope.isReference(name) ? name.substring("secret:".length()) : name;
   }
 }
