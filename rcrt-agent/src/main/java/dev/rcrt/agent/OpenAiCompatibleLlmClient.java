@@ -14,6 +14,7 @@ import java.time.format.DateTimeParseException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.Excerpts;
+import dev.rcrt.core.internal.MediaTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -213,7 +214,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         }
         return new Outcome(assembler.response(), null, null);
       }
-      if (!isJson(type)) {
+      if (!MediaTypes.isJson(type)) {
         throw new LlmException(
             "llm_bad_response",
             "model endpoint " + endpoint + " answered Content-Type '" + type + "', expected application/json"
@@ -314,12 +315,6 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       Thread.currentThread().interrupt();
       throw new LlmException("llm_unreachable", "interrupted while reading from " + endpoint, 0, null, false, e);
     }
-  }
-
-  /** Whether a Content-Type is JSON: {@code application/json} or a {@code +json} type. */
-  private static boolean isJson(String type) {
-    String media = type.split(";", 2)[0].strip();
-    return media.equals("application/json") || (media.contains("/") && media.endsWith("+json"));
   }
 
   private static @Nullable JsonNode parse(String body) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.Excerpts;
+import dev.rcrt.core.internal.MediaTypes;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import java.net.URI;
@@ -72,7 +73,7 @@ public final class JsonHttp {
       throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + Excerpts.of(text));
     }
     String type = exchanged.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    if (!isJson(type)) {
+    if (!MediaTypes.isJson(type)) {
       throw new ToolException(
           "tool_failed",
           what + " endpoint " + uri + " answered Content-Type '" + (type.isEmpty() ? "(none)" : type)
@@ -87,12 +88,6 @@ public final class JsonHttp {
       throw new ToolException(
           "tool_failed", what + " endpoint " + uri + " answered a body that is " + e.getMessage() + ": " + Excerpts.of(text));
     }
-  }
-
-  /** Whether a Content-Type is JSON: {@code application/json} or a {@code +json} type, with any parameters. */
-  public static boolean isJson(String contentType) {
-    String media = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
-    return media.equals("application/json") || (media.contains("/") && media.endsWith("+json"));
   }
 
   /** Internal codes: answered 429 or 5xx, and no connection at all. Never recorded; see {@link #settled}. */
@@ -113,6 +108,5 @@ public final class JsonHttp {
   public static ToolException settled(ToolException e) {
     return retriable(e) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
   }
-
 
 }
