@@ -175,13 +175,12 @@ final class JsSandbox implements AutoCloseable {
     current = scope;
     store = ctx.store();
     Duration limit = scope.remaining();
-    context.resetLimits();
     running = true;
     timedOut = false;
     overBudget = false;
     ScheduledFuture<?> guard =
         runtime.watchdog().schedule(() -> runtime.stopper().execute(this::stop), limit.toMillis(), TimeUnit.MILLISECONDS);
-    ScheduledFuture<?> memory = watchAllocations(Thread.currentThread());
+    @Nullable ScheduledFuture<?> memory = watchAllocations(Thread.currentThread());
     try {
       ObjectNode request = RcrtJson.object().put("id", ctx.requestId()).put("tool", ctx.tool()).put("requestedBy", ctx.requestedBy());
       Value promise =
@@ -231,7 +230,9 @@ final class JsSandbox implements AutoCloseable {
     } finally {
       running = false;
       guard.cancel(false);
-      memory.cancel(false);
+      if (memory != null) {
+        memory.cancel(false);
+      }
       if (timedOut) {
         // an interrupt meant for the guest must not outlive the call on this (the host's) thread
         Thread.interrupted();
@@ -275,12 +276,12 @@ final class JsSandbox implements AutoCloseable {
    * everything allocated, garbage included, so a tool that churns through short-lived objects needs
    * a budget above its live size; in return it costs one read of a counter per sample, and a bomb
    * is stopped within a sample of passing its budget, long before it can exhaust the host's heap.
-   * Where the JVM does not count allocations, only the time limit applies.
+   * Where the JVM does not count allocations, only the time limit applies (and null is returned).
    */
-  private ScheduledFuture<?> watchAllocations(Thread caller) {
+  private @Nullable ScheduledFuture<?> watchAllocations(Thread caller) {
     if (!(java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads)
         || !threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled()) {
-      return NOT_WATCHED;
+      return null;
     }
     long id = caller.getId();
     long start = threads.getThreadAllocatedBytes(id);
@@ -296,24 +297,12 @@ final class JsSandbox implements AutoCloseable {
   }
 
   private static final long SAMPLE_MS = 10;
-  private static final ScheduledFuture<?> NOT_WATCHED = new NoFuture();
 
   private ToolException memoryLimit() {
     return new ToolException(
         "tool_memory_limit",
         "tool '" + program.tool() + "' allocated more than " + program.memoryBytes() / (1024 * 1024)
             + " MB (limits.memory_mb) and was stopped");
-  }
-
-  /** A future for "nothing scheduled". */
-  private static final class NoFuture implements ScheduledFuture<Object> {
-    @Override public long getDelay(TimeUnit unit) { return 0; }
-    @Override public int compareTo(java.util.concurrent.Delayed o) { return 0; }
-    @Override public boolean cancel(boolean mayInterrupt) { return false; }
-    @Override public boolean isCancelled() { return false; }
-    @Override public boolean isDone() { return true; }
-    @Override public Object get() { return null; }
-    @Override public Object get(long timeout, TimeUnit unit) { return null; }
   }
 
   private void flushConsole(CallScope scope) {
