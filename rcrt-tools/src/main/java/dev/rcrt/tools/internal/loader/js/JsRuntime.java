@@ -28,27 +28,21 @@ public final class JsRuntime implements AutoCloseable {
             .err(OutputStream.nullOutputStream())
             .build();
     this.watchdog =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "rcrt-js-watchdog");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(daemon("rcrt-js-watchdog"));
     this.stopper =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "rcrt-js-stopper");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newCachedThreadPool(daemon("rcrt-js-stopper"));
     this.preparer =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "rcrt-js-prepare");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadExecutor(daemon("rcrt-js-prepare"));
     this.typescript = new TypeScriptCompiler(engine, watchdog);
+  }
+
+  /** Daemon threads named {@code name}: none of them may keep the JVM alive. */
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   /** Where fresh contexts are prepared ahead of calls, and used ones closed, off the calling threads. */
