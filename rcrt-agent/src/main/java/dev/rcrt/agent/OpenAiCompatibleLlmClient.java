@@ -3,7 +3,7 @@ package dev.rcrt.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.internal.openai.ChatCompletionsWire;
-import dev.rcrt.agent.internal.openai.BoundedLines;
+import dev.rcrt.core.internal.BoundedLines;
 import dev.rcrt.agent.internal.openai.SseReader;
 import dev.rcrt.agent.internal.openai.StreamAssembler;
 import java.time.Clock;

@@ -91,6 +91,33 @@ class JavaScriptToolTest {
   }
 
   @Test
+  void aRecursionThatCatchesItsOwnStackOverflowIsStoppedAtItsLimitAndTheNextCallWorks() {
+    code("catcher", "javascript",
+        "function f(n) { try { return f(n + 1) + 1; } catch (e) { return f(n + 1); } } export function execute() { return f(0); }",
+        ",\"limits\":{\"timeout_ms\":500}");
+    long started = System.nanoTime();
+    ToolResponse r = h.call("catcher", "{}");
+    long tookMs = (System.nanoTime() - started) / 1_000_000;
+    assertThat(r.errorCode()).isEqualTo("tool_timeout");
+    assertThat(r.error()).isEqualTo("tool 'catcher' timed out after 500 ms");
+    assertThat(tookMs).as("the worker is killed once the limit and the grace have passed").isLessThan(10_000);
+    code("after-catcher", "javascript", "export function execute() { return {ok: true}; }", "");
+    assertThat(h.call("after-catcher", "{}").output().get("ok").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aGuestThatFillsItsWorkersHeapEndsThatWorkerWithAMemoryErrorAndTheHostIsUntouched() {
+    code("heap-filler", "javascript",
+        "export function execute() { const keep = []; for (;;) { keep.push('x'.repeat(1 << 20) + keep.length); } }",
+        ",\"limits\":{\"timeout_ms\":60000,\"memory_mb\":100000}");
+    ToolResponse r = h.call("heap-filler", "{}");
+    assertThat(r.errorCode()).as(r.error()).isEqualTo("tool_memory_limit");
+    assertThat(r.error()).startsWith("tool 'heap-filler' filled the JavaScript worker's ").endsWith(" MB heap and was stopped (limits.memory_mb is 100000)");
+    code("after-filler", "javascript", "export function execute() { return {ok: true}; }", "");
+    assertThat(h.call("after-filler", "{}").output().get("ok").asBoolean()).isTrue();
+  }
+
+  @Test
   void runawayScriptsRunningAtOnceAreEachStoppedAtTheirOwnLimit() throws Exception {
     code("spin-a", "javascript", "export function execute() { while (true) {} }", ",\"limits\":{\"timeout_ms\":200}");
     code("spin-b", "javascript", "export function execute() { let x = 0; for (;;) { x++; } }", ",\"limits\":{\"timeout_ms\":400}");

@@ -1,5 +1,6 @@
 package dev.rcrt.agent.internal.openai;
 
+import dev.rcrt.core.internal.BoundedLines;
 import dev.rcrt.agent.LlmException;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -11,6 +11,7 @@ import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.Invoker;
 import dev.rcrt.tools.internal.loader.LazyResource;
 import dev.rcrt.tools.internal.loader.http.HttpLoader;
+import dev.rcrt.tools.internal.loader.js.worker.JsProgram;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -36,8 +37,9 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
   private final Duration defaultTimeout;
   private final ToolTrustPolicy policy;
   private final NetworkGuard network;
-  private final LazyResource<JsRuntime> runtime =
-      new LazyResource<>(JsRuntime::new, "JavaScript tools need GraalJS (org.graalvm.polyglot:js-community) on the classpath");
+  private final LazyResource<TypeScriptCompiler> typescript =
+      new LazyResource<>(TypeScriptCompiler::new, "TypeScript tools need GraalJS (org.graalvm.polyglot:js-community) on the classpath");
+  private final WorkerPool workers = WorkerPool.shared();
 
   public JsLoader(BreadcrumbStore store, Duration defaultTimeout, ToolTrustPolicy policy, NetworkGuard network) {
     this.store = store;
@@ -48,12 +50,13 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
 
   @Override
   public Invoker load(ToolDefinition definition) {
-    JsProgram first = program(definition);
+    workers.prewarm();
+    JsCode first = code(definition);
     boolean elsewhere = definition.implementation().spec().hasNonNull("breadcrumb_id");
-    return new JsTool(first, elsewhere ? () -> program(definition) : () -> first, network, runtime());
+    return new JsTool(first, elsewhere ? () -> code(definition) : () -> first, network, workers);
   }
 
-  private JsProgram program(ToolDefinition def) {
+  private JsCode code(ToolDefinition def) {
     String tool = def.name();
     JsonNode spec = def.implementation().spec();
     JsonNode code;
@@ -85,13 +88,16 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
     String js =
         switch (language.toLowerCase(Locale.ROOT)) {
           case "javascript", "js" -> source;
-          case "typescript", "ts" -> runtime().typescript().toJavaScript(tool, source, checksum);
+          case "typescript", "ts" -> typescript.get().toJavaScript(tool, source, checksum);
           default -> throw new ToolException(
               "tool_definition_invalid", "tool '" + tool + "': code language '" + language + "' is not javascript or typescript");
         };
     Duration timeout = def.timeout() != null ? def.timeout() : defaultTimeout;
     long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
-    return new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, allowedHosts(def), HttpLoader.maxResponseBytes(def), memoryBytes(def));
+    Set<String> hosts = allowedHosts(def);
+    JsProgram program =
+        new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, hosts != null, memoryBytes(def), timeout.toMillis());
+    return new JsCode(program, hosts, HttpLoader.maxResponseBytes(def));
   }
 
   /** {@code limits.memory_mb} in bytes, else {@link JsProgram#DEFAULT_MEMORY_MB}. */
@@ -115,10 +121,6 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
     return null;
   }
 
-  private JsRuntime runtime() {
-    return runtime.get();
-  }
-
   private static String sha256(String text) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
@@ -129,6 +131,6 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
 
   @Override
   public void close() {
-    runtime.close();
+    typescript.close();
   }
 }

@@ -36,7 +36,9 @@ import org.graalvm.polyglot.Value;
  * sees it, a transpile past {@link #TIME_LIMIT} is interrupted, and a compiler failure (a source
  * nested deep enough to overflow its stack) is a {@code tool_definition_invalid} error and retires
  * that compiler. Up to {@link #COMPILERS} compilers run at once, each loaded on first need, so one
- * slow source does not hold every other tool's first transpile. Thread-safe.
+ * slow source does not hold every other tool's first transpile. The compiler runs in the host (it is
+ * the TypeScript project's code, only its input is the tool author's), on an engine of its own.
+ * Thread-safe.
  */
 final class TypeScriptCompiler implements AutoCloseable {
   static final int MAX_SOURCE_CHARS = 1 << 20;
@@ -61,9 +63,21 @@ final class TypeScriptCompiler implements AutoCloseable {
   /** One loaded compiler. */
   private record Compiler(Context context, Value transpile) {}
 
-  TypeScriptCompiler(Engine engine, ScheduledExecutorService timer) {
-    this.engine = engine;
-    this.timer = timer;
+  /** Creates the compiler's own GraalJS engine and timer; the compilers themselves load on first need. */
+  TypeScriptCompiler() {
+    this.engine =
+        Engine.newBuilder("js")
+            .sandbox(SandboxPolicy.CONSTRAINED)
+            .option("engine.WarnInterpreterOnly", "false")
+            .out(OutputStream.nullOutputStream())
+            .err(OutputStream.nullOutputStream())
+            .build();
+    this.timer =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "rcrt-ts-timer");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /**
@@ -221,5 +235,7 @@ final class TypeScriptCompiler implements AutoCloseable {
     while ((c = idle.poll()) != null) {
       c.context().close(true);
     }
+    timer.shutdownNow();
+    engine.close(true);
   }
 }

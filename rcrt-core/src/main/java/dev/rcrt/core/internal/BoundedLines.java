@@ -1,4 +1,4 @@
-package dev.rcrt.agent.internal.openai;
+package dev.rcrt.core.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,11 +11,12 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lines of a response body, read by a daemon thread of their own so that the reader can stop
- * waiting at any moment: a body that stalls, or trickles, cannot hold the caller past its
- * deadline. Every line and the whole body are capped, so a line without an end, or an endless body,
- * fails as soon as it passes the cap instead of filling the heap. {@link #close()} closes the body,
- * which ends the reading thread. Not thread-safe: one consumer.
+ * The lines of a stream (a response body, a worker process's output), read by a daemon thread of
+ * their own so that the reader can stop waiting at any moment: a stream that stalls, or trickles,
+ * cannot hold the caller past its deadline. Every line and the whole stream are capped, so a line
+ * without an end, or an endless stream, fails as soon as it passes its cap instead of filling the
+ * heap. {@link #close()} closes the stream, which ends the reading thread. Not thread-safe: one
+ * consumer.
  */
 public final class BoundedLines implements AutoCloseable {
   /** What {@link #next} may report. */
@@ -39,21 +40,36 @@ public final class BoundedLines implements AutoCloseable {
 
   private static final Object END = new Object();
   private final InputStream body;
+  private final String what;
   private final BlockingQueue<Object> lines = new ArrayBlockingQueue<>(256);
   private final Thread reader;
   private boolean ended;
 
   /**
-   * @param maxBytes the most bytes the whole body may have; a line is capped by the same number
+   * A body read whole: a line is capped by the same number as the whole.
+   *
+   * @param maxBytes the most bytes the whole body may have
    */
   public BoundedLines(InputStream body, long maxBytes) {
+    this(body, maxBytes, maxBytes, "the response", "rcrt-body");
+  }
+
+  /**
+   * @param maxLineBytes the most bytes one line may have
+   * @param maxBytes the most bytes the whole stream may have ({@link Long#MAX_VALUE} for a stream
+   *     that lives long, whose lines alone are capped)
+   * @param what the stream in error messages, such as {@code "the response"}
+   * @param threadName the reading thread's name
+   */
+  public BoundedLines(InputStream body, long maxLineBytes, long maxBytes, String what, String threadName) {
     this.body = body;
-    this.reader = new Thread(() -> read(maxBytes), "rcrt-llm-body");
+    this.what = what;
+    this.reader = new Thread(() -> read(maxLineBytes, maxBytes), threadName);
     reader.setDaemon(true);
     reader.start();
   }
 
-  private void read(long maxBytes) {
+  private void read(long maxLineBytes, long maxBytes) {
     long total = 0;
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     byte[] buffer = new byte[8192];
@@ -62,7 +78,7 @@ public final class BoundedLines implements AutoCloseable {
       while ((n = body.read(buffer)) >= 0) {
         total += n;
         if (total > maxBytes) {
-          offer(new Failure(Failure.Kind.TOO_LARGE, "the response is larger than " + maxBytes + " bytes"));
+          offer(new Failure(Failure.Kind.TOO_LARGE, what + " is larger than " + maxBytes + " bytes"));
           return;
         }
         for (int i = 0; i < n; i++) {
@@ -70,6 +86,9 @@ public final class BoundedLines implements AutoCloseable {
           if (b == '\n') {
             offer(text(line));
             line.reset();
+          } else if (line.size() >= maxLineBytes) {
+            offer(new Failure(Failure.Kind.TOO_LARGE, "a line of " + what + " is longer than " + maxLineBytes + " bytes"));
+            return;
           } else {
             line.write(b);
           }
@@ -81,7 +100,7 @@ public final class BoundedLines implements AutoCloseable {
       offer(END);
     } catch (IOException e) {
       try {
-        offer(new Failure(Failure.Kind.BROKEN, "the response broke off: " + e.getMessage()));
+        offer(new Failure(Failure.Kind.BROKEN, what + " broke off: " + e.getMessage()));
       } catch (InterruptedException closed) {
         // the consumer is gone
       }

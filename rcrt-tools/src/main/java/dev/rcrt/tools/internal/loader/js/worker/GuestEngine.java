@@ -1,0 +1,68 @@
+package dev.rcrt.tools.internal.loader.js.worker;
+
+import java.io.OutputStream;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import org.graalvm.polyglot.Engine;
+import org.graalvm.polyglot.SandboxPolicy;
+
+/**
+ * What every call in one worker shares: the GraalJS {@link Engine} (code caches), the timer that
+ * fires at each call's deadline and samples its allocations, the threads that then cancel the call
+ * (so the timer never waits on a guest), and the thread that prepares fresh contexts ahead of calls
+ * and closes used ones.
+ */
+final class GuestEngine implements AutoCloseable {
+  private final Engine engine;
+  private final ScheduledExecutorService watchdog;
+  private final ExecutorService stopper;
+  private final ExecutorService preparer;
+
+  GuestEngine() {
+    this.engine =
+        Engine.newBuilder("js")
+            .sandbox(SandboxPolicy.CONSTRAINED)
+            .option("engine.WarnInterpreterOnly", "false")
+            .out(OutputStream.nullOutputStream())
+            .err(OutputStream.nullOutputStream())
+            .build();
+    this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("rcrt-js-watchdog"));
+    this.stopper = Executors.newCachedThreadPool(daemon("rcrt-js-stopper"));
+    this.preparer = Executors.newSingleThreadExecutor(daemon("rcrt-js-prepare"));
+  }
+
+  /** Daemon threads named {@code name}: none of them may keep the worker alive. */
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  Engine engine() {
+    return engine;
+  }
+
+  ScheduledExecutorService watchdog() {
+    return watchdog;
+  }
+
+  ExecutorService stopper() {
+    return stopper;
+  }
+
+  ExecutorService preparer() {
+    return preparer;
+  }
+
+  @Override
+  public void close() {
+    watchdog.shutdownNow();
+    stopper.shutdownNow();
+    preparer.shutdownNow();
+    engine.close(true);
+  }
+}

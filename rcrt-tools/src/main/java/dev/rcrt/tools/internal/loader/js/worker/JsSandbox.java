@@ -1,0 +1,326 @@
+package dev.rcrt.tools.internal.loader.js.worker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolException;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.graalvm.polyglot.Context;
+import org.graalvm.polyglot.HostAccess;
+import org.graalvm.polyglot.PolyglotException;
+import org.graalvm.polyglot.ResourceLimits;
+import org.graalvm.polyglot.SandboxPolicy;
+import org.graalvm.polyglot.Source;
+import org.graalvm.polyglot.Value;
+import org.graalvm.polyglot.proxy.ProxyExecutable;
+import org.graalvm.polyglot.proxy.ProxyObject;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One GraalJS context running one version of one tool's code, under {@link
+ * SandboxPolicy#CONSTRAINED}: no I/O, no host class lookup, no threads, no {@code Java}, {@code
+ * Polyglot}, {@code require}, {@code process} or {@code load}. {@code console} output goes to a
+ * capped buffer the worker hands back with the result, so it can never reach the result itself.
+ *
+ * <p>The tool's {@code context} argument is {@code {request: {id, tool, requestedBy}, secrets,
+ * config, api}}: {@code secrets} holds only the secrets the tool declares, and {@code api} offers
+ * {@code getBreadcrumb(id)}, {@code searchBreadcrumbs(selector, limit)} and {@code
+ * createBreadcrumb(payload)}; {@code fetch} exists only when the tool's {@code permissions.net}
+ * allows any host. Each of those is a request to the host ({@link HostBridge}), which holds the
+ * store and the network, and checks every request against the calling tool's rights and deadline.
+ *
+ * <p>Time: the module's evaluation and each call are cancelled at their limit ({@link
+ * Context#close(boolean) close(true)}, which guest code cannot catch). One guest can still resist
+ * it: a recursion that catches its own stack overflow keeps GraalJS from reaching a safepoint, and
+ * no in-process means ends it; the host kills the whole worker process then. Memory: see {@link
+ * #watchAllocations}.
+ *
+ * <p>Not thread-safe: a context runs one call and is then closed.
+ */
+final class JsSandbox implements AutoCloseable {
+  /** The host's side of {@code context.api} and {@code fetch}. */
+  interface HostBridge {
+    /**
+     * Runs one host operation for the guest.
+     *
+     * @param op {@code get}, {@code search}, {@code create} or {@code fetch}
+     * @param args its arguments, strings and numbers (a null {@code fetch} body)
+     * @return {@code {"value": …}} or {@code {"error": "…"}} as JSON text
+     */
+    String call(String op, List<@Nullable Object> args);
+  }
+
+  private static final int CONSOLE_LIMIT = 64 * 1024;
+  private static final long SAMPLE_MS = 10;
+
+  private static final String PRELUDE =
+      """
+      (function (host, netAllowed) {
+        const unwrap = (text) => { const r = JSON.parse(text); if (r.error !== undefined) throw new Error(r.error); return r.value; };
+        const api = Object.freeze({
+          getBreadcrumb: async (id) => unwrap(host.get(String(id))),
+          searchBreadcrumbs: async (selector, limit) => unwrap(host.search(JSON.stringify(selector ?? {}), Math.max(1, Math.min(500, Math.trunc(Number(limit ?? 50)) || 50)))),
+          createBreadcrumb: async (payload) => unwrap(host.create(JSON.stringify(payload ?? {}))),
+        });
+        if (netAllowed) {
+          globalThis.fetch = async (url, init) => {
+            init = init || {};
+            const body = init.body === undefined || init.body === null ? null : String(init.body);
+            const r = unwrap(host.fetch(String(url), String(init.method || 'GET'), JSON.stringify(init.headers || {}), body));
+            return Object.freeze({ status: r.status, ok: r.status >= 200 && r.status < 300, headers: r.headers,
+              text: async () => r.body, json: async () => JSON.parse(r.body) });
+          };
+        }
+        return async function (fn, inputJson, requestJson, secretsJson, configJson) {
+          let out;
+          try {
+            const context = Object.freeze({ request: Object.freeze(JSON.parse(requestJson)),
+              secrets: Object.freeze(JSON.parse(secretsJson)), config: Object.freeze(JSON.parse(configJson)), api });
+            out = await fn(JSON.parse(inputJson), context);
+          } catch (e) {
+            const text = e && e.stack ? String(e.stack).split('\\n').slice(0, 2).map(s => s.trim()).join(' ') : String(e);
+            return JSON.stringify({ error: 'threw ' + text });
+          }
+          if (out === undefined) return JSON.stringify({ error: 'returned undefined; return a JSON value such as an object' });
+          let text;
+          try { text = JSON.stringify(out); } catch (e) { return JSON.stringify({ error: 'returned a value that is not JSON: ' + e }); }
+          if (text === undefined) return JSON.stringify({ error: 'returned a ' + typeof out + ', which is not a JSON value' });
+          return JSON.stringify({ value: text });
+        };
+      })
+      """;
+
+  private final JsProgram program;
+  private final GuestEngine engine;
+  private final ByteArrayOutputStream console = new ByteArrayOutputStream();
+  private final Context context;
+  private final Value handler;
+  private final Value call;
+  private volatile boolean running;
+  /** Set by the stopper when the deadline passed; read by the calling thread. */
+  private volatile boolean timedOut;
+  /** Set by the memory sampler when this call allocated past its budget. */
+  private volatile boolean overBudget;
+
+  /**
+   * Creates the context and evaluates the tool's module, within the tool's time limit.
+   *
+   * @throws ToolException {@code tool_definition_invalid} for a syntax error (line and column), a
+   *     module without the handler export, or one whose evaluation throws or passes the time limit
+   */
+  JsSandbox(JsProgram program, GuestEngine engine, HostBridge host) {
+    this.program = program;
+    this.engine = engine;
+    OutputStream sink = new OutputStream() {
+      @Override
+      public void write(int b) {
+        synchronized (console) {
+          if (console.size() < CONSOLE_LIMIT) {
+            console.write(b);
+          }
+        }
+      }
+    };
+    this.context =
+        Context.newBuilder("js")
+            .engine(engine.engine())
+            .sandbox(SandboxPolicy.CONSTRAINED)
+            .allowHostAccess(HostAccess.CONSTRAINED)
+            .allowCreateThread(false)
+            .option("js.esm-eval-returns-exports", "true")
+            .resourceLimits(ResourceLimits.newBuilder().statementLimit(program.statementLimit(), null).build())
+            .out(sink)
+            .err(sink)
+            .build();
+    running = true;
+    ScheduledFuture<?> guard = engine.watchdog().schedule(this::requestStop, program.evaluationMillis(), TimeUnit.MILLISECONDS);
+    try {
+      Value exports =
+          context.eval(
+              Source.newBuilder("js", program.javascript(), program.tool() + ".mjs")
+                  .mimeType("application/javascript+module")
+                  .buildLiteral());
+      Value fn = exports.getMember(program.handler());
+      if (fn == null || !fn.canExecute()) {
+        throw new ToolException(
+            "tool_definition_invalid",
+            "tool '" + program.tool() + "' code does not export a function '" + program.handler()
+                + "'; write `export async function " + program.handler() + "(input, context) { … }`");
+      }
+      this.handler = fn;
+      this.call = context.eval("js", PRELUDE).execute(bridge(host), program.fetch());
+    } catch (PolyglotException | IllegalStateException e) {
+      context.close(true);
+      if (timedOut) {
+        throw new ToolException(
+            "tool_definition_invalid",
+            "tool '" + program.tool() + "' code took longer than " + program.evaluationMillis() + " ms to evaluate");
+      }
+      if (e instanceof PolyglotException p) {
+        throw new ToolException("tool_definition_invalid", "tool '" + program.tool() + "' code " + describe(p));
+      }
+      throw e;
+    } catch (RuntimeException e) {
+      context.close(true);
+      throw e;
+    } finally {
+      running = false;
+      guard.cancel(false);
+    }
+  }
+
+  /**
+   * Runs the handler once, cancelling it when {@code budget} has passed.
+   *
+   * @param input the input, as JSON text; likewise {@code request}, {@code secrets} and {@code config}
+   * @param limitMillis the tool's time limit, which a timeout's message names
+   * @return the handler's result as JSON text
+   * @throws ToolException {@code tool_timeout}, {@code tool_memory_limit}, or {@code tool_failed}
+   *     with the guest's error and its location
+   */
+  String call(String input, String request, String secrets, String config, Duration budget, long limitMillis) {
+    running = true;
+    ScheduledFuture<?> guard = engine.watchdog().schedule(this::requestStop, budget.toMillis(), TimeUnit.MILLISECONDS);
+    @Nullable ScheduledFuture<?> memory = watchAllocations(Thread.currentThread());
+    try {
+      Value promise = call.execute(handler, input, request, secrets, config);
+      String[] settled = new String[1];
+      promise.invokeMember("then", (ProxyExecutable) args -> settled[0] = args[0].asString());
+      if (settled[0] == null) {
+        throw new ToolException(
+            "tool_failed",
+            "tool '" + program.tool() + "': " + program.handler() + "'s Promise never settled; it waits for something that cannot happen here (no timers or I/O exist in the sandbox)");
+      }
+      JsonNode outcome = RcrtJson.parse(settled[0]);
+      if (outcome.has("error")) {
+        throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + outcome.get("error").asText());
+      }
+      return outcome.get("value").asText();
+    } catch (PolyglotException | IllegalStateException e) {
+      // IllegalStateException: the context was cancelled while the call was between guest steps
+      if (overBudget) {
+        throw memoryLimit();
+      }
+      if (timedOut) {
+        throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + limitMillis + " ms");
+      }
+      if (!(e instanceof PolyglotException p)) {
+        throw e;
+      }
+      if (p.isResourceExhausted() || p.isCancelled()) {
+        throw new ToolException(
+            "tool_timeout", "tool '" + program.tool() + "' ran more than " + program.statementLimit() + " statements and was stopped");
+      }
+      throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + describe(p));
+    } finally {
+      running = false;
+      guard.cancel(false);
+      if (memory != null) {
+        memory.cancel(false);
+      }
+    }
+  }
+
+  /** Hands the stop to a stopper thread, so the watchdog never waits on a guest. */
+  private void requestStop() {
+    if (running) {
+      engine.stopper().execute(this::stop);
+    }
+  }
+
+  /**
+   * Cancels the context: the guest cannot catch a cancellation, and the context is gone afterwards.
+   * Waits, on this stopper thread, until the guest has left.
+   */
+  private void stop() {
+    if (!running) {
+      return;
+    }
+    timedOut = !overBudget;
+    try {
+      context.close(true);
+    } catch (RuntimeException e) {
+      // already closed or closing: the call ends either way
+    }
+  }
+
+  /**
+   * Memory, within the worker's own heap: GraalJS community edition cannot cap a context's heap, so
+   * the budget is an allocation budget, enforced from outside. The watchdog samples HotSpot's count
+   * of bytes the calling thread has allocated ({@code com.sun.management.ThreadMXBean
+   * #getThreadAllocatedBytes}) every {@link #SAMPLE_MS} ms, and stops the guest once this call has
+   * allocated more than {@code limits.memory_mb} (default {@link JsProgram#DEFAULT_MEMORY_MB}). The
+   * trade-off: it counts everything allocated, garbage included, so a tool that churns through
+   * short-lived objects needs a budget above its live size; in return it costs one read of a
+   * counter per sample. A guest that fills the worker's heap faster than a sample ends the worker
+   * ({@code -XX:+ExitOnOutOfMemoryError}), which the host reports the same way; the host's own heap
+   * is never touched. Where the JVM does not count allocations, only the time limit and the
+   * worker's heap apply (and null is returned).
+   */
+  private @Nullable ScheduledFuture<?> watchAllocations(Thread caller) {
+    if (!(java.lang.management.ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads)
+        || !threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled()) {
+      return null;
+    }
+    long id = caller.getId();
+    long start = threads.getThreadAllocatedBytes(id);
+    long budget = program.memoryBytes();
+    return engine.watchdog().scheduleAtFixedRate(
+        () -> {
+          if (running && !overBudget && threads.getThreadAllocatedBytes(id) - start > budget) {
+            overBudget = true;
+            engine.stopper().execute(this::stop);
+          }
+        },
+        SAMPLE_MS, SAMPLE_MS, TimeUnit.MILLISECONDS);
+  }
+
+  private ToolException memoryLimit() {
+    return new ToolException(
+        "tool_memory_limit",
+        "tool '" + program.tool() + "' allocated more than " + program.memoryBytes() / (1024 * 1024)
+            + " MB (limits.memory_mb) and was stopped");
+  }
+
+  /** What the guest printed so far, at most 64 KiB, and empties the buffer. */
+  String console() {
+    synchronized (console) {
+      String text = console.toString(StandardCharsets.UTF_8);
+      console.reset();
+      return text;
+    }
+  }
+
+  private static String describe(PolyglotException e) {
+    var location = e.getSourceLocation();
+    String where = location == null ? "" : " at line " + location.getStartLine() + ", column " + location.getStartColumn();
+    String kind = e.isSyntaxError() ? "has a syntax error" : "failed";
+    return kind + where + ": " + e.getMessage();
+  }
+
+  /** The {@code host} object the prelude sees: each member forwards to the host. */
+  private static ProxyObject bridge(HostBridge host) {
+    return ProxyObject.fromMap(
+        Map.of(
+            "get", forward(host, "get"),
+            "search", forward(host, "search"),
+            "create", forward(host, "create"),
+            "fetch", forward(host, "fetch")));
+  }
+
+  private static ProxyExecutable forward(HostBridge host, String op) {
+    return a -> host.call(op, Arrays.stream(a).map(v -> v.isNull() ? null : v.isString() ? v.asString() : v.fitsInLong() ? (Object) v.asLong() : v.toString()).toList());
+  }
+
+  @Override
+  public void close() {
+    context.close(true);
+  }
+}
