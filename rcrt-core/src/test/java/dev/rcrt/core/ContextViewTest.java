@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The llm_hints engine through ContextView, including the cases of RCRT's own transform engine. */
 class ContextViewTest {
@@ -195,5 +197,18 @@ class ContextViewTest {
         .llmHints(RcrtJson.parse("{\"transform\":{\"x\":{\"type\":\"template\",\"template\":\"{{context.s}}{{context.s}}\"}}}")).build());
     assertThatThrownBy(() -> views.view(text)).isInstanceOf(HintException.class)
         .hasMessageContaining("the template rendered more than 1048576 characters");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiterString = "=>", value = {
+      "[range(1e9)]                          => the jq program generated more than 1000000 values (in range)",
+      "reduce range(1e9) as $i (0; . + $i)   => the jq program generated more than 1000000 values (in range)",
+      "[.a | recurse(. + 1)] | length        => recursed without end and was stopped",
+      "[range(1e5) | [range(1e5)] | length]  => the jq program generated more than 1000000 values (in range)"})
+  void aJqProgramThatGeneratesWithoutEndIsStoppedAtItsBudget(String query, String expected) {
+    Breadcrumb b = store.create(BreadcrumbCreate.builder("thing.v1", "t").context(RcrtJson.parse("{\"a\":1}"))
+        .llmHints(RcrtJson.object().set("transform", RcrtJson.object().set("x", RcrtJson.object().put("type", "jq").put("query", query))))
+        .build());
+    assertThatThrownBy(() -> views.view(b)).isInstanceOf(HintException.class).hasMessageContaining(expected);
   }
 }

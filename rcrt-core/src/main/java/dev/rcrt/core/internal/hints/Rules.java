@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.thisptr.jackson.jq.BuiltinFunctionLoader;
+import net.thisptr.jackson.jq.Function;
 import net.thisptr.jackson.jq.JsonQuery;
 import net.thisptr.jackson.jq.Scope;
 import net.thisptr.jackson.jq.Versions;
@@ -36,6 +37,14 @@ final class Rules {
   static final int MAX_TEXT = 1 << 20;
   /** The most values a jq program may produce. */
   static final int MAX_VALUES = 10_000;
+  /** The most values the generators inside one jq evaluation ({@code range}, {@code recurse}, …) may produce. */
+  static final int MAX_GENERATED = 1_000_000;
+  /** The longest one jq evaluation may run, checked at every value a generator produces. */
+  static final java.time.Duration JQ_TIME = java.time.Duration.ofSeconds(1);
+  /** The generators a program could drive without end; each is counted and timed ({@link Budget}). */
+  private static final List<String> GENERATORS =
+      List.of("range/1", "range/2", "range/3", "recurse/0", "recurse/1", "recurse/2", "while/2", "until/2", "limit/2",
+          "combinations/0", "combinations/1", "splits/1", "splits/2", "paths/0", "paths/1");
   private static final Handlebars HANDLEBARS = new Handlebars().with(EscapingStrategy.NOOP);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z0-9_$.\\[\\]-]+)}");
   private static final Scope JQ_ROOT = jqRoot();
@@ -119,7 +128,7 @@ final class Rules {
     }
     return context -> {
       List<JsonNode> out = new ArrayList<>();
-      compiled.apply(Scope.newChildScope(JQ_ROOT), context, value -> {
+      compiled.apply(new Budget().scope(), context, value -> {
         if (out.size() >= MAX_VALUES) {
           throw new IllegalStateException("the jq program produced more than " + MAX_VALUES + " values");
         }
@@ -128,6 +137,45 @@ final class Rules {
       ArrayNode all = RcrtJson.mapper().createArrayNode().addAll(out);
       return collapse(all);
     };
+  }
+
+  /**
+   * One jq evaluation's budget. jackson-jq cannot be interrupted, so the budget is checked where a
+   * program could run without end: every value the generators above produce counts, and past {@link
+   * #MAX_GENERATED} values or {@link #JQ_TIME} the evaluation fails. Recursion without end ({@code
+   * def f: f; f}) is bounded by the stack instead (see {@code CompiledHints}). What stays bounded only
+   * by memory: single operations that build one huge value ({@code "x" * 1e9}).
+   */
+  private static final class Budget {
+    private final long deadline = System.nanoTime() + JQ_TIME.toNanos();
+    private long generated;
+
+    /** A scope whose generators are those of jq, counted against this budget. */
+    Scope scope() {
+      Scope scope = Scope.newChildScope(JQ_ROOT);
+      for (String g : GENERATORS) {
+        String name = g.substring(0, g.indexOf('/'));
+        int arity = Integer.parseInt(g.substring(g.indexOf('/') + 1));
+        Function builtin = JQ_ROOT.getFunction(name, arity);
+        if (builtin != null) {
+          scope.addFunction(name, arity, (sc, args, in, path, output, version) ->
+              builtin.apply(sc, args, in, path, (value, at) -> {
+                spend(name);
+                output.emit(value, at);
+              }, version));
+        }
+      }
+      return scope;
+    }
+
+    private void spend(String generator) throws JsonQueryException {
+      if (++generated > MAX_GENERATED) {
+        throw new JsonQueryException("the jq program generated more than " + MAX_GENERATED + " values (in " + generator + ")");
+      }
+      if ((generated & 1023) == 0 && System.nanoTime() > deadline) {
+        throw new JsonQueryException("the jq program ran longer than " + JQ_TIME.toMillis() + " ms (in " + generator + ")");
+      }
+    }
   }
 
   /** A writer that refuses to grow past its limit, so a template cannot render without end. */
