@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.rcrt.tools.internal.loader.js.worker.GuestEngine;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.HostAccess;
@@ -65,13 +66,7 @@ final class TypeScriptCompiler implements AutoCloseable {
 
   /** Creates the compiler's own GraalJS engine and timer; the compilers themselves load on first need. */
   TypeScriptCompiler() {
-    this.engine =
-        Engine.newBuilder("js")
-            .sandbox(SandboxPolicy.CONSTRAINED)
-            .option("engine.WarnInterpreterOnly", "false")
-            .out(OutputStream.nullOutputStream())
-            .err(OutputStream.nullOutputStream())
-            .build();
+    this.engine = GuestEngine.constrainedEngine();
     this.timer =
         java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
           Thread t = new Thread(r, "rcrt-ts-timer");

@@ -14,23 +14,30 @@ import org.graalvm.polyglot.SandboxPolicy;
  * (so the timer never waits on a guest), and the thread that prepares fresh contexts ahead of calls
  * and closes used ones.
  */
-final class GuestEngine implements AutoCloseable {
+public final class GuestEngine implements AutoCloseable {
   private final Engine engine;
   private final ScheduledExecutorService watchdog;
   private final ExecutorService stopper;
   private final ExecutorService preparer;
 
   GuestEngine() {
-    this.engine =
-        Engine.newBuilder("js")
-            .sandbox(SandboxPolicy.CONSTRAINED)
-            .option("engine.WarnInterpreterOnly", "false")
-            .out(OutputStream.nullOutputStream())
-            .err(OutputStream.nullOutputStream())
-            .build();
+    this.engine = constrainedEngine();
     this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("rcrt-js-watchdog"));
     this.stopper = Executors.newCachedThreadPool(daemon("rcrt-js-stopper"));
     this.preparer = Executors.newSingleThreadExecutor(daemon("rcrt-js-prepare"));
+  }
+
+  /**
+   * A GraalJS engine for {@link SandboxPolicy#CONSTRAINED} contexts, silent (its output discarded,
+   * no warning that it runs interpreted). The caller closes it.
+   */
+  public static Engine constrainedEngine() {
+    return Engine.newBuilder("js")
+        .sandbox(SandboxPolicy.CONSTRAINED)
+        .option("engine.WarnInterpreterOnly", "false")
+        .out(OutputStream.nullOutputStream())
+        .err(OutputStream.nullOutputStream())
+        .build();
   }
 
   /** Daemon threads named {@code name}: none of them may keep the worker alive. */
