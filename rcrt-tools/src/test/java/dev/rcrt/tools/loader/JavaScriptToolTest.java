@@ -118,6 +118,29 @@ class JavaScriptToolTest {
   }
 
   @Test
+  void manyCallsAtOnceShareTheWorkersAndEachGetsItsOwnResult() throws Exception {
+    code("echo-n", "javascript", "export async function execute(input, context) { return {n: input.n, id: context.request.id}; }", "");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+    try {
+      java.util.List<java.util.concurrent.Future<ToolResponse>> calls = new java.util.ArrayList<>();
+      for (int i = 0; i < 128; i++) {
+        int n = i;
+        calls.add(pool.submit(() -> h.call("echo-n", "{\"n\":" + n + "}")));
+      }
+      java.util.Set<String> ids = new java.util.HashSet<>();
+      for (int i = 0; i < calls.size(); i++) {
+        ToolResponse r = calls.get(i).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.error()).isNull();
+        assertThat(r.output().get("n").asInt()).isEqualTo(i);
+        ids.add(r.output().get("id").asText());
+      }
+      assertThat(ids).as("each call saw its own request").hasSize(128);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void runawayScriptsRunningAtOnceAreEachStoppedAtTheirOwnLimit() throws Exception {
     code("spin-a", "javascript", "export function execute() { while (true) {} }", ",\"limits\":{\"timeout_ms\":200}");
     code("spin-b", "javascript", "export function execute() { let x = 0; for (;;) { x++; } }", ",\"limits\":{\"timeout_ms\":400}");
