@@ -1,7 +1,7 @@
 package dev.rcrt.agent.internal.openai;
 
-import dev.rcrt.core.internal.BoundedLines;
 import dev.rcrt.agent.LlmException;
+import dev.rcrt.core.internal.BoundedLines;
 import java.time.Duration;
 import java.util.function.Consumer;
 
