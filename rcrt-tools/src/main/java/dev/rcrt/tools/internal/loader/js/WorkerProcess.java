@@ -49,7 +49,7 @@ final class WorkerProcess {
    *
    * @param heapMegabytes the worker's maximum heap ({@code -Xmx})
    * @throws IOException when the process cannot be started or does not become ready within {@code
-   *     startup}; the process is gone then
+   *     startup}, naming why and the end of its standard error; the process is gone then
    */
   static WorkerProcess start(int heapMegabytes, Duration startup) throws IOException {
     List<String> command =
@@ -65,19 +65,21 @@ final class WorkerProcess {
             System.getProperty("java.class.path"),
             JsWorkerMain.class.getName());
     WorkerProcess worker = new WorkerProcess(new ProcessBuilder(command).start());
+    String failure;
     try {
       JsonNode ready = worker.next(startup);
-      if (ready == null || !ready.path("ready").asBoolean()) {
-        throw new IOException("the worker exited while starting: " + worker.describeExit());
+      if (ready != null && ready.path("ready").asBoolean()) {
+        return worker;
       }
-      return worker;
-    } catch (BoundedLines.Failure | InterruptedException | RuntimeException e) {
-      worker.kill();
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IOException("the worker did not start within " + startup.toSeconds() + " s: " + e.getMessage() + "; " + worker.stderr(), e);
+      failure = ready == null ? "it exited while starting" : "its first line was not the ready frame";
+    } catch (BoundedLines.Failure | IOException e) {
+      failure = e.getMessage();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failure = "interrupted while waiting for it";
     }
+    worker.kill();
+    throw new IOException("the worker did not start: " + failure + " (" + worker.describeExit() + ")");
   }
 
   /** Sends one frame. */
