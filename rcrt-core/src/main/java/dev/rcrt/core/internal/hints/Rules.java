@@ -39,15 +39,15 @@ final class Rules {
   static final int MAX_VALUES = 10_000;
   /** The most values the generators inside one jq evaluation ({@code range}, {@code recurse}, …) may produce. */
   static final int MAX_GENERATED = 1_000_000;
-  /** The longest one jq evaluation may run, checked at every value a generator produces. */
+  /** The longest one jq evaluation may run, checked every 1,024 values the generators produce. */
   static final java.time.Duration JQ_TIME = java.time.Duration.ofSeconds(1);
-  /** The generators a program could drive without end; each is counted and timed ({@link Budget}). */
-  private static final List<String> GENERATORS =
-      List.of("range/1", "range/2", "range/3", "recurse/0", "recurse/1", "recurse/2", "while/2", "until/2", "limit/2",
+  private static final Scope JQ_ROOT = jqRoot();
+  /** jq's built-in generators that a program could drive without end; each is counted and timed ({@link Budget}). */
+  private static final List<Generator> GENERATORS =
+      Generator.of(JQ_ROOT, "range/1", "range/2", "range/3", "recurse/0", "recurse/1", "recurse/2", "while/2", "until/2", "limit/2",
           "combinations/0", "combinations/1", "splits/1", "splits/2", "paths/0", "paths/1");
   private static final Handlebars HANDLEBARS = new Handlebars().with(EscapingStrategy.NOOP);
   private static final Pattern PLACEHOLDER = Pattern.compile("\\{([A-Za-z0-9_$.\\[\\]-]+)}");
-  private static final Scope JQ_ROOT = jqRoot();
 
   private Rules() {}
 
@@ -139,6 +139,23 @@ final class Rules {
     };
   }
 
+  /** A built-in jq function that produces values, looked up once. */
+  private record Generator(String name, int arity, Function builtin) {
+    /** Those of {@code names} ({@code name/arity}) that {@code root} defines. */
+    static List<Generator> of(Scope root, String... names) {
+      List<Generator> found = new ArrayList<>();
+      for (String n : names) {
+        String name = n.substring(0, n.indexOf('/'));
+        int arity = Integer.parseInt(n.substring(n.indexOf('/') + 1));
+        Function builtin = root.getFunction(name, arity);
+        if (builtin != null) {
+          found.add(new Generator(name, arity, builtin));
+        }
+      }
+      return List.copyOf(found);
+    }
+  }
+
   /**
    * One jq evaluation's budget. jackson-jq cannot be interrupted, so the budget is checked where a
    * program could run without end: every value the generators above produce counts, and past {@link
@@ -153,17 +170,12 @@ final class Rules {
     /** A scope whose generators are those of jq, counted against this budget. */
     Scope scope() {
       Scope scope = Scope.newChildScope(JQ_ROOT);
-      for (String g : GENERATORS) {
-        String name = g.substring(0, g.indexOf('/'));
-        int arity = Integer.parseInt(g.substring(g.indexOf('/') + 1));
-        Function builtin = JQ_ROOT.getFunction(name, arity);
-        if (builtin != null) {
-          scope.addFunction(name, arity, (sc, args, in, path, output, version) ->
-              builtin.apply(sc, args, in, path, (value, at) -> {
-                spend(name);
-                output.emit(value, at);
-              }, version));
-        }
+      for (Generator g : GENERATORS) {
+        scope.addFunction(g.name(), g.arity(), (sc, args, in, path, output, version) ->
+            g.builtin().apply(sc, args, in, path, (value, at) -> {
+              spend(g.name());
+              output.emit(value, at);
+            }, version));
       }
       return scope;
     }

@@ -76,7 +76,8 @@ final class JsHostCalls {
     }
   }
 
-  private Duration remaining() {
+  /** Time left before the call's deadline; zero when passed. */
+  Duration remaining() {
     return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
   }
 

@@ -62,7 +62,7 @@ final class JsTool implements Invoker {
       }
       healthy = true;
       if (answer.has("error")) {
-        throw new ToolException(answer.get("error").path("code").asText(), answer.get("error").path("message").asText());
+        throw reported(answer);
       }
       worker.remember(code.program().checksum());
     } catch (BoundedLines.Failure f) {
@@ -86,8 +86,7 @@ final class JsTool implements Invoker {
     String tool = code.program().tool();
     Duration limit = scope.remaining();
     WorkerProcess worker = workers.acquire(tool, limit);
-    long deadline = System.nanoTime() + limit.toNanos();
-    JsHostCalls host = new JsHostCalls(code, network, context.store(), deadline);
+    JsHostCalls host = new JsHostCalls(code, network, context.store(), System.nanoTime() + limit.toNanos());
     ObjectNode call = RcrtJson.object().put("checksum", code.program().checksum());
     call.set("input", input);
     call.set("request", RcrtJson.object().put("id", context.requestId()).put("tool", context.tool()).put("requestedBy", context.requestedBy()));
@@ -98,7 +97,7 @@ final class JsTool implements Invoker {
     try {
       send(worker, call, code);
       while (true) {
-        JsonNode frame = worker.next(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())).plus(GRACE));
+        JsonNode frame = worker.next(host.remaining().plus(GRACE));
         if (frame == null) {
           throw died(tool, worker, code, scope::scrub);
         }
@@ -114,7 +113,7 @@ final class JsTool implements Invoker {
         healthy = true;
         log(tool, frame.path("console").asText(""), scope);
         if (frame.has("error")) {
-          throw new ToolException(frame.get("error").path("code").asText(), frame.get("error").path("message").asText());
+          throw reported(frame);
         }
         return RcrtJson.parse(frame.path("done").asText());
       }
@@ -149,6 +148,12 @@ final class JsTool implements Invoker {
     } else {
       workers.discard(worker);
     }
+  }
+
+  /** The error a worker reported in a frame's {@code error: {code, message}}. */
+  private static ToolException reported(JsonNode frame) {
+    JsonNode error = frame.get("error");
+    return new ToolException(error.path("code").asText(), error.path("message").asText());
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.rcrt.tools.internal.loader.js;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.internal.loader.js.worker.GuestEngine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,7 +19,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import dev.rcrt.tools.internal.loader.js.worker.GuestEngine;
 import org.graalvm.polyglot.Context;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.HostAccess;
@@ -67,12 +67,7 @@ final class TypeScriptCompiler implements AutoCloseable {
   /** Creates the compiler's own GraalJS engine and timer; the compilers themselves load on first need. */
   TypeScriptCompiler() {
     this.engine = GuestEngine.constrainedEngine();
-    this.timer =
-        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "rcrt-ts-timer");
-          t.setDaemon(true);
-          return t;
-        });
+    this.timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(GuestEngine.daemon("rcrt-ts-timer"));
   }
 
   /**

@@ -40,8 +40,8 @@ public final class GuestEngine implements AutoCloseable {
         .build();
   }
 
-  /** Daemon threads named {@code name}: none of them may keep the worker alive. */
-  private static ThreadFactory daemon(String name) {
+  /** Daemon threads named {@code name}: none of them may keep a JVM alive. */
+  public static ThreadFactory daemon(String name) {
     return r -> {
       Thread t = new Thread(r, name);
       t.setDaemon(true);
