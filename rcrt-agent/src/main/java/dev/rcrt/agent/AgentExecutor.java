@@ -18,6 +18,7 @@ import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.Ids;
 import dev.rcrt.tools.ToolCallOptions;
@@ -416,16 +417,17 @@ public final class AgentExecutor implements AutoCloseable {
   private String awaitResponse(ToolRequest request, ToolCallOptions options) {
     CompletableFuture<ToolResponse> answered = runner.dispatch(request, options);
     try {
-      return ToolResults.text(answered.get(settings.responseTimeout.toMillis(), TimeUnit.MILLISECONDS));
-    } catch (TimeoutException e) {
-      answered.cancel(false);
-      return "Error: no tool runner answered request " + request.requestId() + " for '" + request.tool() + "' within "
-          + settings.responseTimeout.toMillis() + " ms; none may be listening on this store.";
+      return ToolResults.text(settings.time().orTimeout(answered, settings.responseTimeout).get());
     } catch (InterruptedException e) {
       answered.cancel(false);
       Thread.currentThread().interrupt();
       return "Error: interrupted while waiting for '" + request.tool() + "'.";
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        answered.cancel(false);
+        return "Error: no tool runner answered request " + request.requestId() + " for '" + request.tool() + "' within "
+            + settings.responseTimeout.toMillis() + " ms; none may be listening on this store.";
+      }
       return "Error: waiting for '" + request.tool() + "' failed: " + e.getCause();
     }
   }
@@ -445,14 +447,24 @@ public final class AgentExecutor implements AutoCloseable {
     String message = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
     AgentExecutor sub = new AgentExecutor(settings, specialist, depth + 1, null);
     Breadcrumb trigger = store.create(userMessage(session + "/" + specialist.agentId(), message));
-    Future<Breadcrumb> turn = SPECIALISTS.submit(() -> sub.answer(trigger));
+    CompletableFuture<Breadcrumb> answered = new CompletableFuture<>();
+    // the deadline is set before the turn starts, so it is measured from here whatever the pool does
+    CompletableFuture<Breadcrumb> bounded = settings.time().orTimeout(answered, settings.specialistTimeout);
+    Future<?> turn = SPECIALISTS.submit(() -> {
+      try {
+        answered.complete(sub.answer(trigger));
+      } catch (Throwable t) {
+        answered.completeExceptionally(t);
+      }
+    });
     try (sub) {
-      String answer = String.valueOf(turn.get(settings.specialistTimeout.toMillis(), TimeUnit.MILLISECONDS).contextText("message"));
+      String answer = String.valueOf(bounded.get().contextText("message"));
       return RcrtJson.object().put("message", answer);
-    } catch (TimeoutException e) {
-      turn.cancel(true);
-      throw new ToolException("tool_timeout", "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout.toMillis() + " ms");
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        turn.cancel(true);
+        throw new ToolException("tool_timeout", "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout.toMillis() + " ms");
+      }
       throw new ToolException("tool_failed", "agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
     } catch (InterruptedException e) {
       turn.cancel(true);
@@ -547,6 +559,7 @@ public final class AgentExecutor implements AutoCloseable {
     private Duration responseTimeout = Duration.ofSeconds(60);
     private int maxAgentDepth = 2;
     private Duration specialistTimeout = Duration.ofSeconds(120);
+    private @Nullable TimeSource time;
 
     private Builder(LlmClient llm, ToolRunner runner) {
       this.llm = Objects.requireNonNull(llm, "llm");
@@ -622,6 +635,20 @@ public final class AgentExecutor implements AutoCloseable {
     }
 
     /** @throws NullPointerException if no agent was set */
+    /**
+     * The time the loop's waits are measured on: event mode's response timeout and a specialist's
+     * timeout. Default: the runner's ({@link ToolRunner#timeSource()}), so a test clock given to
+     * the runner governs both.
+     */
+    public Builder timeSource(TimeSource time) {
+      this.time = Objects.requireNonNull(time, "time");
+      return this;
+    }
+
+    private TimeSource time() {
+      return time != null ? time : runner.timeSource();
+    }
+
     public AgentExecutor build() {
       return new AgentExecutor(this, Objects.requireNonNull(agent, "agent"), 0, toolPool);
     }

@@ -5,14 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.internal.openai.ChatCompletionsWire;
 import dev.rcrt.agent.internal.openai.SseReader;
 import dev.rcrt.agent.internal.openai.StreamAssembler;
-import dev.rcrt.core.internal.BoundedLines;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.BoundedLines;
 import dev.rcrt.core.internal.Excerpts;
 import dev.rcrt.core.internal.MediaTypes;
 import java.io.IOException;
@@ -23,7 +19,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -58,14 +59,8 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
   private final int maxRetries;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
-  private final Sleeper sleeper;
+  private final TimeSource time;
   private final Clock clock;
-
-  /** How the client waits between retries; replaced in tests so that they never sleep. */
-  @FunctionalInterface
-  interface Sleeper {
-    void sleep(Duration duration) throws InterruptedException;
-  }
 
   private OpenAiCompatibleLlmClient(Builder b) {
     String base = b.baseUrl.endsWith("/") ? b.baseUrl.substring(0, b.baseUrl.length() - 1) : b.baseUrl;
@@ -79,7 +74,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     this.maxRetries = b.maxRetries;
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
-    this.sleeper = b.sleeper;
+    this.time = b.time;
     this.clock = b.clock;
   }
 
@@ -113,7 +108,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       }
       Duration wait = outcome.retryAfter() != null ? min(outcome.retryAfter(), maxBackoff) : backoff(attempt);
       try {
-        sleeper.sleep(wait);
+        time.sleep(wait);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw failure;
@@ -352,7 +347,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     private int maxRetries = 2;
     private Duration initialBackoff = Duration.ofMillis(500);
     private Duration maxBackoff = Duration.ofSeconds(20);
-    private Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+    private TimeSource time = TimeSource.system();
     private Clock clock = Clock.systemUTC();
 
     private Builder(String baseUrl) {
@@ -428,13 +423,19 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       return this;
     }
 
-    Builder sleeper(Sleeper sleeper) {
-      this.sleeper = sleeper;
+    /**
+     * What the waits between retries are taken on; default {@link TimeSource#system()}. A test
+     * passes a {@code dev.rcrt.testing.TestClock} so that retries never sleep. The request's own
+     * timeouts are the JDK {@code HttpClient}'s and keep real time.
+     */
+    public Builder timeSource(TimeSource time) {
+      this.time = Objects.requireNonNull(time, "time");
       return this;
     }
 
-    Builder clock(Clock clock) {
-      this.clock = clock;
+    /** The wall clock a {@code Retry-After} HTTP date is compared with; default {@link Clock#systemUTC()}. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

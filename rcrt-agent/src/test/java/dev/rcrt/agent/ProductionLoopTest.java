@@ -9,18 +9,21 @@ import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.TestClock;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The loop's production behaviours with scripted models and the in-memory store. */
 class ProductionLoopTest {
@@ -103,7 +106,9 @@ class ProductionLoopTest {
 
   @Test
   void aToolThatTimesOutIsReportedToTheModelAndTheTurnContinues() {
-    runner = runner(b -> b.handler("slow", (in, ctx) -> {
+    TestClock clock = new TestClock();
+    runner = runner(b -> b.timeSource(clock).handler("slow", (in, ctx) -> {
+      clock.advance(Duration.ofMillis(150));
       Thread.sleep(30_000);
       return RcrtJson.object();
     }));
@@ -283,11 +288,14 @@ class ProductionLoopTest {
 
   @Test
   void aSpecialistThatTakesTooLongIsReportedAndTheTurnContinues() {
+    TestClock clock = new TestClock();
+    runner = runner(b -> b.timeSource(clock));
     agent = agentFrom("{\"agent_id\":\"boss\",\"model\":\"primary\",\"system_prompt\":\"p\",\"is_primary\":true}");
     agentFrom("{\"agent_id\":\"slow\",\"model\":\"slow-model\",\"system_prompt\":\"p\",\"enabled\":true}");
     CountDownLatch never = new CountDownLatch(1);
     ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> {
       if (r.model().equals("slow-model")) {
+        clock.advance(Duration.ofMillis(200));
         try {
           never.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -303,7 +311,7 @@ class ProductionLoopTest {
     assertThat(answer.context().get("message").asText()).isEqualTo("gave up on slow");
     List<ChatMessage> back = llm.requests().get(llm.requests().size() - 1).messages();
     assertThat(last(back).content()).isEqualTo("Error: agent 'slow' did not answer within 200 ms.");
-    never.countDown();
+    assertThat(never.getCount()).as("the specialist's turn was stopped, not waited for").isEqualTo(1);
   }
 
   // ------------------------------------------------------------------ event-driven mode
@@ -334,13 +342,24 @@ class ProductionLoopTest {
   }
 
   @Test
-  void inEventModeNoListeningRunnerMeansATimeoutMessageNotAHang() {
+  @Timeout(30)
+  void inEventModeNoListeningRunnerMeansATimeoutMessageNotAHang() throws Exception {
+    TestClock clock = new TestClock();
+    runner = runner(b -> b.timeSource(clock));
     ScriptedLlmClient llm = ScriptedLlmClient.replying(
         ChatResponse.toolCalls(new ToolCall("e1", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("nobody answered"));
-    Breadcrumb answer = executor(llm, b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMillis(200))).answer(ask("q", "1?"));
+    AgentExecutor executor = executor(llm, b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(60)));
+    CompletableFuture<Breadcrumb> turn = CompletableFuture.supplyAsync(() -> executor.answer(ask("q", "1?")));
+    while (clock.pendingTimers() == 0) {
+      Thread.onSpinWait();
+    }
+    clock.advance(Duration.ofSeconds(59));
+    assertThat(turn).as("still waiting a second before its limit").isNotDone();
+    clock.advance(Duration.ofSeconds(1));
+    Breadcrumb answer = turn.get(10, TimeUnit.SECONDS);
     assertThat(answer.context().get("message").asText()).isEqualTo("nobody answered");
     assertThat(last(llm.requests().get(1).messages()).content())
-        .startsWith("Error: no tool runner answered request").endsWith("within 200 ms; none may be listening on this store.");
+        .startsWith("Error: no tool runner answered request").endsWith("within 60000 ms; none may be listening on this store.");
     assertThat(store.search(Selector.schema("tool.request.v1"), 10, 0)).hasSize(1);
   }
 

@@ -11,10 +11,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
-import java.time.Clock;
+import dev.rcrt.core.TimeSource;
+import dev.rcrt.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,12 +25,29 @@ class StreamingAndRetryTest {
   static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
 
   private final List<Duration> slept = new ArrayList<>();
+  private final TestClock clock = new TestClock(Instant.parse("2026-11-21T00:00:00Z"));
+
+  /** The test clock, remembering each wait. */
+  private final TimeSource waits = new TimeSource() {
+    @Override
+    public long nanoTime() {
+      return clock.nanoTime();
+    }
+
+    @Override
+    public Timer schedule(Duration delay, Runnable task) {
+      return clock.schedule(delay, task);
+    }
+
+    @Override
+    public void sleep(Duration duration) throws InterruptedException {
+      slept.add(duration);
+      clock.sleep(duration);
+    }
+  };
 
   private OpenAiCompatibleLlmClient client() {
-    return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k")
-        .sleeper(slept::add)
-        .clock(Clock.fixed(Instant.parse("2026-11-21T00:00:00Z"), ZoneOffset.UTC))
-        .build();
+    return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k").timeSource(waits).clock(clock).build();
   }
 
   private static ChatRequest request() {

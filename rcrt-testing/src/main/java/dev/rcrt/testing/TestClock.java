@@ -1,32 +1,109 @@
 package dev.rcrt.testing;
 
+import dev.rcrt.core.TimeSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
 
 /**
- * A clock that only moves when told to, for testing time-dependent behaviour (TTLs) without
- * sleeping. Thread-safe.
+ * Time that only moves when told to, for testing time-dependent behaviour without waiting: a wall
+ * {@link Clock} (a store's TTLs) and a {@link TimeSource} (deadlines, timeouts and back-offs of the
+ * tool runner, the model client and the agent loop). Pass the same instance to each.
+ *
+ * <p>{@link #advance} moves both, then runs every timer that has come due, in deadline order, on
+ * the calling thread; {@link #sleep} advances by the duration and returns. A test makes a tool time
+ * out by advancing the clock from inside the tool (or from any other thread) past its limit.
+ *
+ * <p>Thread-safe.
  */
-public final class TestClock extends Clock {
-  private final AtomicReference<Instant> now;
+public final class TestClock extends Clock implements TimeSource {
+  private final Object lock = new Object();
+  private final PriorityQueue<Entry> timers = new PriorityQueue<>(Comparator.comparingLong(Entry::deadline).thenComparingLong(Entry::order));
+  private Instant now;
+  private long nanos;
+  private long scheduled;
 
-  /** A clock standing at {@code start}. */
+  /** A clock standing at {@code start}; its {@link #nanoTime()} starts at zero. */
   public TestClock(Instant start) {
-    this.now = new AtomicReference<>(start);
+    this.now = start;
   }
 
-  /** Moves the clock forward (or back, for a negative duration). */
+  /** A clock standing at 2026-01-01T00:00:00Z. */
+  public TestClock() {
+    this(Instant.parse("2026-01-01T00:00:00Z"));
+  }
+
+  /**
+   * Moves the clock forward by {@code by} and runs the timers that are due.
+   *
+   * @throws IllegalArgumentException if {@code by} is negative: monotonic time never goes back
+   */
   public void advance(Duration by) {
-    now.updateAndGet(t -> t.plus(by));
+    if (by.isNegative()) {
+      throw new IllegalArgumentException("a TestClock moves forward only, not by " + by);
+    }
+    List<Entry> due = new ArrayList<>();
+    synchronized (lock) {
+      now = now.plus(by);
+      nanos += by.toNanos();
+      while (!timers.isEmpty() && timers.peek().deadline() - nanos <= 0) {
+        due.add(timers.poll());
+      }
+    }
+    due.forEach(Entry::fire);
   }
 
   @Override
   public Instant instant() {
-    return now.get();
+    synchronized (lock) {
+      return now;
+    }
+  }
+
+  @Override
+  public long nanoTime() {
+    synchronized (lock) {
+      return nanos;
+    }
+  }
+
+  /** Runs {@code task} when {@link #advance} passes {@code delay} from now; a delay of zero or less runs it now. */
+  @Override
+  public Timer schedule(Duration delay, Runnable task) {
+    Entry e;
+    synchronized (lock) {
+      e = new Entry(nanos + Math.max(0, delay.toNanos()), scheduled++, task);
+      if (delay.isNegative() || delay.isZero()) {
+        e = e.settle();
+      } else {
+        timers.add(e);
+        return e;
+      }
+    }
+    task.run();
+    return e;
+  }
+
+  /** Advances the clock by {@code duration}: a sleeping caller returns at once. */
+  @Override
+  public void sleep(Duration duration) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    advance(duration);
+  }
+
+  /** How many timers are waiting. */
+  public int pendingTimers() {
+    synchronized (lock) {
+      return timers.size();
+    }
   }
 
   @Override
@@ -37,5 +114,53 @@ public final class TestClock extends Clock {
   @Override
   public Clock withZone(ZoneId zone) {
     return this;
+  }
+
+  private final class Entry implements Timer {
+    private final long deadline;
+    private final long order;
+    private final Runnable task;
+    private boolean settled;
+
+    Entry(long deadline, long order, Runnable task) {
+      this.deadline = deadline;
+      this.order = order;
+      this.task = task;
+    }
+
+    long deadline() {
+      return deadline;
+    }
+
+    long order() {
+      return order;
+    }
+
+    Entry settle() {
+      settled = true;
+      return this;
+    }
+
+    void fire() {
+      synchronized (lock) {
+        if (settled) {
+          return;
+        }
+        settled = true;
+      }
+      task.run();
+    }
+
+    @Override
+    public boolean cancel() {
+      synchronized (lock) {
+        if (settled) {
+          return false;
+        }
+        settled = true;
+        timers.remove(this);
+        return true;
+      }
+    }
   }
 }

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * @param output the tool output when successful, else null
  * @param error the error message when failed, else null; never contains a secret value
  * @param errorCode the {@link ToolException} code when failed, else null
- * @param executionTimeMs wall time of the run in milliseconds
+ * @param executionTimeMs how long the call took, in milliseconds of the runner's {@code TimeSource}
  */
 public record ToolResponse(
     String requestId,

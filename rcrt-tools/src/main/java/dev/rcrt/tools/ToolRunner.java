@@ -5,6 +5,7 @@ import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.tools.internal.chain.ExecutionChain;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
@@ -73,12 +74,14 @@ public final class ToolRunner implements AutoCloseable {
   private final ToolTrustPolicy policy;
   private final ToolLoader loader;
   private final ExecutionChain chain;
+  private final TimeSource time;
   private final ExecutorService listenerThreads;
   private final List<Subscription> watches = new ArrayList<>();
 
   private ToolRunner(Builder b) {
     this.store = b.store;
     this.policy = b.policy;
+    this.time = b.time;
     this.discovery = new ToolDiscovery(b.store, b.policy);
     Map<String, ToolModule> modules = new LinkedHashMap<>();
     Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
@@ -100,7 +103,7 @@ public final class ToolRunner implements AutoCloseable {
         new ExecutionChain(
             new ExecutionChain.Settings(
                 b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
-                b.application, b.runtime, b.listeners, b.maxOutputBytes));
+                b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time));
     AtomicInteger n = new AtomicInteger();
     this.listenerThreads =
         Executors.newCachedThreadPool(
@@ -130,6 +133,11 @@ public final class ToolRunner implements AutoCloseable {
   /** The discovery this runner resolves tools with (trusted tools only); share it to avoid parsing tools twice. */
   public ToolDiscovery discovery() {
     return discovery;
+  }
+
+  /** The time this runner measures deadlines on ({@link Builder#timeSource}). */
+  public TimeSource timeSource() {
+    return time;
   }
 
   /** The policy this runner enforces. */
@@ -256,6 +264,7 @@ public final class ToolRunner implements AutoCloseable {
     private @Nullable ApprovalHandler approval;
     private Predicate<ToolDefinition> approvalPolicy = t -> false;
     private long maxOutputBytes = 8L * 1024 * 1024;
+    private TimeSource time = TimeSource.system();
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -349,6 +358,18 @@ public final class ToolRunner implements AutoCloseable {
         throw new IllegalArgumentException("timeout must be positive: " + timeout);
       }
       this.defaultTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * The time that call deadlines, Java tools' timeouts, call durations and HTTP tools' retry
+     * back-offs are measured on; default {@link TimeSource#system()}. Tests pass a {@code
+     * dev.rcrt.testing.TestClock} to make a tool time out without waiting. JavaScript workers and
+     * containers are outside processes and keep real time (their limit is the time left on this
+     * source when the call starts).
+     */
+    public Builder timeSource(TimeSource time) {
+      this.time = Objects.requireNonNull(time, "time");
       return this;
     }
 

@@ -9,6 +9,8 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.TestClock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -170,16 +172,36 @@ class ToolChainTest {
 
   @Test
   void aJavaToolPastItsDeadlineIsInterruptedOnTheCallersThreadAndTheThreadIsLeftClean() {
+    TestClock clock = new TestClock();
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "sleepy").context(RcrtJson.parse("{\"name\":\"sleepy\",\"limits\":{\"timeout_ms\":50}}")).build());
-    rebuild(b -> b.handler("sleepy", (in, ctx) -> {
+    rebuild(b -> b.timeSource(clock).handler("sleepy", (in, ctx) -> {
+      clock.advance(Duration.ofMillis(49));
+      assertThat(Thread.currentThread().isInterrupted()).as("not before its limit").isFalse();
+      clock.advance(Duration.ofMillis(1));
       Thread.sleep(60_000);
       return in;
     }));
     ToolResponse r = runner.call(ToolRequest.of("sleepy", RcrtJson.object(), "a"));
     assertThat(r.errorCode()).isEqualTo("tool_timeout");
     assertThat(r.error()).isEqualTo("tool 'sleepy' timed out after 50 ms");
+    assertThat(r.executionTimeMs()).as("measured on the runner's time").isEqualTo(50);
     assertThat(Thread.currentThread().isInterrupted()).isFalse();
     assertThat(calc("2 + 2").output().get("result").asInt()).isEqualTo(4);
+    assertThat(clock.pendingTimers()).as("every call's timer is cancelled when it ends").isZero();
+  }
+
+  @Test
+  void aJavaToolThatIgnoresItsInterruptStillEndsAsATimeoutAndItsResultIsDiscarded() {
+    TestClock clock = new TestClock();
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "stubborn").context(RcrtJson.parse("{\"name\":\"stubborn\",\"limits\":{\"timeout_ms\":1000}}")).build());
+    rebuild(b -> b.timeSource(clock).handler("stubborn", (in, ctx) -> {
+      clock.advance(Duration.ofSeconds(2));
+      Thread.interrupted();
+      return RcrtJson.object().put("late", true);
+    }));
+    ToolResponse r = runner.call(ToolRequest.of("stubborn", RcrtJson.object(), "a"));
+    assertThat(r.errorCode()).isEqualTo("tool_timeout");
+    assertThat(r.output()).isNull();
   }
 
   static final class TwiceInterceptor implements ToolInterceptor {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolException;
 import java.time.Duration;
@@ -11,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * One tool call's deadline and secrets. Secrets are resolved on demand through the resolver and
+ * One tool call's deadline, measured on the runner's {@link TimeSource}, and its secrets. Secrets are resolved on demand through the resolver and
  * remembered, so that everything the call produces (output, error message, console lines) can be
  * scrubbed of their values before it is recorded or logged.
  *
@@ -23,6 +24,7 @@ public final class CallScope {
   private static final String PREFIX = "secret:";
 
   private final String tool;
+  private final TimeSource time;
   private final long deadlineNanos;
   private final Duration limit;
   private final SecretResolver resolver;
@@ -35,10 +37,12 @@ public final class CallScope {
    * @param known the runner's memory of secret values; this call's are added to it, and all of
    *     them are scrubbed from what the call produces
    */
-  public CallScope(String tool, Duration limit, SecretResolver resolver, Set<String> granted, SecretValues known) {
+  public CallScope(
+      String tool, Duration limit, TimeSource time, SecretResolver resolver, Set<String> granted, SecretValues known) {
     this.tool = tool;
     this.limit = limit;
-    this.deadlineNanos = System.nanoTime() + limit.toNanos();
+    this.time = time;
+    this.deadlineNanos = time.nanoTime() + limit.toNanos();
     this.resolver = resolver;
     this.granted = Set.copyOf(granted);
     this.known = known;
@@ -51,7 +55,12 @@ public final class CallScope {
 
   /** Time left before the deadline; zero when passed. */
   public Duration remaining() {
-    return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+    return Duration.ofNanos(Math.max(0, deadlineNanos - time.nanoTime()));
+  }
+
+  /** The runner's time: runtimes wait (a retry's back-off) and set timers through it, never by sleeping. */
+  public TimeSource time() {
+    return time;
   }
 
   /** Whether {@code text} is a {@code secret:NAME} reference. */

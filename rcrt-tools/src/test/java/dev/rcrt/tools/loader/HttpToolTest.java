@@ -18,8 +18,10 @@ import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.SecretResolver;
-import dev.rcrt.tools.testing.ToolHarness;
+import dev.rcrt.testing.TestClock;
 import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.testing.ToolHarness;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,8 +32,9 @@ class HttpToolTest {
   static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
 
   private static final String TOKEN = "tok-ABCDEF-123456";
+  private final TestClock clock = new TestClock();
   private final ToolHarness h =
-      new ToolHarness(b -> b.secretResolver(SecretResolver.environment(Map.of("WEATHER_API_KEY", TOKEN, "BASIC_PASS", "pw-XYZ-7890"))));
+      new ToolHarness(b -> b.timeSource(clock).secretResolver(SecretResolver.environment(Map.of("WEATHER_API_KEY", TOKEN, "BASIC_PASS", "pw-XYZ-7890"))));
 
   @AfterEach
   void close() {
@@ -192,7 +195,7 @@ class HttpToolTest {
   }
 
   @Test
-  void failuresAreRetriedOnlyWhenTheDefinitionAllowsIt() {
+  void failuresAreRetriedOnlyWhenTheDefinitionAllowsItAfterAGrowingBackOffOnTheRunnersTime() {
     server.stubFor(post(urlEqualTo("/weather")).inScenario("flaky").whenScenarioStateIs(Scenario.STARTED)
         .willReturn(aResponse().withStatus(503)).willSetStateTo("recovered"));
     server.stubFor(post(urlEqualTo("/weather")).inScenario("flaky").whenScenarioStateIs("recovered")
@@ -202,10 +205,24 @@ class HttpToolTest {
 
     server.resetScenarios();
     h.define("tool.v1", """
-        {"name":"weather-retry","implementation":{"type":"http","endpoint":"%s/weather","retry":{"max_attempts":3,"backoff_ms":10}}}
+        {"name":"weather-retry","implementation":{"type":"http","endpoint":"%s/weather","retry":{"max_attempts":3,"backoff_ms":20000}},
+         "limits":{"timeout_ms":120000}}
         """.formatted(server.baseUrl()));
+    server.stubFor(post(urlEqualTo("/weather")).inScenario("flaky").whenScenarioStateIs(Scenario.STARTED)
+        .willReturn(aResponse().withStatus(503)).willSetStateTo("still down"));
+    server.stubFor(post(urlEqualTo("/weather")).inScenario("flaky").whenScenarioStateIs("still down")
+        .willReturn(aResponse().withStatus(502)).willSetStateTo("recovered"));
+    long before = clock.nanoTime();
     assertThat(h.call("weather-retry", "{}").output().get("temp").asInt()).isEqualTo(7);
-    server.verify(3, postRequestedFor(urlEqualTo("/weather")));
+    server.verify(4, postRequestedFor(urlEqualTo("/weather")));
+    assertThat(Duration.ofNanos(clock.nanoTime() - before)).as("20 s, then 40 s, waited on the test clock").isEqualTo(Duration.ofSeconds(60));
+
+    server.resetScenarios();
+    h.define("tool.v1", """
+        {"name":"weather-short","implementation":{"type":"http","endpoint":"%s/weather","retry":{"max_attempts":3,"backoff_ms":20000}},
+         "limits":{"timeout_ms":30000}}
+        """.formatted(server.baseUrl()));
+    assertThat(h.call("weather-short", "{}").error()).as("no second back-off fits the time left").contains("HTTP 502");
   }
 
   @Test

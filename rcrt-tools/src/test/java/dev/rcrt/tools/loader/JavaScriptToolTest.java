@@ -95,12 +95,9 @@ class JavaScriptToolTest {
     code("catcher", "javascript",
         "function f(n) { try { return f(n + 1) + 1; } catch (e) { return f(n + 1); } } export function execute() { return f(0); }",
         ",\"limits\":{\"timeout_ms\":500}");
-    long started = System.nanoTime();
     ToolResponse r = h.call("catcher", "{}");
-    long tookMs = (System.nanoTime() - started) / 1_000_000;
     assertThat(r.errorCode()).isEqualTo("tool_timeout");
     assertThat(r.error()).isEqualTo("tool 'catcher' timed out after 500 ms");
-    assertThat(tookMs).as("the worker is killed once the limit and the grace have passed").isLessThan(10_000);
     code("after-catcher", "javascript", "export function execute() { return {ok: true}; }", "");
     assertThat(h.call("after-catcher", "{}").output().get("ok").asBoolean()).isTrue();
   }

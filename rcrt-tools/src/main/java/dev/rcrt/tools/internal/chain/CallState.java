@@ -3,6 +3,7 @@ package dev.rcrt.tools.internal.chain;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
@@ -18,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * What the links of one call learn on the way in. Owned by the call's thread; not thread-safe.
  */
 public final class CallState {
-  final long startNanos = System.nanoTime();
+  private final TimeSource time;
+  private final long startNanos;
   final Principal caller;
   /** Tags for both breadcrumbs (the session tag), without the dispatch tag. */
   final List<String> tags;
@@ -40,8 +42,10 @@ public final class CallState {
   @Nullable JsonNode config;
 
   CallState(
-      ToolRequest request, Principal caller, List<String> tags, @Nullable Breadcrumb stored,
+      TimeSource time, ToolRequest request, Principal caller, List<String> tags, @Nullable Breadcrumb stored,
       @Nullable ToolDefinition pinned, @Nullable String pinnedId, long pinnedVersion, @Nullable ToolHandler handler) {
+    this.time = time;
+    this.startNanos = time.nanoTime();
     this.request = request;
     this.caller = caller;
     this.tags = List.copyOf(tags);
@@ -58,7 +62,7 @@ public final class CallState {
   }
 
   long elapsedMs() {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    return TimeUnit.NANOSECONDS.toMillis(time.nanoTime() - startNanos);
   }
 
   ToolResponse failure(ToolException e) {

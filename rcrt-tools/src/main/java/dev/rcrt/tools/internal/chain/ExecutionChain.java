@@ -5,6 +5,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ApprovalHandler;
 import dev.rcrt.tools.SecretResolver;
@@ -44,6 +45,7 @@ public final class ExecutionChain {
   private final List<ToolInterceptor> links;
   private final Listeners listeners;
   private final Duration defaultTimeout;
+  private final TimeSource time;
   /** Every secret value this runner resolved, in every form it produced: never recorded. */
   private final SecretValues known = new SecretValues();
 
@@ -52,20 +54,21 @@ public final class ExecutionChain {
       BreadcrumbStore store, ToolDiscovery discovery, ToolLoader loader, ToolTrustPolicy policy,
       SecretResolver secrets, Duration defaultTimeout, @Nullable ApprovalHandler approval,
       Predicate<ToolDefinition> approvalPolicy, List<ToolInterceptor> application,
-      List<ToolInterceptor> runtime, List<ToolEventListener> listeners, long maxOutputBytes) {}
+      List<ToolInterceptor> runtime, List<ToolEventListener> listeners, long maxOutputBytes, TimeSource time) {}
 
   public ExecutionChain(Settings s) {
     this.store = s.store();
     this.policy = s.policy();
     this.listeners = new Listeners(s.listeners());
     this.defaultTimeout = s.defaultTimeout();
+    this.time = s.time();
     List<ToolInterceptor> all = new ArrayList<>();
     all.add(new ResolveLink(s.store(), s.discovery(), listeners));
     all.addAll(s.application());
     all.add(new TrustLink(s.policy(), listeners));
     all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners));
     all.add(new ValidateLink(s.loader(), listeners, s.maxOutputBytes()));
-    all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known));
+    all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known, s.time()));
     all.addAll(s.runtime());
     all.add(new InvokeLink(s.store(), s.policy()));
     this.links = List.copyOf(all);
@@ -74,7 +77,7 @@ public final class ExecutionChain {
   /** Records the request (tagged {@link #DIRECT_TAG}), runs it, records and returns the response. */
   public ToolResponse call(ToolRequest request, ToolCallOptions options) {
     return record(
-        new CallState(request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler()));
+        new CallState(time, request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler()));
   }
 
   /**
@@ -101,7 +104,7 @@ public final class ExecutionChain {
     String pinnedId = stored.contextText("tool_id");
     long pinnedVersion = stored.context().path("tool_version").asLong(0);
     return record(
-        new CallState(request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null));
+        new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null));
   }
 
   /**

@@ -20,7 +20,7 @@ import java.util.Objects;
 /**
  * The last link: runs the tool's code on the calling thread under its deadline. Invokers that stop
  * by the deadline themselves (HTTP, JavaScript, containers) are called directly; Java handlers are
- * watched by the {@link Watchdog}, which interrupts the thread at the deadline. The handler gets a
+ * watched by a {@link Watch}, which interrupts the thread at the deadline. The handler gets a
  * deep copy of the input and configuration and a store that stamps its writes {@code tool:<name>},
  * so nothing it does changes a recorded request or passes for the host.
  */
@@ -72,7 +72,7 @@ final class InvokeLink implements RealToolChain.Link {
   }
 
   private static JsonNode watched(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
-    try (Watchdog.Watch watch = Watchdog.start(scope.remaining())) {
+    try (Watch watch = new Watch(scope.time(), scope.remaining())) {
       JsonNode output;
       try {
         output = invoker.invoke(input, context, scope);

@@ -1,6 +1,7 @@
 package dev.rcrt.tools.internal.chain;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
@@ -19,8 +20,10 @@ final class ScrubLink implements RealToolChain.Link {
   private final ToolConfigs configs;
   private final SecretResolver secrets;
   private final SecretValues known;
+  private final TimeSource time;
 
-  ScrubLink(ToolConfigs configs, SecretResolver secrets, SecretValues known) {
+  ScrubLink(ToolConfigs configs, SecretResolver secrets, SecretValues known, TimeSource time) {
+    this.time = time;
     this.configs = configs;
     this.secrets = secrets;
     this.known = known;
@@ -36,7 +39,7 @@ final class ScrubLink implements RealToolChain.Link {
     CallState call = ((RealToolChain) chain).call();
     ToolDefinition tool = chain.tool();
     JsonNode config = configs.config(tool.name());
-    CallScope scope = new CallScope(tool.name(), chain.timeout(), secrets, configs.grants(tool, config), known);
+    CallScope scope = new CallScope(tool.name(), chain.timeout(), time, secrets, configs.grants(tool, config), known);
     call.config = config;
     call.scope = scope;
     ToolResponse r = chain.proceed(chain.request());

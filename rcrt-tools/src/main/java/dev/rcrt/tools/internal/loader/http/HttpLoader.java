@@ -29,7 +29,9 @@ import java.util.Map;
  * trust policy (no loopback or internal networks by default). The whole exchange, body included,
  * must finish within the tool's time limit, and the body must fit {@code limits.max_response_bytes}
  * (default 10 MiB); past either the exchange is cancelled. A failed call is retried only when the definition has a
- * {@code retry} block, only for connection failures, 429 and 5xx, and only while time is left.
+ * {@code retry} block, only for connection failures, 429 and 5xx, after {@code backoff_ms} times the
+ * attempt number (200 ms by default; waited on the runner's {@code TimeSource}), and only when that
+ * wait ends before the deadline.
  */
 public final class HttpLoader implements ImplementationLoader {
   private static final List<String> BODY_METHODS = List.of("POST", "PUT", "PATCH");
@@ -81,11 +83,11 @@ public final class HttpLoader implements ImplementationLoader {
           try {
             return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope, maxBytes);
           } catch (ToolException e) {
-            boolean again = JsonHttp.retriable(e) && attempt < attempts && scope.remaining().compareTo(backoff) > 0;
-            if (!again) {
+            Duration wait = backoff.multipliedBy(attempt);
+            if (!JsonHttp.retriable(e) || attempt >= attempts || scope.remaining().compareTo(wait) <= 0) {
               throw JsonHttp.settled(e);
             }
-            Thread.sleep(backoff.toMillis() * attempt);
+            scope.time().sleep(wait);
           }
         }
       }

@@ -1,0 +1,88 @@
+package dev.rcrt.core;
+
+import dev.rcrt.core.internal.SystemTimeSource;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Monotonic time, one-shot timers and waits: the seam through which the tool runner, a call's
+ * deadline, the HTTP tool runtime, the model client's retries and the agent loop measure time and
+ * wait. Production code uses {@link #system()}; tests pass a source they move by hand ({@code
+ * dev.rcrt.testing.TestClock}), so a timeout fires when the test says so instead of after real
+ * time.
+ *
+ * <p>Runtimes that wait on something outside the JVM (a JavaScript worker process, a container, the
+ * JDK {@code HttpClient}'s own timeouts) keep real time; the limits they are given are taken from
+ * this source's deadline.
+ *
+ * <p>Implementations are thread-safe.
+ */
+public interface TimeSource {
+  /**
+   * Monotonic nanoseconds, as {@link System#nanoTime()}: only the difference of two readings means
+   * anything, and it never decreases.
+   */
+  long nanoTime();
+
+  /**
+   * Runs {@code task} once when {@code delay} has passed, unless it is cancelled first. Tasks run on
+   * a timer thread shared by everything that uses the source (or, for a test source, on the thread
+   * that moves the time), so they must be short and must not block: interrupt a thread, complete a
+   * future. A task that throws is logged and does not stop other tasks.
+   *
+   * @param delay zero or more; zero or negative runs the task as soon as possible
+   * @return a handle to cancel the task; never null
+   */
+  Timer schedule(Duration delay, Runnable task);
+
+  /**
+   * Waits for {@code duration} (a retry's back-off). The system source sleeps; a test source moves
+   * its time forward by {@code duration} and returns at once.
+   *
+   * @throws InterruptedException if the thread is interrupted while waiting
+   */
+  void sleep(Duration duration) throws InterruptedException;
+
+  /**
+   * A future that completes as {@code future} does, or fails with a {@link TimeoutException} once
+   * {@code limit} has passed on this source: {@link CompletableFuture#orTimeout} on this source's
+   * time, leaving {@code future} itself alone (cancel it if its work should stop). A failure of
+   * {@code future} arrives unwrapped from {@link CompletionException}.
+   */
+  default <T> CompletableFuture<T> orTimeout(CompletableFuture<T> future, Duration limit) {
+    CompletableFuture<T> bounded = new CompletableFuture<>();
+    Timer timer = schedule(limit, () -> bounded.completeExceptionally(new TimeoutException("not completed within " + limit.toMillis() + " ms")));
+    future.whenComplete(
+        (value, failure) -> {
+          timer.cancel();
+          if (failure == null) {
+            bounded.complete(value);
+          } else {
+            bounded.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+          }
+        });
+    return bounded;
+  }
+
+  /**
+   * Real time: {@link System#nanoTime()}, one daemon timer thread for the whole JVM (started on first
+   * use) and {@link Thread#sleep}. Scheduling and cancelling cost a concurrent-set insert and remove;
+   * the thread is woken only when a new task is due before its next wake-up.
+   */
+  static TimeSource system() {
+    return SystemTimeSource.INSTANCE;
+  }
+
+  /** One scheduled task. */
+  interface Timer {
+    /**
+     * Cancels the task.
+     *
+     * @return true if the task will not run because of this call; false if it ran, is running or
+     *     was cancelled before
+     */
+    boolean cancel();
+  }
+}
