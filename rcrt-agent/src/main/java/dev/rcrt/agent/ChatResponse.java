@@ -9,8 +9,10 @@ import org.jspecify.annotations.Nullable;
  * @param message the assistant message, with text, tool calls or both
  * @param finishReason {@code "stop"}, {@code "tool_calls"}, {@code "length"}, … or null
  * @param usage token counts, or null when the provider sent none
+ * @param model the model that answered as the provider names it (OpenAI's response {@code model},
+ *     such as {@code gpt-4o-mini-2024-07-18}), or null when it named none
  */
-public record ChatResponse(ChatMessage message, @Nullable String finishReason, @Nullable Usage usage) {
+public record ChatResponse(ChatMessage message, @Nullable String finishReason, @Nullable Usage usage, @Nullable String model) {
   /** Validates required fields. */
   public ChatResponse {
     Objects.requireNonNull(message, "message");
@@ -18,12 +20,17 @@ public record ChatResponse(ChatMessage message, @Nullable String finishReason, @
 
   /** A final text answer with {@code finish_reason: "stop"} and no usage. */
   public static ChatResponse text(String content) {
-    return new ChatResponse(ChatMessage.assistant(content, java.util.List.of()), "stop", null);
+    return new ChatResponse(ChatMessage.assistant(content, java.util.List.of()), "stop", null, null);
   }
 
   /** An answer that only calls tools ({@code content: null}, {@code finish_reason: "tool_calls"}). */
   public static ChatResponse toolCalls(ToolCall... calls) {
-    return new ChatResponse(ChatMessage.assistant(null, java.util.List.of(calls)), "tool_calls", null);
+    return new ChatResponse(ChatMessage.assistant(null, java.util.List.of(calls)), "tool_calls", null, null);
+  }
+
+  /** This answer as given by {@code model}. */
+  public ChatResponse withModel(@Nullable String model) {
+    return new ChatResponse(message, finishReason, usage, model);
   }
 
   /**

@@ -41,7 +41,7 @@ class AgentExecutorTest {
   }
 
   private Breadcrumb ask(String session, String text) {
-    return store.create(AgentExecutor.userMessage(session, text));
+    return store.create(new UserMessage(session, text).toBreadcrumb());
   }
 
   private static ToolCall call(String id, String name, String args) {

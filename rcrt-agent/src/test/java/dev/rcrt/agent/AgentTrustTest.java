@@ -24,9 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The trust boundary through the agent loop, with a scripted (hostile) model. */
 class AgentTrustTest {
@@ -69,7 +69,7 @@ class AgentTrustTest {
   }
 
   private Breadcrumb ask(AgentExecutor executor, String session, String text) {
-    return executor.answer(store.create(AgentExecutor.userMessage(session, text)));
+    return executor.answer(store.create(new UserMessage(session, text).toBreadcrumb()));
   }
 
   private static String lastContent(ChatRequest r) {

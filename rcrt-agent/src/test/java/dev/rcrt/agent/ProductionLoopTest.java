@@ -64,7 +64,7 @@ class ProductionLoopTest {
   }
 
   private Breadcrumb ask(String session, String text) {
-    return store.create(AgentExecutor.userMessage(session, text));
+    return store.create(new UserMessage(session, text).toBreadcrumb());
   }
 
   private AgentDefinition agentFrom(String json) {
@@ -331,7 +331,7 @@ class ProductionLoopTest {
     AgentExecutor executor = AgentExecutor.builder(llm, local).agent(agent).toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(10)).build();
     closing.add(executor);
 
-    Breadcrumb answer = executor.answer(async.create(AgentExecutor.userMessage("ev", "6*7?")));
+    Breadcrumb answer = executor.answer(async.create(new UserMessage("ev", "6*7?").toBreadcrumb()));
 
     assertThat(answer.context().get("message").asText()).isEqualTo("42");
     assertThat(RcrtJson.parse(last(llm.requests().get(1).messages()).content()).get("result").asInt()).isEqualTo(42);

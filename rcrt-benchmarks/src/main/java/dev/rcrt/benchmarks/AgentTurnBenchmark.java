@@ -6,6 +6,7 @@ import dev.rcrt.agent.ChatMessage;
 import dev.rcrt.agent.ChatResponse;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.ToolCall;
+import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.tools.ToolRunner;
@@ -67,7 +68,7 @@ public class AgentTurnBenchmark {
 
   @Benchmark
   public Breadcrumb turnWithOneToolCall() {
-    Breadcrumb trigger = store.create(AgentExecutor.userMessage("bench-" + session++, "What is 17 * 23?"));
+    Breadcrumb trigger = store.create(new UserMessage("bench-" + session++, "What is 17 * 23?").toBreadcrumb());
     return executor.answer(trigger);
   }
 }

@@ -15,6 +15,7 @@ import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.ChatResponse;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.ToolCall;
+import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
@@ -172,7 +173,7 @@ public class PeerBenchmark {
 
   @Benchmark
   public Breadcrumb rcrtAgentTurn() {
-    Breadcrumb trigger = store.create(AgentExecutor.userMessage("bench-" + session++, "What is 17 * 23?"));
+    Breadcrumb trigger = store.create(new UserMessage("bench-" + session++, "What is 17 * 23?").toBreadcrumb());
     return executor.answer(trigger);
   }
 

@@ -7,6 +7,7 @@ import dev.rcrt.agent.ChatResponse;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.ScriptedLlmClient;
 import dev.rcrt.agent.ToolCall;
+import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
@@ -55,7 +56,7 @@ public final class CustomToolExample {
     AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
     try (ToolRunner runner = ToolRunner.builder(store).handler("word-count", new WordCount()).build()) {
       AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent).build();
-      Breadcrumb question = store.create(AgentExecutor.userMessage("s", "How many words are in 'right context right time'?"));
+      Breadcrumb question = store.create(new UserMessage("s", "How many words are in 'right context right time'?").toBreadcrumb());
       return executor.answer(question).contextText("message");
     }
   }

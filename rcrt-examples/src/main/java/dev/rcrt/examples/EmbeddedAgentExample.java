@@ -2,11 +2,11 @@ package dev.rcrt.examples;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.ChatResponse;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.ScriptedLlmClient;
 import dev.rcrt.agent.ToolCall;
-import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.tools.BuiltinTools;
@@ -26,11 +26,10 @@ public final class EmbeddedAgentExample {
     BuiltinTools.seed(store); // tool breadcrumbs the agent will discover
     AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
 
-    try (ToolRunner runner = ToolRunner.builder(store).build()) {
-      AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent).build();
-      Breadcrumb question = store.create(AgentExecutor.userMessage("session-1", "What is 17 * 23?"));
-      Breadcrumb answer = executor.answer(question); // agent.response.v1
-      return answer.contextText("message");
+    try (ToolRunner runner = ToolRunner.builder(store).build();
+        AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent).build()) {
+      AgentResponse answer = executor.ask("session-1", "What is 17 * 23?"); // recorded as agent.response.v1
+      return answer.message();
     }
     // README:end embedded
   }

@@ -2,6 +2,7 @@ package dev.rcrt.examples;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.OpenAiCompatibleLlmClient;
 import dev.rcrt.core.Breadcrumb;
@@ -9,10 +10,10 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.ToolRunner;
 import dev.rcrt.tools.ToolTrustPolicy;
-import java.util.concurrent.atomic.AtomicLong;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** The production settings of the agent loop, as the README shows them. */
 public final class ProductionLoopExample {
@@ -69,7 +70,7 @@ public final class ProductionLoopExample {
   }
 
   /** Tools run by a runner that listens on the store, perhaps in another process. */
-  static Breadcrumb eventDriven(LlmClient llm, BreadcrumbStore store, AgentDefinition agent, String question) {
+  static AgentResponse eventDriven(LlmClient llm, BreadcrumbStore store, AgentDefinition agent, String question) {
     // README:begin events
     try (ToolRunner worker = ToolRunner.builder(store).build();
         Subscription listening = worker.listen(); // answers every tool.request.v1
@@ -79,7 +80,7 @@ public final class ProductionLoopExample {
                 .agent(agent)
                 .toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(30))
                 .build()) {
-      return executor.answer(store.create(AgentExecutor.userMessage("session-1", question)));
+      return executor.ask("session-1", question);
     }
     // README:end events
   }

@@ -48,7 +48,7 @@ class ExamplesTest {
     var agent = dev.rcrt.agent.AgentDefinition.fromBreadcrumb(store.create(dev.rcrt.agent.AgentDefinition.defaultChatAgent()));
     ScriptedLlmClient llm = ScriptedLlmClient.replying(
         ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"2 ^ 5\"}")), ChatResponse.text("32"));
-    assertThat(ProductionLoopExample.eventDriven(llm, store, agent, "2^5?").contextText("message")).isEqualTo("32");
+    assertThat(ProductionLoopExample.eventDriven(llm, store, agent, "2^5?").message()).isEqualTo("32");
     String result = llm.requests().get(1).messages().get(llm.requests().get(1).messages().size() - 1).content();
     assertThat(RcrtJson.parse(result).get("result").asInt()).isEqualTo(32);
   }

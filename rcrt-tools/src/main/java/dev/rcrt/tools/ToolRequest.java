@@ -16,24 +16,41 @@ import org.jspecify.annotations.Nullable;
 /**
  * A request to run a tool: the context of an RCRT {@code tool.request.v1} breadcrumb, {@code {tool,
  * input, requestId, requestedBy}}, tagged {@code tool:request} and {@code workspace:tools}. When an
- * agent makes the request for an OpenAI tool call, {@code tool_call_id} is added at the end.
+ * agent makes the request for an OpenAI tool call, the call's {@code tool_call_id}, {@code
+ * function_name} and {@code round} are added at the end.
  *
  * @param requestId correlates the request with its {@code tool.response.v1}; also used as the
  *     request breadcrumb's id
  * @param tool the tool name
  * @param input the tool input (any JSON; validated by the runner)
  * @param requestedBy who asks, such as an agent id, or null
- * @param toolCallId the OpenAI {@code tool_call_id} this request answers, or null
- * @param round identifies the assistant message whose calls this request belongs to (written as
- *     {@code round}, so a conversation can be rebuilt), or null
+ * @param modelCall the model's tool call this request carries out, or null for a request made by
+ *     anyone else (a host, a tool, the CLI)
  */
 public record ToolRequest(
     String requestId,
     String tool,
     JsonNode input,
     @Nullable String requestedBy,
-    @Nullable String toolCallId,
-    @Nullable String round) {
+    @Nullable ModelCall modelCall) {
+
+  /**
+   * The OpenAI tool call a request carries out, recorded so that a conversation can be replayed to
+   * the provider exactly as it saw it.
+   *
+   * @param toolCallId the OpenAI {@code tool_call_id}
+   * @param functionName the function name the model called (the tool's name made safe for {@code
+   *     ^[a-zA-Z0-9_-]{1,64}$}, such as {@code unit_convert} for {@code unit.convert})
+   * @param round identifies the assistant message whose calls the request belongs to
+   */
+  public record ModelCall(String toolCallId, String functionName, String round) {
+    /** Validates required fields. */
+    public ModelCall {
+      Objects.requireNonNull(toolCallId, "toolCallId");
+      Objects.requireNonNull(functionName, "functionName");
+      Objects.requireNonNull(round, "round");
+    }
+  }
 
   /** The schema name of request breadcrumbs. */
   public static final String SCHEMA = "tool.request.v1";
@@ -47,7 +64,12 @@ public record ToolRequest(
 
   /** A request with a new random request id and no tool call id. */
   public static ToolRequest of(String tool, JsonNode input, @Nullable String requestedBy) {
-    return new ToolRequest(Ids.random(), tool, input, requestedBy, null, null);
+    return new ToolRequest(Ids.random(), tool, input, requestedBy, null);
+  }
+
+  /** This request with {@code input} instead of its own; everything else, the id included, kept. */
+  public ToolRequest withInput(JsonNode input) {
+    return new ToolRequest(requestId, tool, input, requestedBy, modelCall);
   }
 
   /**
@@ -63,11 +85,10 @@ public record ToolRequest(
     context.set("input", input);
     context.put("requestId", requestId);
     context.put("requestedBy", requestedBy);
-    if (toolCallId != null) {
-      context.put("tool_call_id", toolCallId);
-    }
-    if (round != null) {
-      context.put("round", round);
+    if (modelCall != null) {
+      context.put("tool_call_id", modelCall.toolCallId());
+      context.put("function_name", modelCall.functionName());
+      context.put("round", modelCall.round());
     }
     if (pinned != null) {
       context.put("tool_id", pinned.sourceId());
@@ -106,7 +127,20 @@ public record ToolRequest(
         tool,
         input == null || input.isNull() ? RcrtJson.object() : input,
         breadcrumb.contextText("requestedBy"),
-        breadcrumb.contextText("tool_call_id"),
-        breadcrumb.contextText("round"));
+        modelCall(breadcrumb, requestId != null ? requestId : breadcrumb.id(), tool));
+  }
+
+  /**
+   * The model call a stored request carries out. Records written before {@code function_name} was
+   * recorded replay the tool name; a missing {@code round} is the request's own.
+   */
+  private static @Nullable ModelCall modelCall(Breadcrumb b, String requestId, String tool) {
+    String callId = b.contextText("tool_call_id");
+    if (callId == null) {
+      return null;
+    }
+    String function = b.contextText("function_name");
+    String round = b.contextText("round");
+    return new ModelCall(callId, function != null ? function : tool, round != null ? round : requestId);
   }
 }

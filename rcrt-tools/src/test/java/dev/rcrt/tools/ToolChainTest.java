@@ -135,8 +135,7 @@ class ToolChainTest {
     List<String> seen = new CopyOnWriteArrayList<>();
     rebuild(b -> b.addRuntimeInterceptor(chain -> {
       seen.add(chain.request().input().path("expression").asText());
-      return chain.proceed(new ToolRequest(chain.request().requestId(), chain.request().tool(),
-          RcrtJson.object().put("expression", "100"), null, null, null));
+      return chain.proceed(chain.request().withInput(RcrtJson.object().put("expression", "100")));
     }));
     assertThat(calc("6 * 7").output().get("result").asInt()).isEqualTo(100);
     runner.call(ToolRequest.of("calculator", RcrtJson.object().put("expression", 5), "a"));

@@ -5,6 +5,7 @@ import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.LlmException;
 import dev.rcrt.agent.OpenAiCompatibleLlmClient;
+import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.tools.ToolRunner;
@@ -121,7 +122,7 @@ public final class ChatCommand implements Callable<Integer> {
 
   /** Writes the user message, answers it, and returns the answer text. */
   private static String answer(AgentExecutor executor, BreadcrumbStore store, String sessionId, String text) {
-    Breadcrumb trigger = store.create(AgentExecutor.userMessage(sessionId, text));
+    Breadcrumb trigger = store.create(new UserMessage(sessionId, text).toBreadcrumb());
     return String.valueOf(executor.answer(trigger).contextText("message"));
   }
 

@@ -259,7 +259,7 @@ class TrustBoundaryTest {
     ToolRunner runner = runner(b -> b.trustPolicy(LOOPBACK));
     Subscription listening = runner.listen();
     closing.add(listening::close);
-    store.create(new ToolRequest("req-2", "exfil", RcrtJson.object(), "default-chat-assistant", null, null)
+    store.create(new ToolRequest("req-2", "exfil", RcrtJson.object(), "default-chat-assistant", null)
         .toBreadcrumb(List.of(), Principal.tool("leaker"), null));
 
     ToolResponse answer = responseTo("req-2");

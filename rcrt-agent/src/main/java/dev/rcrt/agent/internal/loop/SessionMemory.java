@@ -1,8 +1,9 @@
 package dev.rcrt.agent.internal.loop;
 
-import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.ChatMessage;
 import dev.rcrt.agent.ToolCall;
+import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
@@ -14,11 +15,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * A session's conversation, rebuilt from its breadcrumbs: user messages, the agent's answers, and
- * its tool calls as an assistant {@code tool_calls} message followed by one {@code role: tool}
- * message per call (grouped by the round recorded on each {@code tool.request.v1}).
+ * A session's conversation, rebuilt from its breadcrumbs exactly as the provider saw it: user
+ * messages, the agent's answers, and its tool calls as an assistant {@code tool_calls} message
+ * (with the function names the model used, not the tool names) followed by one {@code role: tool}
+ * message per call, grouped by the round recorded on each {@code tool.request.v1}. Calls the model
+ * wrote as text (the text protocol) come back as that text and a {@code Tool results:} user message.
  *
  * <p>Truncation to a budget drops whole units, oldest first: a user message, an answer, or an
  * assistant {@code tool_calls} message together with its results, so no call or result is ever
@@ -60,17 +64,16 @@ public final class SessionMemory {
     Map<String, List<ToolRequest>> rounds = new LinkedHashMap<>();
     for (Breadcrumb b : oldestFirst) {
       String schema = String.valueOf(b.schemaName());
-      if (schema.equals(AgentExecutor.USER_MESSAGE) && b.contextText("content") != null) {
+      if (schema.equals(UserMessage.SCHEMA) && b.contextText("content") != null) {
         flush(rounds, responses, units);
         units.add(new Unit(List.of(ChatMessage.user(b.contextText("content")))));
-      } else if (schema.equals(AgentExecutor.AGENT_RESPONSE) && b.contextText("message") != null) {
+      } else if (schema.equals(AgentResponse.SCHEMA) && b.contextText("message") != null) {
         flush(rounds, responses, units);
         units.add(new Unit(List.of(ChatMessage.assistant(b.contextText("message"), List.of()))));
       } else if (schema.equals(ToolRequest.SCHEMA)) {
         ToolRequest r = ToolRequest.fromBreadcrumb(b);
-        if (r.toolCallId() != null && responses.containsKey(r.requestId())) {
-          String round = b.contextText("round");
-          rounds.computeIfAbsent(round == null ? r.requestId() : round, k -> new ArrayList<>()).add(r);
+        if (r.modelCall() != null && responses.containsKey(r.requestId())) {
+          rounds.computeIfAbsent(r.modelCall().round(), k -> new ArrayList<>()).add(r);
         }
       }
     }
@@ -81,14 +84,22 @@ public final class SessionMemory {
   private static void flush(Map<String, List<ToolRequest>> rounds, Map<String, ToolResponse> responses, List<Unit> units) {
     for (List<ToolRequest> round : rounds.values()) {
       List<ToolCall> calls = new ArrayList<>();
-      List<ChatMessage> results = new ArrayList<>();
+      List<String> results = new ArrayList<>();
       for (ToolRequest r : round) {
-        calls.add(new ToolCall(r.toolCallId(), r.tool(), RcrtJson.write(r.input())));
-        results.add(ChatMessage.tool(r.toolCallId(), ToolResults.text(responses.get(r.requestId()))));
+        ToolRequest.ModelCall call = Objects.requireNonNull(r.modelCall());
+        calls.add(new ToolCall(call.toolCallId(), call.functionName(), RcrtJson.write(r.input())));
+        results.add(ToolResults.text(responses.get(r.requestId())));
       }
       List<ChatMessage> messages = new ArrayList<>();
-      messages.add(ChatMessage.assistant(null, calls));
-      messages.addAll(results);
+      if (TextToolCalls.isWritten(calls.get(0))) {
+        messages.add(ChatMessage.assistant(TextToolCalls.written(calls), List.of()));
+        messages.add(ChatMessage.user(TextToolCalls.results(calls, results)));
+      } else {
+        messages.add(ChatMessage.assistant(null, calls));
+        for (int i = 0; i < calls.size(); i++) {
+          messages.add(ChatMessage.tool(calls.get(i).id(), results.get(i)));
+        }
+      }
       units.add(new Unit(messages));
     }
     rounds.clear();

@@ -1,6 +1,7 @@
 package dev.rcrt.agent.internal.loop;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
@@ -22,6 +23,9 @@ public final class TextToolCalls {
       "\nTo use a tool, reply with only this JSON (no other text):\n"
           + "{\"action\": \"invoke_tool\", \"tool\": \"tool_name\", \"input\": { /* the tool's parameters */ }}\n"
           + "The result comes back in the next message. When you have the answer, reply in plain text.\n";
+
+  /** The start of the ids given to calls written as text, so that memory replays them as text. */
+  public static final String ID_PREFIX = "text_call_";
 
   private static final Pattern FENCED = Pattern.compile("```(?:json)?\\s*(\\{.*?})\\s*```", Pattern.DOTALL);
 
@@ -53,9 +57,34 @@ public final class TextToolCalls {
       }
       if ("invoke_tool".equals(json.path("action").asText()) && json.path("tool").isTextual()) {
         JsonNode input = json.has("input") ? json.get("input") : RcrtJson.object();
-        calls.add(new ToolCall("text_call_" + prefix + "_" + calls.size(), json.get("tool").asText(), RcrtJson.write(input)));
+        calls.add(new ToolCall(ID_PREFIX + prefix + "_" + calls.size(), json.get("tool").asText(), RcrtJson.write(input)));
       }
     }
     return calls;
+  }
+
+  /** Whether {@code call} was written as text rather than sent as a native {@code tool_calls} entry. */
+  public static boolean isWritten(ToolCall call) {
+    return call.id().startsWith(ID_PREFIX);
+  }
+
+  /** The assistant text that makes {@code calls}: one JSON object alone, several as fenced blocks. */
+  public static String written(List<ToolCall> calls) {
+    List<String> blocks = new ArrayList<>();
+    for (ToolCall call : calls) {
+      ObjectNode json = RcrtJson.object().put("action", "invoke_tool").put("tool", call.name());
+      json.set("input", RcrtJson.parse(call.arguments().isBlank() ? "{}" : call.arguments()));
+      blocks.add(RcrtJson.write(json));
+    }
+    return blocks.size() == 1 ? blocks.get(0) : "```json\n" + String.join("\n```\n```json\n", blocks) + "\n```";
+  }
+
+  /** The user message that gives the model the results of calls it wrote as text, in call order. */
+  public static String results(List<ToolCall> calls, List<String> results) {
+    StringBuilder text = new StringBuilder("Tool results:");
+    for (int i = 0; i < calls.size(); i++) {
+      text.append("\n").append(calls.get(i).name()).append(": ").append(results.get(i));
+    }
+    return text.toString();
   }
 }

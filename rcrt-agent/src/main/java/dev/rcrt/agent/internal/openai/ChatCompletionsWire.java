@@ -105,7 +105,7 @@ public final class ChatCompletionsWire {
     JsonNode content = message.get("content");
     ChatMessage assistant =
         ChatMessage.assistant(content == null || content.isNull() ? null : content.asText(), calls);
-    return new ChatResponse(assistant, text(choice, "finish_reason"), usage(body.get("usage")));
+    return new ChatResponse(assistant, text(choice, "finish_reason"), usage(body.get("usage")), text(body, "model"));
   }
 
   /** The provider's message from an {@code error} object or string. */

@@ -30,6 +30,7 @@ public final class StreamAssembler {
   private final Map<Integer, Call> calls = new TreeMap<>();
   private @Nullable String finishReason;
   private ChatResponse.@Nullable Usage usage;
+  private @Nullable String model;
   private boolean sawContent;
   private boolean done;
 
@@ -78,6 +79,9 @@ public final class StreamAssembler {
       throw new LlmException(
           "llm_provider_error", "model endpoint " + endpoint + " sent an error mid-stream: " + message, 0, message, true, null);
     }
+    if (chunk.path("model").isTextual()) {
+      model = chunk.get("model").asText();
+    }
     JsonNode u = chunk.get("usage");
     if (u != null && u.isObject()) {
       usage = new ChatResponse.Usage(u.path("prompt_tokens").asLong(), u.path("completion_tokens").asLong(), u.path("total_tokens").asLong());
@@ -121,6 +125,6 @@ public final class StreamAssembler {
       out.add(new ToolCall(c.id.isEmpty() ? "call_" + e.getKey() : c.id, c.name, c.arguments.toString()));
     }
     String text = content.length() == 0 ? null : content.toString();
-    return new ChatResponse(ChatMessage.assistant(text, out), finishReason, usage);
+    return new ChatResponse(ChatMessage.assistant(text, out), finishReason, usage, model);
   }
 }

@@ -53,10 +53,7 @@ final class ApprovalLink implements RealToolChain.Link {
       return false;
     }
     try {
-      ToolRequest copy =
-          new ToolRequest(request.requestId(), request.tool(), request.input().deepCopy(), request.requestedBy(),
-              request.toolCallId(), request.round());
-      return handler.approve(copy, tool);
+      return handler.approve(request.withInput(request.input().deepCopy()), tool);
     } catch (RuntimeException e) {
       LOG.warn("approval handler failed for '{}', so the call is denied: {}", tool.name(), e.toString());
       return false;

@@ -124,10 +124,7 @@ public final class ExecutionChain {
       tags.add(DIRECT_TAG);
       // a model that echoes a key it saw into tool arguments must not get it recorded; the tool still gets its input
       JsonNode input = known.scrub(request.input());
-      ToolRequest recorded =
-          input == request.input()
-              ? request
-              : new ToolRequest(request.requestId(), request.tool(), input, request.requestedBy(), request.toolCallId(), request.round());
+      ToolRequest recorded = input == request.input() ? request : request.withInput(input);
       store.create(recorded.toBreadcrumb(tags, call.caller, call.pinned));
     }
     ToolResponse response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
