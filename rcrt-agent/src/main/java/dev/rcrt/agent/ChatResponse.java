@@ -28,6 +28,20 @@ public record ChatResponse(ChatMessage message, @Nullable String finishReason, @
     return new ChatResponse(ChatMessage.assistant(null, java.util.List.of(calls)), "tool_calls", null, null);
   }
 
+  /**
+   * Gives this answer's text to {@code listener} in one piece, for clients that cannot stream
+   * (as {@link StreamListener} asks of them); nothing when there is no listener or no text.
+   *
+   * @return this answer
+   */
+  public ChatResponse streamedTo(@Nullable StreamListener listener) {
+    String text = message.content();
+    if (listener != null && text != null && !text.isEmpty() && message.toolCalls().isEmpty()) {
+      listener.onToken(text);
+    }
+    return this;
+  }
+
   /** This answer as given by {@code model}. */
   public ChatResponse withModel(@Nullable String model) {
     return new ChatResponse(message, finishReason, usage, model);

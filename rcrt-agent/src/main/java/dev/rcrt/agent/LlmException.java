@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code llm_provider_error}: a 2xx answer carrying an {@code error} object;
  *   <li>{@code llm_bad_response}: an answer that is not a chat completion;
  *   <li>{@code llm_timeout}: no answer within the request timeout (retriable);
- *   <li>{@code llm_unreachable}: the connection failed (retriable).
+ *   <li>{@code llm_unreachable}: the connection failed (retriable);
+ *   <li>{@code llm_config_invalid}: the client cannot be built as configured, such as a base URL
+ *       that is not an absolute http(s) URL (from {@code build()}, before any request).
  * </ul>
  *
  * <p>The message carries the provider's own message where there is one, and never the API key.

@@ -83,7 +83,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
    *
    * @param baseUrl the API base, such as {@code https://api.openai.com/v1}, {@code
    *     https://openrouter.ai/api/v1} or {@code http://localhost:11434/v1}; a URL that already
-   *     ends in {@code /chat/completions} is used as it is
+   *     ends in {@code /chat/completions} is used as it is; checked by {@link Builder#build()}
    */
   public static Builder builder(String baseUrl) {
     return new Builder(baseUrl);
@@ -352,7 +352,6 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
 
     private Builder(String baseUrl) {
       this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
-      URI.create(baseUrl);
     }
 
     /** The key sent as {@code Authorization: Bearer}; null or blank sends no header (Ollama). */
@@ -439,8 +438,32 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       return this;
     }
 
+    /**
+     * The client.
+     *
+     * @throws LlmException {@code llm_config_invalid} if the base URL is not an absolute {@code
+     *     http} or {@code https} URL with a host
+     */
     public OpenAiCompatibleLlmClient build() {
+      URI uri;
+      try {
+        uri = new URI(baseUrl);
+      } catch (java.net.URISyntaxException e) {
+        throw invalidUrl("is not a URL: " + e.getReason());
+      }
+      if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) {
+        throw invalidUrl("has no http:// or https:// scheme");
+      }
+      if (uri.getHost() == null) {
+        throw invalidUrl("has no host");
+      }
       return new OpenAiCompatibleLlmClient(this);
+    }
+
+    private LlmException invalidUrl(String why) {
+      return new LlmException(
+          "llm_config_invalid", "base URL '" + baseUrl + "' " + why + "; write it like https://api.openai.com/v1 or http://localhost:11434/v1",
+          0, null, false, null);
     }
 
     private static Duration positive(Duration d) {

@@ -8,7 +8,8 @@ import java.util.function.Function;
 
 /**
  * An {@link LlmClient} that answers from a script instead of a model, and records every request.
- * For tests, examples and benchmarks of code that embeds an agent: no network, deterministic.
+ * For tests, examples and benchmarks of code that embeds an agent: no network, deterministic. A
+ * streamed request's listener gets each text answer in one piece.
  *
  * <p>Thread-safe. {@link #requests()} returns a snapshot.
  */
@@ -48,7 +49,7 @@ public final class ScriptedLlmClient implements LlmClient {
   @Override
   public ChatResponse chat(ChatRequest request) {
     requests.add(request);
-    return Objects.requireNonNull(script.apply(request), "the script answered null");
+    return Objects.requireNonNull(script.apply(request), "the script answered null").streamedTo(request.stream());
   }
 
   /** Every request received so far, oldest first. */

@@ -147,4 +147,21 @@ class ConversationTest {
         "4",
         "sure?");
   }
+
+  @Test
+  void theScriptedClientGivesAStreamedRequestsListenerTheWholeText() {
+    StringBuilder streamed = new StringBuilder();
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("all at once"));
+    llm.chat(new ChatRequest("m", List.of(ChatMessage.user("hi")), null, null, streamed::append));
+    assertThat(streamed).hasToString("all at once");
+  }
+
+  @Test
+  void aBaseUrlThatIsNotAnHttpUrlIsATypedErrorWhenTheClientIsBuilt() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenAiCompatibleLlmClient.builder("api.openai.com/v1").build())
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.code()).isEqualTo("llm_config_invalid"))
+        .hasMessage("base URL 'api.openai.com/v1' has no http:// or https:// scheme; write it like https://api.openai.com/v1 or http://localhost:11434/v1");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenAiCompatibleLlmClient.builder("http:///v1").build())
+        .hasMessageContaining("has no host");
+  }
 }

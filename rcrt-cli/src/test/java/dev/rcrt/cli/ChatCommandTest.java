@@ -45,8 +45,34 @@ class ChatCommandTest {
     assertThat(response.at("/context/request_id").asText()).isEqualTo(request.get("id").asText());
     assertThat(request.at("/context/requestId").asText()).isEqualTo(request.get("id").asText());
     assertThat(find(lines, "agent.response.v1").at("/context/message").asText()).contains("391");
+    assertThat(find(lines, "agent.response.v1").at("/context/model").asText()).as("no real model answered").isEqualTo("offline-demo");
     assertThat(request.has("checksum")).isTrue();
     assertThat(request.has("created_at")).isTrue();
+  }
+
+  @Test
+  void offlineStreamingPrintsTheAnswer() {
+    CliHarness run = CliHarness.run("chat", "--stream", "What is 17 * 23?");
+    assertThat(run.status).isZero();
+    assertThat(run.out()).contains("391").endsWith("\n");
+  }
+
+  @Test
+  void aModelWithoutAnEndpointIsAUsageErrorNotASilentDemo() {
+    CliHarness run = CliHarness.run("chat", "--model", "gpt-4o", "hi");
+    assertThat(run.status).isEqualTo(2);
+    assertThat(run.err()).contains("--model gpt-4o needs a real endpoint: pass --base-url URL").doesNotContain("offline demo model (it knows");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void badOptionValuesAreUsageErrors() {
+    CliHarness rounds = CliHarness.run("chat", "--max-rounds", "0", "hi");
+    assertThat(rounds.status).isEqualTo(2);
+    assertThat(rounds.err()).startsWith("--max-rounds must be at least 1, found 0");
+    CliHarness url = CliHarness.run("chat", "--base-url", "localhost:11434/v1", "hi");
+    assertThat(url.status).isEqualTo(2);
+    assertThat(url.err()).startsWith("base URL 'localhost:11434/v1' has no http:// or https:// scheme");
   }
 
   @Test

@@ -5,9 +5,6 @@ import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.LlmException;
 import dev.rcrt.agent.OpenAiCompatibleLlmClient;
-import dev.rcrt.agent.UserMessage;
-import dev.rcrt.core.Breadcrumb;
-import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,8 +14,11 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 @Command(
     name = "chat",
@@ -30,6 +30,8 @@ import picocli.CommandLine.Parameters;
     })
 public final class ChatCommand implements Callable<Integer> {
   private final Cli cli;
+
+  @Spec CommandSpec spec;
 
   @Mixin BreadcrumbsOption breadcrumbs;
 
@@ -67,26 +69,19 @@ public final class ChatCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (maxRounds < 1) {
+      throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
+    }
+    LlmClient llm = llm();
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
-      AgentDefinition agent = workspace.agent(agentId);
-      if (model != null) {
-        agent = agent.withModel(model);
-      }
-      AgentExecutor.Builder builder = AgentExecutor.builder(llm(), runner).agent(agent).maxRounds(maxRounds);
-      if (stream) {
-        builder.streamListener(text -> {
-          cli.out().print(text);
-          cli.out().flush();
-        });
-      }
-      AgentExecutor executor = builder.build();
+    try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy());
+        AgentExecutor executor = executor(llm, runner, workspace)) {
       String sessionId = session != null ? session : UUID.randomUUID().toString();
       if (!message.isEmpty()) {
-        print(answer(executor, workspace.store(), sessionId, String.join(" ", message)));
+        print(executor.ask(sessionId, String.join(" ", message)).message());
         return 0;
       }
-      return repl(executor, workspace.store(), sessionId);
+      return repl(executor, sessionId);
     } finally {
       if (dump != null) {
         workspace.dump(dump);
@@ -94,7 +89,22 @@ public final class ChatCommand implements Callable<Integer> {
     }
   }
 
-  private int repl(AgentExecutor executor, BreadcrumbStore store, String sessionId) throws IOException {
+  private AgentExecutor executor(LlmClient llm, ToolRunner runner, Workspace workspace) {
+    AgentDefinition agent = workspace.agent(agentId);
+    if (model != null) {
+      agent = agent.withModel(model);
+    }
+    AgentExecutor.Builder builder = AgentExecutor.builder(llm, runner).agent(agent).maxRounds(maxRounds);
+    if (stream) {
+      builder.streamListener(text -> {
+        cli.out().print(text);
+        cli.out().flush();
+      });
+    }
+    return builder.build();
+  }
+
+  private int repl(AgentExecutor executor, String sessionId) throws IOException {
     while (true) {
       if (cli.interactive()) {
         cli.err().print("you> ");
@@ -108,7 +118,7 @@ public final class ChatCommand implements Callable<Integer> {
         continue;
       }
       try {
-        print(answer(executor, store, sessionId, line.strip()));
+        print(executor.ask(sessionId, line.strip()).message());
       } catch (LlmException e) {
         cli.note(e.getMessage());
       }
@@ -120,16 +130,17 @@ public final class ChatCommand implements Callable<Integer> {
     cli.out().println(stream ? "" : answer);
   }
 
-  /** Writes the user message, answers it, and returns the answer text. */
-  private static String answer(AgentExecutor executor, BreadcrumbStore store, String sessionId, String text) {
-    Breadcrumb trigger = store.create(new UserMessage(sessionId, text).toBreadcrumb());
-    return String.valueOf(executor.answer(trigger).contextText("message"));
-  }
 
   private LlmClient llm() {
     String key = firstEnv("RCRT_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY");
     String url = baseUrl != null ? baseUrl : cli.env().get("RCRT_BASE_URL");
     if (url == null && key == null) {
+      if (model != null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--model " + model + " needs a real endpoint: pass --base-url URL (and set RCRT_API_KEY if it needs a key),"
+                + " or set OPENAI_API_KEY or OPENROUTER_API_KEY; without them chat uses the offline demo model");
+      }
       cli.note("no --base-url and no API key: using the offline demo model (it knows a few phrases;"
           + " set OPENAI_API_KEY or pass --base-url for a real model)");
       return new DemoLlmClient();
@@ -140,7 +151,11 @@ public final class ChatCommand implements Callable<Integer> {
           ? "https://openrouter.ai/api/v1"
           : "https://api.openai.com/v1";
     }
-    return OpenAiCompatibleLlmClient.builder(url).apiKey(key).build();
+    try {
+      return OpenAiCompatibleLlmClient.builder(url).apiKey(key).build();
+    } catch (LlmException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   private @Nullable String firstEnv(String... names) {

@@ -25,9 +25,14 @@ import org.jspecify.annotations.Nullable;
  * It is a demonstration, never a stand-in for a real model: it is only used when no endpoint and no
  * key are configured, and the CLI says so on stderr.
  *
- * <p>It calls only tools offered in the request, and answers from the tool result it is sent.
+ * <p>It calls only tools offered in the request, and answers from the tool result it is sent. Every
+ * answer names the model {@value #MODEL}, so the recorded {@code agent.response.v1} says that no
+ * real model answered; a streamed request gets the text in one piece.
  */
 public final class DemoLlmClient implements LlmClient {
+  /** The model name every answer carries. */
+  public static final String MODEL = "offline-demo";
+
   /** A run of numbers, operators, parentheses and calculator function names. */
   private static final Pattern ARITHMETIC_RUN =
       Pattern.compile("(?:\\s*(?:\\d+(?:\\.\\d+)?|sqrt|cbrt|pow|abs|log10|log|sin|cos|tan|pi|[-+*/^%×÷(),]))+");
@@ -38,6 +43,10 @@ public final class DemoLlmClient implements LlmClient {
 
   @Override
   public ChatResponse chat(ChatRequest request) {
+    return answer(request).withModel(MODEL).streamedTo(request.stream());
+  }
+
+  private ChatResponse answer(ChatRequest request) {
     List<ChatMessage> messages = request.messages();
     ChatMessage last = messages.get(messages.size() - 1);
     if ("tool".equals(last.role())) {
