@@ -1,9 +1,10 @@
 package dev.rcrt.core;
 
-import dev.rcrt.core.internal.SystemTimeSource;
+import dev.rcrt.core.internal.TimerThread;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -72,7 +73,22 @@ public interface TimeSource {
    * the thread is woken only when a new task is due before its next wake-up.
    */
   static TimeSource system() {
-    return SystemTimeSource.INSTANCE;
+    return new TimeSource() {
+      @Override
+      public long nanoTime() {
+        return System.nanoTime();
+      }
+
+      @Override
+      public Timer schedule(Duration delay, Runnable task) {
+        return TimerThread.INSTANCE.schedule(delay, task)::cancel;
+      }
+
+      @Override
+      public void sleep(Duration duration) throws InterruptedException {
+        TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+      }
+    };
   }
 
   /** One scheduled task. */

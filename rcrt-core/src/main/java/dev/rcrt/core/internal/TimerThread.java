@@ -1,6 +1,5 @@
 package dev.rcrt.core.internal;
 
-import dev.rcrt.core.TimeSource;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,29 +10,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link TimeSource#system()}: one daemon thread runs every due task. Scheduling adds the task to a
+ * The timer behind {@code TimeSource.system()}: one daemon thread runs every due task. Scheduling adds the task to a
  * set and wakes the thread only when the new deadline is earlier than its next wake-up (rare: most
  * deadlines are seconds away), so a tool call's deadline costs a set insert and remove, not a
  * timer-queue operation and a thread signal. The thread never blocks on a task beyond running it.
  */
-public final class SystemTimeSource implements TimeSource {
-  private static final Logger LOG = LoggerFactory.getLogger(SystemTimeSource.class);
+public final class TimerThread {
+  private static final Logger LOG = LoggerFactory.getLogger(TimerThread.class);
   private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(1);
-  public static final SystemTimeSource INSTANCE = new SystemTimeSource();
+  public static final TimerThread INSTANCE = new TimerThread();
 
   private final Set<Task> active = ConcurrentHashMap.newKeySet();
   private volatile long nextWake = System.nanoTime() + IDLE_NANOS;
   private volatile Thread thread;
 
-  private SystemTimeSource() {}
+  private TimerThread() {}
 
-  @Override
-  public long nanoTime() {
-    return System.nanoTime();
-  }
-
-  @Override
-  public Timer schedule(Duration delay, Runnable task) {
+  /** Runs {@code task} on the timer thread once {@code delay} has passed; see {@code TimeSource#schedule}. */
+  public Task schedule(Duration delay, Runnable task) {
     Task t = new Task(System.nanoTime() + Math.max(0, delay.toNanos()), task);
     Thread timer = thread();
     active.add(t);
@@ -42,11 +36,6 @@ public final class SystemTimeSource implements TimeSource {
       LockSupport.unpark(timer);
     }
     return t;
-  }
-
-  @Override
-  public void sleep(Duration duration) throws InterruptedException {
-    TimeUnit.NANOSECONDS.sleep(duration.toNanos());
   }
 
   private Thread thread() {
@@ -89,7 +78,8 @@ public final class SystemTimeSource implements TimeSource {
     }
   }
 
-  private final class Task implements Timer {
+  /** One scheduled task. */
+  public final class Task {
     final long deadlineNanos;
     private final Runnable task;
     private final AtomicBoolean settled = new AtomicBoolean();
@@ -109,7 +99,7 @@ public final class SystemTimeSource implements TimeSource {
       }
     }
 
-    @Override
+    /** Cancels the task; true if it will not run because of this call. */
     public boolean cancel() {
       boolean cancelled = settled.compareAndSet(false, true);
       active.remove(this);
