@@ -5,7 +5,6 @@ import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.LlmClient;
 import dev.rcrt.agent.OpenAiCompatibleLlmClient;
-import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.ToolRunner;
