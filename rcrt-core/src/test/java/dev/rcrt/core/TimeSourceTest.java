@@ -21,11 +21,11 @@ class TimeSourceTest {
     CountDownLatch ran = new CountDownLatch(1);
     AtomicInteger cancelledRuns = new AtomicInteger();
     long start = time.nanoTime();
-    TimeSource.Timer cancelled = time.schedule(Duration.ofMillis(5), cancelledRuns::incrementAndGet);
+    TimeSource.Timer cancelled = time.schedule(Duration.ofMillis(200), cancelledRuns::incrementAndGet);
     assertThat(cancelled.cancel()).isTrue();
-    time.schedule(Duration.ofMillis(20), ran::countDown);
+    time.schedule(Duration.ofMillis(400), ran::countDown); // after the cancelled one would have run
     assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(time.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+    assertThat(time.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
     assertThat(cancelledRuns).hasValue(0);
     assertThat(cancelled.cancel()).as("cancelling twice").isFalse();
   }
