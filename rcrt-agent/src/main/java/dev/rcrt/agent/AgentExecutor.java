@@ -1,7 +1,6 @@
 package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.LoopSettings;
-import dev.rcrt.agent.internal.loop.Pools;
 import dev.rcrt.agent.internal.loop.ToolBudget;
 import dev.rcrt.agent.internal.loop.TurnLoop;
 import dev.rcrt.core.Breadcrumb;
@@ -13,6 +12,7 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.tools.ToolRunner;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,7 +76,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentExecutor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentExecutor.class);
-  private static final ExecutorService ASYNC_TURNS = Pools.daemon(0, "rcrt-agent-turn");
+  private static final ExecutorService ASYNC_TURNS = DaemonThreads.pool(0, "rcrt-agent-turn");
 
   /** How tool calls are carried out. */
   public enum ToolMode {
@@ -96,7 +96,7 @@ public final class AgentExecutor implements AutoCloseable {
     this.agent = agent;
     this.store = settings.runner().store();
     this.ownsPool = settings.toolPool() == null;
-    this.pool = ownsPool ? Pools.daemon(settings.parallelism(), "rcrt-agent-" + agent.agentId()) : settings.toolPool();
+    this.pool = ownsPool ? DaemonThreads.pool(settings.parallelism(), "rcrt-agent-" + agent.agentId()) : settings.toolPool();
     this.loop = new TurnLoop(settings, agent, 0, pool);
   }
 

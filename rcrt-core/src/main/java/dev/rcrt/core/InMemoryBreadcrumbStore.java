@@ -2,6 +2,7 @@ package dev.rcrt.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.internal.ContentDigest;
+import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.core.internal.Expiry;
 import dev.rcrt.core.internal.Ids;
 import dev.rcrt.core.internal.JsonDepth;
@@ -18,8 +19,6 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -392,13 +391,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   }
 
   private static ExecutorService defaultEvents() {
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newCachedThreadPool(
-        r -> {
-          Thread t = new Thread(r, "rcrt-store-events-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+    return DaemonThreads.pool(0, "rcrt-store-events");
   }
 
   /** Builder for {@link InMemoryBreadcrumbStore}. Not thread-safe. */

@@ -79,14 +79,12 @@ public final class TestClock extends Clock implements TimeSource {
     Entry e;
     synchronized (lock) {
       e = new Entry(nanos + Math.max(0, delay.toNanos()), scheduled++, task);
-      if (delay.isNegative() || delay.isZero()) {
-        e = e.settle();
-      } else {
+      if (delay.compareTo(Duration.ZERO) > 0) {
         timers.add(e);
         return e;
       }
     }
-    task.run();
+    e.fire();
     return e;
   }
 
@@ -134,11 +132,6 @@ public final class TestClock extends Clock implements TimeSource {
 
     long order() {
       return order;
-    }
-
-    Entry settle() {
-      settled = true;
-      return this;
     }
 
     void fire() {

@@ -6,6 +6,7 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.tools.internal.chain.ExecutionChain;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
@@ -24,8 +25,6 @@ import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -104,14 +103,7 @@ public final class ToolRunner implements AutoCloseable {
             new ExecutionChain.Settings(
                 b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
                 b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time));
-    AtomicInteger n = new AtomicInteger();
-    this.listenerThreads =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "rcrt-tool-listener-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    this.listenerThreads = DaemonThreads.pool(0, "rcrt-tool-listener");
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
     }

@@ -7,6 +7,7 @@ import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.core.internal.Ids;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
@@ -38,7 +39,7 @@ final class CallDispatcher {
     AgentResponse ask(AgentDefinition specialist, String session, String message);
   }
 
-  private static final ExecutorService SPECIALIST_THREADS = Pools.daemon(0, "rcrt-specialist");
+  private static final ExecutorService SPECIALIST_THREADS = DaemonThreads.pool(0, "rcrt-specialist");
 
   private final LoopSettings settings;
   private final AgentDefinition agent;

@@ -10,6 +10,7 @@ import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
+import dev.rcrt.core.internal.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -129,7 +130,7 @@ public final class TurnLoop {
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */
   private AgentResponse askSpecialist(AgentDefinition specialist, String session, String message) {
-    ExecutorService pool = Pools.daemon(settings.parallelism(), "rcrt-agent-" + specialist.agentId());
+    ExecutorService pool = DaemonThreads.pool(settings.parallelism(), "rcrt-agent-" + specialist.agentId());
     try {
       TurnLoop sub = new TurnLoop(settings, specialist, depth + 1, pool);
       return AgentResponse.fromBreadcrumb(sub.ask(new UserMessage(session + "/" + specialist.agentId(), message)));

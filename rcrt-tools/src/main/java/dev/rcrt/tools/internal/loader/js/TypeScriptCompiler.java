@@ -2,16 +2,17 @@ package dev.rcrt.tools.internal.loader.js;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.loader.js.worker.GuestEngine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,7 +68,7 @@ final class TypeScriptCompiler implements AutoCloseable {
   /** Creates the compiler's own GraalJS engine and timer; the compilers themselves load on first need. */
   TypeScriptCompiler() {
     this.engine = GuestEngine.constrainedEngine();
-    this.timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(GuestEngine.daemon("rcrt-ts-timer"));
+    this.timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("rcrt-ts-timer"));
   }
 
   /**

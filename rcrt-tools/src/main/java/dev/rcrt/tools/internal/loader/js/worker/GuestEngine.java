@@ -1,10 +1,10 @@
 package dev.rcrt.tools.internal.loader.js.worker;
 
+import dev.rcrt.core.internal.DaemonThreads;
 import java.io.OutputStream;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import org.graalvm.polyglot.Engine;
 import org.graalvm.polyglot.SandboxPolicy;
 
@@ -22,9 +22,9 @@ public final class GuestEngine implements AutoCloseable {
 
   GuestEngine() {
     this.engine = constrainedEngine();
-    this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("rcrt-js-watchdog"));
-    this.stopper = Executors.newCachedThreadPool(daemon("rcrt-js-stopper"));
-    this.preparer = Executors.newSingleThreadExecutor(daemon("rcrt-js-prepare"));
+    this.watchdog = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("rcrt-js-watchdog"));
+    this.stopper = Executors.newCachedThreadPool(DaemonThreads.factory("rcrt-js-stopper"));
+    this.preparer = Executors.newSingleThreadExecutor(DaemonThreads.factory("rcrt-js-prepare"));
   }
 
   /**
@@ -40,14 +40,6 @@ public final class GuestEngine implements AutoCloseable {
         .build();
   }
 
-  /** Daemon threads named {@code name}: none of them may keep a JVM alive. */
-  public static ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
-  }
 
   Engine engine() {
     return engine;
