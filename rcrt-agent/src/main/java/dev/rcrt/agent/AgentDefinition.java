@@ -1,10 +1,14 @@
 package dev.rcrt.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.agent.internal.openai.ChatCompletionsWire;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import java.io.IOException;
@@ -13,24 +17,26 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * An agent, read from an RCRT {@code agent.definition.v1} or {@code agent.def.v1} breadcrumb:
- * {@code {agent_id, model, system_prompt, temperature, subscriptions: {selectors: [...]}}}.
+ * {@code {agent_id, model, system_prompt, temperature?, max_tokens?, tool_choice?,
+ * response_format?, parallel_tool_calls?, seed?, stop?, subscriptions: {selectors: [...]}}}, or
+ * built in code with {@link #builder(String)}.
  *
  * @param agentId the agent's id; written as {@code requestedBy} on its tool requests
  * @param model the model id to ask
  * @param systemPrompt the first system message of every turn
- * @param temperature sampling temperature, or null for the provider default
+ * @param options the sampling and output settings every request of this agent carries
  * @param subscriptions the selectors whose new breadcrumbs trigger a turn; copied
- * @param context the definition's whole context, for settings read by later features
+ * @param context the definition's whole context, for settings read by later features (tool
+ *     selectors, budgets, context sources)
  */
 public record AgentDefinition(
     String agentId,
     String model,
     String systemPrompt,
-    @Nullable Double temperature,
+    ChatOptions options,
     List<Selector> subscriptions,
     JsonNode context) {
 
@@ -42,20 +48,22 @@ public record AgentDefinition(
     Objects.requireNonNull(agentId, "agentId");
     Objects.requireNonNull(model, "model");
     Objects.requireNonNull(systemPrompt, "systemPrompt");
+    Objects.requireNonNull(options, "options");
     subscriptions = List.copyOf(subscriptions);
     Objects.requireNonNull(context, "context");
   }
 
   /** The same agent asking another model. */
   public AgentDefinition withModel(String newModel) {
-    return new AgentDefinition(agentId, newModel, systemPrompt, temperature, subscriptions, context);
+    return new AgentDefinition(agentId, newModel, systemPrompt, options, subscriptions, context);
   }
 
   /**
    * Reads an agent from its breadcrumb.
    *
    * @throws ValidationException if the schema is not an agent schema, {@code system_prompt} or
-   *     {@code model} is missing, or a subscription selector is malformed
+   *     {@code model} is missing, a model setting has the wrong type, or a subscription selector
+   *     is malformed
    */
   public static AgentDefinition fromBreadcrumb(Breadcrumb b) {
     if (!SCHEMAS.contains(b.schemaName())) {
@@ -82,14 +90,94 @@ public record AgentDefinition(
         throw new ValidationException(where + " context/subscriptions/selectors/" + i + ": " + e.getMessage());
       }
     }
-    JsonNode t = c.get("temperature");
     return new AgentDefinition(
-        agentId != null ? agentId : b.id(),
-        model,
-        prompt,
-        t != null && t.isNumber() ? t.asDouble() : null,
-        selectors,
-        c);
+        agentId != null ? agentId : b.id(), model, prompt, ChatOptions.fromContext(c, where), selectors, c);
+  }
+
+  /**
+   * A builder for an agent defined in code.
+   *
+   * @param agentId the agent's id, such as {@code "support-bot"}
+   */
+  public static Builder builder(String agentId) {
+    return new Builder(agentId);
+  }
+
+  /**
+   * This agent as an {@code agent.def.v1} breadcrumb to store (titled by its id, tagged {@code
+   * agent:def} and {@code agent:<id>}), so that other processes and {@code ./rcrt} find it.
+   */
+  public BreadcrumbCreate toBreadcrumb() {
+    return BreadcrumbCreate.builder("agent.def.v1", agentId)
+        .tags("agent:def", "agent:" + agentId)
+        .context(context)
+        .build();
+  }
+
+  /** Builder for {@link AgentDefinition}. Not thread-safe. */
+  public static final class Builder {
+    private final String agentId;
+    private String model = "gpt-4o-mini";
+    private String systemPrompt = "You are a helpful assistant.";
+    private ChatOptions options = ChatOptions.DEFAULTS;
+    private final List<Selector> subscriptions = new ArrayList<>();
+    private ObjectNode settings = RcrtJson.object();
+
+    private Builder(String agentId) {
+      if (Objects.requireNonNull(agentId, "agentId").isBlank()) {
+        throw new IllegalArgumentException("agentId is blank");
+      }
+      this.agentId = agentId;
+    }
+
+    /** The model id to ask; default {@code gpt-4o-mini}. */
+    public Builder model(String model) {
+      this.model = Objects.requireNonNull(model, "model");
+      return this;
+    }
+
+    /** The first system message of every turn; default {@code "You are a helpful assistant."}. */
+    public Builder systemPrompt(String systemPrompt) {
+      this.systemPrompt = Objects.requireNonNull(systemPrompt, "systemPrompt");
+      return this;
+    }
+
+    /** The sampling and output settings; default {@link ChatOptions#DEFAULTS}. */
+    public Builder options(ChatOptions options) {
+      this.options = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /** A selector whose new breadcrumbs trigger a turn ({@link AgentExecutor#start()}). */
+    public Builder subscribe(Selector selector) {
+      subscriptions.add(Objects.requireNonNull(selector, "selector"));
+      return this;
+    }
+
+    /**
+     * Further context settings as the breadcrumb form has them ({@code tools}, budgets, {@code
+     * context_sources}, …); the fields this builder sets win over the same fields here.
+     */
+    public Builder settings(JsonNode settings) {
+      if (!settings.isObject()) {
+        throw new IllegalArgumentException("settings must be a JSON object, found " + settings.getNodeType());
+      }
+      this.settings = (ObjectNode) settings.deepCopy();
+      return this;
+    }
+
+    /** The agent; its {@code context} is what {@link #toBreadcrumb()} stores. */
+    public AgentDefinition build() {
+      ObjectNode c = settings.deepCopy();
+      c.put("agent_id", agentId);
+      c.put("model", model);
+      c.put("system_prompt", systemPrompt);
+      ObjectNode body = ChatCompletionsWire.options(RcrtJson.object(), options);
+      c.setAll(body);
+      ArrayNode selectors = c.putObject("subscriptions").putArray("selectors");
+      subscriptions.forEach(s -> selectors.add(RcrtJson.mapper().<JsonNode>valueToTree(s)));
+      return new AgentDefinition(agentId, model, systemPrompt, options, subscriptions, c);
+    }
   }
 
   /**

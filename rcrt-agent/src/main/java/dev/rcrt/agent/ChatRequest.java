@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param messages the conversation, oldest first; copied
  * @param tools the OpenAI {@code tools} array ({@code [{type: "function", function: {name,
  *     description, parameters}}]}); empty for none. Shared, treat as read-only.
- * @param temperature sampling temperature, or null for the provider default
+ * @param options sampling and output settings; {@link ChatOptions#DEFAULTS} for the provider's
  * @param stream where to send the answer's text as it arrives ({@code stream: true}), or null for
  *     a single answer
  */
@@ -22,24 +22,35 @@ public record ChatRequest(
     String model,
     List<ChatMessage> messages,
     ArrayNode tools,
-    @Nullable Double temperature,
+    ChatOptions options,
     @Nullable StreamListener stream) {
 
-  /** Validates and copies. */
+  /** Validates and copies; null {@code tools} means none, null {@code options} the defaults. */
   public ChatRequest {
     Objects.requireNonNull(model, "model");
     messages = List.copyOf(messages);
     tools = tools == null ? RcrtJson.mapper().createArrayNode() : tools;
+    options = options == null ? ChatOptions.DEFAULTS : options;
   }
 
-  /** A request without streaming. */
-  public ChatRequest(String model, List<ChatMessage> messages, ArrayNode tools, @Nullable Double temperature) {
-    this(model, messages, tools, temperature, null);
+  /** A request with the provider's default settings, no tools and no streaming. */
+  public static ChatRequest of(String model, List<ChatMessage> messages) {
+    return new ChatRequest(model, messages, null, ChatOptions.DEFAULTS, null);
   }
 
   /** The same request, streamed to {@code listener}. */
   public ChatRequest withStream(@Nullable StreamListener listener) {
-    return new ChatRequest(model, messages, tools, temperature, listener);
+    return new ChatRequest(model, messages, tools, options, listener);
+  }
+
+  /** The same request with other settings. */
+  public ChatRequest withOptions(ChatOptions newOptions) {
+    return new ChatRequest(model, messages, tools, newOptions, stream);
+  }
+
+  /** The same request offering {@code newTools} (an OpenAI {@code tools} array). */
+  public ChatRequest withTools(ArrayNode newTools) {
+    return new ChatRequest(model, messages, newTools, options, stream);
   }
 
   /** The last message with role {@code user}, or null. */

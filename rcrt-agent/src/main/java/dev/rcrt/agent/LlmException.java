@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code llm_bad_response}: an answer that is not a chat completion;
  *   <li>{@code llm_timeout}: no answer within the request timeout (retriable);
  *   <li>{@code llm_unreachable}: the connection failed (retriable);
+ *   <li>{@code llm_cancelled}: the calling thread was interrupted while waiting; its interrupt
+ *       status is set again and the request is abandoned (not retried);
  *   <li>{@code llm_config_invalid}: the client cannot be built as configured, such as a base URL
  *       that is not an absolute http(s) URL (from {@code build()}, before any request).
  * </ul>

@@ -236,7 +236,7 @@ class AgentExecutorTest {
             """)).build());
     AgentDefinition read = AgentDefinition.fromBreadcrumb(def);
     assertThat(read.agentId()).isEqualTo("smart-chat-agent");
-    assertThat(read.temperature()).isNull();
+    assertThat(read.options()).isEqualTo(ChatOptions.DEFAULTS);
     assertThat(read.subscriptions()).hasSize(2);
     assertThat(read.subscriptions().get(0).allTags()).containsExactly("user:message", "chat:input");
 

@@ -152,7 +152,7 @@ class ConversationTest {
   void theScriptedClientGivesAStreamedRequestsListenerTheWholeText() {
     StringBuilder streamed = new StringBuilder();
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("all at once"));
-    llm.chat(new ChatRequest("m", List.of(ChatMessage.user("hi")), null, null, streamed::append));
+    llm.chat(ChatRequest.of("m", List.of(ChatMessage.user("hi"))).withStream(streamed::append));
     assertThat(streamed).hasToString("all at once");
   }
 

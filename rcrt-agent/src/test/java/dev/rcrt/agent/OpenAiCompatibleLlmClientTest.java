@@ -32,7 +32,7 @@ class OpenAiCompatibleLlmClientTest {
   private static ChatRequest request() {
     var tools = RcrtJson.mapper().createArrayNode();
     tools.add(RcrtJson.parse("{\"type\":\"function\",\"function\":{\"name\":\"calculator\",\"description\":\"math\",\"parameters\":{\"type\":\"object\",\"properties\":{\"expression\":{\"type\":\"string\"}},\"required\":[\"expression\"]}}}"));
-    return new ChatRequest("gpt-4o-mini", List.of(ChatMessage.system("be brief"), ChatMessage.user("What is 17 * 23?")), tools, 0.2);
+    return new ChatRequest("gpt-4o-mini", List.of(ChatMessage.system("be brief"), ChatMessage.user("What is 17 * 23?")), tools, ChatOptions.builder().temperature(0.2).build(), null);
   }
 
   private static void answer(int status, String body) {
@@ -76,7 +76,7 @@ class OpenAiCompatibleLlmClientTest {
         ChatMessage.user("What is 17 * 23?"),
         ChatMessage.assistant("", List.of(new ToolCall("call_1", "calculator", "{\"expression\":\"17*23\"}"))),
         ChatMessage.tool("call_1", "{\"result\":391}"));
-    client().chat(new ChatRequest("m", history, null, null));
+    client().chat(ChatRequest.of("m", history));
     server.verify(postRequestedFor(urlEqualTo("/v1/chat/completions"))
         .withRequestBody(matchingJsonPath("$.messages[1].tool_calls[0].function.arguments", equalTo("{\"expression\":\"17*23\"}")))
         .withRequestBody(matchingJsonPath("$.messages[2].tool_call_id", equalTo("call_1")))

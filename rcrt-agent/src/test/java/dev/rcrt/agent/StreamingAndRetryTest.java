@@ -51,7 +51,7 @@ class StreamingAndRetryTest {
   }
 
   private static ChatRequest request() {
-    return new ChatRequest("m", List.of(ChatMessage.user("hi")), null, null);
+    return ChatRequest.of("m", List.of(ChatMessage.user("hi")));
   }
 
   private static void sse(String body) {

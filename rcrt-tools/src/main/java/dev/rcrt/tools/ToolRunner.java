@@ -7,6 +7,7 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.core.internal.SharedHttpClient;
 import dev.rcrt.tools.internal.chain.ExecutionChain;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
@@ -16,6 +17,7 @@ import dev.rcrt.tools.internal.loader.container.ContainerLoader;
 import dev.rcrt.tools.internal.loader.http.HttpLoader;
 import dev.rcrt.tools.internal.loader.js.JsLoader;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -90,7 +92,7 @@ public final class ToolRunner implements AutoCloseable {
     }
     b.modules.forEach(m -> modules.put(m.name(), m));
     builtin.putAll(b.handlers);
-    NetworkGuard network = new NetworkGuard(b.policy);
+    NetworkGuard network = new NetworkGuard(b.policy, b.http);
     Map<String, ImplementationLoader> byType = new LinkedHashMap<>();
     byType.put("builtin", new BuiltinLoader(builtin));
     byType.put("module", new ModuleLoader(modules, b.policy));
@@ -257,6 +259,7 @@ public final class ToolRunner implements AutoCloseable {
     private Predicate<ToolDefinition> approvalPolicy = t -> false;
     private long maxOutputBytes = 8L * 1024 * 1024;
     private TimeSource time = TimeSource.system();
+    private HttpClient http = SharedHttpClient.get();
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -365,6 +368,27 @@ public final class ToolRunner implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The client HTTP tools and JavaScript {@code fetch} send with; its proxy, TLS context,
+     * connect timeout and HTTP version apply to them. Default: one client shared by every runner
+     * and model client in the JVM (connect timeout 10 s), so building many runners never builds
+     * many clients. The runner does not close it.
+     *
+     * @throws IllegalArgumentException if the client follows redirects: a redirect would reach an
+     *     address the trust policy never checked
+     */
+    public Builder httpClient(HttpClient http) {
+      if (http.followRedirects() != HttpClient.Redirect.NEVER) {
+        throw new IllegalArgumentException(
+            "the tools' HttpClient must not follow redirects (it has " + http.followRedirects()
+                + "): a redirect would reach an address the trust policy never checked; build it with"
+                + " followRedirects(HttpClient.Redirect.NEVER)");
+      }
+      this.http = http;
+      return this;
+    }
+
+    /** The runner; the builder may be reused, later changes do not affect it. */
     public ToolRunner build() {
       return new ToolRunner(this);
     }

@@ -75,7 +75,7 @@ public final class TurnLoop {
       String round = trigger.id() + "#" + turn.rounds;
       ChatRequest request =
           new ChatRequest(
-              agent.model(), messages, offer.textProtocol() ? null : offer.prompt().tools(), agent.temperature(),
+              agent.model(), messages, offer.textProtocol() ? null : offer.prompt().tools(), agent.options(),
               depth == 0 ? settings.streamListener() : null);
       ChatResponse response = settings.llm().chat(request);
       turn.add(response.model() != null ? response : response.withModel(agent.model()));

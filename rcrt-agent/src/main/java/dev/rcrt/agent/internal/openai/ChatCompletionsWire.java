@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.ChatMessage;
+import dev.rcrt.agent.ChatOptions;
 import dev.rcrt.agent.ChatRequest;
 import dev.rcrt.agent.ChatResponse;
 import dev.rcrt.agent.LlmException;
@@ -22,7 +23,10 @@ import org.jspecify.annotations.Nullable;
 public final class ChatCompletionsWire {
   private ChatCompletionsWire() {}
 
-  /** The request body {@code {model, messages, tools?, temperature?}}. */
+  /**
+   * The request body {@code {model, messages, tools?, temperature?, max_tokens?, tool_choice?,
+   * response_format?, parallel_tool_calls?, seed?, stop?}}; settings left null are left out.
+   */
   public static ObjectNode requestBody(ChatRequest request) {
     ObjectNode body = RcrtJson.object();
     body.put("model", request.model());
@@ -33,8 +37,42 @@ public final class ChatCompletionsWire {
     if (!request.tools().isEmpty()) {
       body.set("tools", request.tools());
     }
-    if (request.temperature() != null) {
-      body.put("temperature", request.temperature());
+    options(body, request.options());
+    if (request.tools().isEmpty()) {
+      body.remove("tool_choice"); // providers refuse both without tools (OpenAI: HTTP 400)
+      body.remove("parallel_tool_calls");
+    }
+    return body;
+  }
+
+  /**
+   * Writes the settings that are set into {@code body} under their chat-completions names (the
+   * same names an agent definition's context uses).
+   *
+   * @return {@code body}
+   */
+  public static ObjectNode options(ObjectNode body, ChatOptions o) {
+    if (o.temperature() != null) {
+      body.put("temperature", o.temperature());
+    }
+    if (o.maxTokens() != null) {
+      body.put("max_tokens", o.maxTokens());
+    }
+    if (o.toolChoice() != null) {
+      body.set("tool_choice", o.toolChoice().deepCopy());
+    }
+    if (o.responseFormat() != null) {
+      body.set("response_format", o.responseFormat().deepCopy());
+    }
+    if (o.parallelToolCalls() != null) {
+      body.put("parallel_tool_calls", o.parallelToolCalls());
+    }
+    if (o.seed() != null) {
+      body.put("seed", o.seed());
+    }
+    if (!o.stop().isEmpty()) {
+      ArrayNode stop = body.putArray("stop");
+      o.stop().forEach(stop::add);
     }
     return body;
   }
@@ -43,7 +81,18 @@ public final class ChatCompletionsWire {
     ObjectNode out = RcrtJson.object();
     out.put("role", m.role());
     boolean blank = m.content() == null || m.content().isEmpty();
-    if (!(blank && m.hasToolCalls())) {
+    if (!m.images().isEmpty()) {
+      ArrayNode parts = out.putArray("content");
+      if (!blank) {
+        parts.addObject().put("type", "text").put("text", m.content());
+      }
+      for (ChatMessage.Image image : m.images()) {
+        ObjectNode url = parts.addObject().put("type", "image_url").putObject("image_url").put("url", image.url());
+        if (image.detail() != null) {
+          url.put("detail", image.detail());
+        }
+      }
+    } else if (!(blank && m.hasToolCalls())) {
       out.put("content", m.content() == null ? "" : m.content());
     }
     if (m.hasToolCalls()) {

@@ -6,6 +6,7 @@ import dev.rcrt.tools.ToolTrustPolicy;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.net.http.HttpClient;
 
 /**
  * Checks a URL a tool is about to reach against the trust policy, on the addresses its host name
@@ -15,12 +16,22 @@ import java.net.UnknownHostException;
  * <p>The HTTP client resolves the name again when it connects; a name whose answer changes in
  * between (DNS rebinding) is not caught here. Hosts that face hostile DNS should also block
  * internal ranges at the network layer.
+ *
+ * <p>It is the tools' one way out: it also holds the runner's {@link HttpClient}, which never
+ * follows redirects (checked by {@code ToolRunner.Builder.httpClient}).
  */
 public final class NetworkGuard {
   private final ToolTrustPolicy policy;
+  private final HttpClient http;
 
-  public NetworkGuard(ToolTrustPolicy policy) {
+  public NetworkGuard(ToolTrustPolicy policy, HttpClient http) {
     this.policy = policy;
+    this.http = http;
+  }
+
+  /** The client to send a checked request with; shared, never closed here. */
+  public HttpClient client() {
+    return http;
   }
 
   /**

@@ -7,6 +7,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
+import dev.rcrt.core.internal.SharedHttpClient;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
@@ -36,7 +37,7 @@ final class ServerContainer implements Invoker {
   private final String path;
   private final @Nullable List<String> command;
   private final Hardening hardening;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final HttpClient http = SharedHttpClient.get();
   private @Nullable String containerId;
   private int hostPort;
 

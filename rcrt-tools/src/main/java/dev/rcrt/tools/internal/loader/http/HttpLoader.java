@@ -10,7 +10,6 @@ import dev.rcrt.tools.internal.loader.Invoker;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -36,8 +35,6 @@ import java.util.Map;
 public final class HttpLoader implements ImplementationLoader {
   private static final List<String> BODY_METHODS = List.of("POST", "PUT", "PATCH");
 
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
   private final NetworkGuard network;
 
   /** @param network checks every endpoint address against the trust policy before each call */
@@ -81,7 +78,7 @@ public final class HttpLoader implements ImplementationLoader {
         network.check(what, target);
         for (int attempt = 1; ; attempt++) {
           try {
-            return JsonHttp.exchange(http, what, method, target, headers, withBody ? input : null, scope, maxBytes);
+            return JsonHttp.exchange(network.client(), what, method, target, headers, withBody ? input : null, scope, maxBytes);
           } catch (ToolException e) {
             Duration wait = backoff.multipliedBy(attempt);
             if (!JsonHttp.retriable(e) || attempt >= attempts || scope.remaining().compareTo(wait) <= 0) {

@@ -13,7 +13,6 @@ import dev.rcrt.core.Sensitivity;
 import dev.rcrt.tools.internal.loader.http.BoundedBody;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -35,9 +34,6 @@ import org.jspecify.annotations.Nullable;
  * {@code ContextPaths}). Used by one call on one thread.
  */
 final class JsHostCalls {
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
-
   private final JsCode code;
   private final NetworkGuard network;
   private final BreadcrumbStore store;
@@ -132,7 +128,7 @@ final class JsHostCalls {
             .method(method.toUpperCase(Locale.ROOT), body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     RcrtJson.parse(headersJson).properties().forEach(h -> request.header(h.getKey(), h.getValue().asText()));
     try {
-      HttpResponse<byte[]> response = BoundedBody.send(HTTP, request.build(), left, code.maxResponseBytes());
+      HttpResponse<byte[]> response = BoundedBody.send(network.client(), request.build(), left, code.maxResponseBytes());
       ObjectNode out =
           RcrtJson.object().put("status", response.statusCode()).put("body", new String(response.body(), StandardCharsets.UTF_8));
       ObjectNode headers = out.putObject("headers");
