@@ -8,6 +8,9 @@ import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.ChatOptions;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.testing.ScriptedLlmClient;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,13 +2,13 @@ package dev.rcrt.benchmarks;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
-import dev.rcrt.agent.ChatMessage;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmClient;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

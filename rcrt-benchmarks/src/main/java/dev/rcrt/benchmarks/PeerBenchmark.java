@@ -12,14 +12,14 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.DefaultToolExecutor;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmClient;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -101,7 +101,7 @@ public class PeerBenchmark {
     AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
     LlmClient instant =
         request -> {
-          List<dev.rcrt.agent.ChatMessage> m = request.messages();
+          List<dev.rcrt.llm.ChatMessage> m = request.messages();
           return "tool".equals(m.get(m.size() - 1).role())
               ? ChatResponse.text("391")
               : ChatResponse.toolCalls(new ToolCall("call_1", "calculator", "{\"expression\":\"17 * 23\"}"));

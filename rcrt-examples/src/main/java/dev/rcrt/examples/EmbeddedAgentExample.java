@@ -3,12 +3,13 @@ package dev.rcrt.examples;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.AgentResponse;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmClient;
-import dev.rcrt.agent.ScriptedLlmClient;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.OpenAiCompatibleLlmClient;
+import dev.rcrt.llm.ToolCall;
+import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolRunner;
 

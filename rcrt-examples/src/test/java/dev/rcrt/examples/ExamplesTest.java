@@ -2,10 +2,10 @@ package dev.rcrt.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.ScriptedLlmClient;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.ToolCall;
+import dev.rcrt.testing.ScriptedLlmClient;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

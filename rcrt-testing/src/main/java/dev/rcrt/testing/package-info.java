@@ -1,9 +1,13 @@
 /**
- * Contract suites that host implementations of the SDK's interfaces extend in their own tests.
+ * The testing kit: contract suites that host implementations of the SDK's interfaces extend in
+ * their own tests, a scripted model, and a clock that tests move by hand.
  *
- * <p>Add {@code dev.rcrt:rcrt-testing} with test scope and extend {@link
+ * <p>Add {@code dev.rcrt:rcrt-testing} with test scope, then extend {@link
  * dev.rcrt.testing.BreadcrumbStoreContract} to prove a custom {@code BreadcrumbStore} behaves like
- * the reference store.
+ * the reference store, or {@link dev.rcrt.testing.LlmClientContract} to prove a custom {@code
+ * LlmClient} does what an agent needs; test agent code offline with {@link
+ * dev.rcrt.testing.ScriptedLlmClient}, and timeouts without waiting with {@link
+ * dev.rcrt.testing.TestClock}.
  */
 @NullMarked
 package dev.rcrt.testing;

@@ -2,9 +2,9 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
-import dev.rcrt.agent.LlmClient;
-import dev.rcrt.agent.LlmException;
-import dev.rcrt.agent.OpenAiCompatibleLlmClient;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.LlmException;
+import dev.rcrt.llm.OpenAiCompatibleLlmClient;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -2,13 +2,13 @@ package dev.rcrt.cli.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rcrt.agent.ChatMessage;
-import dev.rcrt.agent.ChatRequest;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmClient;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -11,15 +11,18 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.testing.TestClock;
+import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
 import dev.rcrt.tools.testing.ToolHarness;
 import java.time.Duration;
 import java.util.Map;
@@ -266,5 +269,13 @@ class HttpToolTest {
     ToolResponse r = h.call("big-fetcher", "{\"url\":\"" + server.baseUrl() + "/big\"}");
     assertThat(r.output().get("error").asText())
         .isEqualTo("fetch " + server.baseUrl() + "/big failed: the response body is larger than 50000 bytes (the tool's limits.max_response_bytes)");
+  }
+
+  @Test
+  void aHostHttpClientThatFollowsRedirectsIsRefusedAsItWouldSkipTheAddressCheck() {
+    java.net.http.HttpClient following = java.net.http.HttpClient.newBuilder().followRedirects(java.net.http.HttpClient.Redirect.NORMAL).build();
+    assertThatThrownBy(() -> ToolRunner.builder(new InMemoryBreadcrumbStore()).httpClient(following))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must not follow redirects");
   }
 }

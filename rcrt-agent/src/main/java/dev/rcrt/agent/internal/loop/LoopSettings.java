@@ -1,8 +1,8 @@
 package dev.rcrt.agent.internal.loop;
 
-import dev.rcrt.agent.LlmClient;
-import dev.rcrt.agent.StreamListener;
 import dev.rcrt.core.TimeSource;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;

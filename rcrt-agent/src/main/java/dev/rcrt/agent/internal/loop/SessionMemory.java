@@ -1,13 +1,13 @@
 package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentResponse;
-import dev.rcrt.agent.ChatMessage;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import java.util.ArrayList;

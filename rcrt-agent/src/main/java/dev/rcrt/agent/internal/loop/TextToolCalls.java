@@ -2,9 +2,9 @@ package dev.rcrt.agent.internal.loop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -2,15 +2,15 @@ package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentResponse;
-import dev.rcrt.agent.ChatMessage;
-import dev.rcrt.agent.ChatRequest;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -53,7 +53,7 @@ public final class TurnLoop {
    *
    * @return the stored response
    * @throws dev.rcrt.core.ValidationException if the trigger is not a user message with content
-   * @throws dev.rcrt.agent.LlmException if the model cannot be asked; tool failures never throw
+   * @throws dev.rcrt.llm.LlmException if the model cannot be asked; tool failures never throw
    */
   public Breadcrumb answer(Breadcrumb trigger) {
     UserMessage said = UserMessage.fromBreadcrumb(trigger);

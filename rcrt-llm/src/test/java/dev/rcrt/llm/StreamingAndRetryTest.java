@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
@@ -12,9 +12,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import dev.rcrt.core.TimeSource;
-import dev.rcrt.testing.TestClock;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,24 +26,23 @@ class StreamingAndRetryTest {
   static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
 
   private final List<Duration> slept = new ArrayList<>();
-  private final TestClock clock = new TestClock(Instant.parse("2026-11-21T00:00:00Z"));
+  private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T00:00:00Z"), ZoneOffset.UTC);
 
-  /** The test clock, remembering each wait. */
+  /** Remembers each wait and never waits: the client only sleeps between retries. */
   private final TimeSource waits = new TimeSource() {
     @Override
     public long nanoTime() {
-      return clock.nanoTime();
+      return System.nanoTime();
     }
 
     @Override
     public Timer schedule(Duration delay, Runnable task) {
-      return clock.schedule(delay, task);
+      throw new AssertionError("the model client schedules nothing");
     }
 
     @Override
-    public void sleep(Duration duration) throws InterruptedException {
+    public void sleep(Duration duration) {
       slept.add(duration);
-      clock.sleep(duration);
     }
   };
 

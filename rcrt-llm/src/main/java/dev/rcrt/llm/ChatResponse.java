@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

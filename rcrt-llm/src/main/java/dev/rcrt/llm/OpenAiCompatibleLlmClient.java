@@ -1,9 +1,9 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
-import dev.rcrt.agent.internal.openai.Endpoint;
-import dev.rcrt.agent.internal.openai.Exchange;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.internal.SharedHttpClient;
+import dev.rcrt.llm.internal.openai.Endpoint;
+import dev.rcrt.llm.internal.openai.Exchange;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;

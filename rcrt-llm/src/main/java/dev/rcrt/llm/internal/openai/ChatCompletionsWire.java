@@ -1,15 +1,14 @@
-package dev.rcrt.agent.internal.openai;
+package dev.rcrt.llm.internal.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rcrt.agent.ChatMessage;
-import dev.rcrt.agent.ChatOptions;
-import dev.rcrt.agent.ChatRequest;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmException;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmException;
+import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -37,7 +36,7 @@ public final class ChatCompletionsWire {
     if (!request.tools().isEmpty()) {
       body.set("tools", request.tools());
     }
-    options(body, request.options());
+    body.setAll(request.options().toJson());
     if (request.tools().isEmpty()) {
       body.remove("tool_choice"); // providers refuse both without tools (OpenAI: HTTP 400)
       body.remove("parallel_tool_calls");
@@ -45,37 +44,6 @@ public final class ChatCompletionsWire {
     return body;
   }
 
-  /**
-   * Writes the settings that are set into {@code body} under their chat-completions names (the
-   * same names an agent definition's context uses).
-   *
-   * @return {@code body}
-   */
-  public static ObjectNode options(ObjectNode body, ChatOptions o) {
-    if (o.temperature() != null) {
-      body.put("temperature", o.temperature());
-    }
-    if (o.maxTokens() != null) {
-      body.put("max_tokens", o.maxTokens());
-    }
-    if (o.toolChoice() != null) {
-      body.set("tool_choice", o.toolChoice().deepCopy());
-    }
-    if (o.responseFormat() != null) {
-      body.set("response_format", o.responseFormat().deepCopy());
-    }
-    if (o.parallelToolCalls() != null) {
-      body.put("parallel_tool_calls", o.parallelToolCalls());
-    }
-    if (o.seed() != null) {
-      body.put("seed", o.seed());
-    }
-    if (!o.stop().isEmpty()) {
-      ArrayNode stop = body.putArray("stop");
-      o.stop().forEach(stop::add);
-    }
-    return body;
-  }
 
   static ObjectNode message(ChatMessage m) {
     ObjectNode out = RcrtJson.object();

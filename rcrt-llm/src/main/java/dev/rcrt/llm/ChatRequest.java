@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.rcrt.core.RcrtJson;

@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 /**
  * Receives the answer's text as the model produces it (OpenAI chat-completions streaming, {@code

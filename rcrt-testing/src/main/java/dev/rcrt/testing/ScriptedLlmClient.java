@@ -1,5 +1,8 @@
-package dev.rcrt.agent;
+package dev.rcrt.testing;
 
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

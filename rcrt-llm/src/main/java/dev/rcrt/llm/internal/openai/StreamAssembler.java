@@ -1,13 +1,13 @@
-package dev.rcrt.agent.internal.openai;
+package dev.rcrt.llm.internal.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rcrt.agent.ChatMessage;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmException;
-import dev.rcrt.agent.StreamListener;
-import dev.rcrt.agent.ToolCall;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmException;
+import dev.rcrt.llm.StreamListener;
+import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
-package dev.rcrt.agent.internal.openai;
+package dev.rcrt.llm.internal.openai;
 
+import dev.rcrt.llm.OpenAiCompatibleLlmClient;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;

@@ -1,6 +1,7 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
@@ -60,6 +61,39 @@ public record ChatOptions(
     toolChoice = toolChoice == null ? null : toolChoice.deepCopy();
     responseFormat = responseFormat == null ? null : responseFormat.deepCopy();
     stop = stop == null ? List.of() : List.copyOf(stop);
+  }
+
+  /**
+   * The settings that are set, under their OpenAI chat-completions names ({@code temperature},
+   * {@code max_tokens}, {@code tool_choice}, {@code response_format}, {@code parallel_tool_calls},
+   * {@code seed}, {@code stop}): the fields of a request body, and of an agent definition's
+   * context ({@link #fromContext} reads them back). A new object each call.
+   */
+  public ObjectNode toJson() {
+    ObjectNode body = RcrtJson.object();
+    if (temperature() != null) {
+      body.put("temperature", temperature());
+    }
+    if (maxTokens() != null) {
+      body.put("max_tokens", maxTokens());
+    }
+    if (toolChoice() != null) {
+      body.set("tool_choice", toolChoice().deepCopy());
+    }
+    if (responseFormat() != null) {
+      body.set("response_format", responseFormat().deepCopy());
+    }
+    if (parallelToolCalls() != null) {
+      body.put("parallel_tool_calls", parallelToolCalls());
+    }
+    if (seed() != null) {
+      body.put("seed", seed());
+    }
+    if (!stop().isEmpty()) {
+      ArrayNode sequences = body.putArray("stop");
+      stop.forEach(sequences::add);
+    }
+    return body;
   }
 
   /** A builder starting from no settings. */

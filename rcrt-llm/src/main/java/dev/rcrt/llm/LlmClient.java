@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 /**
  * A chat model. Hosts implement this to plug in any provider; {@link OpenAiCompatibleLlmClient}

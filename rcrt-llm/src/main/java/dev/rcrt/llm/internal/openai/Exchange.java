@@ -1,15 +1,15 @@
-package dev.rcrt.agent.internal.openai;
+package dev.rcrt.llm.internal.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rcrt.agent.ChatRequest;
-import dev.rcrt.agent.ChatResponse;
-import dev.rcrt.agent.LlmException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.BoundedLines;
 import dev.rcrt.core.internal.Excerpts;
 import dev.rcrt.core.internal.MediaTypes;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

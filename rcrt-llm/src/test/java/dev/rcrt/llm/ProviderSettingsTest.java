@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
@@ -13,9 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.tools.ToolRunner;
 import java.net.InetSocketAddress;
 import java.net.ProxySelector;
 import java.net.http.HttpClient;
@@ -180,33 +178,5 @@ class ProviderSettingsTest {
 
     assertThat(client.chat(hello()).message().content()).isEqualTo("hi");
     server.verify(postRequestedFor(urlEqualTo("/v1/chat/completions")).withHeader("Host", equalTo("api.provider.invalid")));
-  }
-
-  @Test
-  void buildingManyClientsAndRunnersStartsNoNewHttpThreads() {
-    answerAt("/v1/chat/completions", ANSWER);
-    OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").build().chat(hello());
-    long before = selectorThreads();
-
-    for (int i = 0; i < 100; i++) {
-      var store = new InMemoryBreadcrumbStore();
-      try (ToolRunner runner = ToolRunner.builder(store).build()) {
-        OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").build().chat(hello());
-      }
-    }
-
-    assertThat(selectorThreads()).isEqualTo(before);
-  }
-
-  @Test
-  void aToolHttpClientThatFollowsRedirectsIsRefused() {
-    HttpClient following = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
-    assertThatThrownBy(() -> ToolRunner.builder(new InMemoryBreadcrumbStore()).httpClient(following))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("must not follow redirects");
-  }
-
-  private static long selectorThreads() {
-    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().contains("SelectorManager")).count();
   }
 }

@@ -1,7 +1,7 @@
-package dev.rcrt.agent.internal.openai;
+package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.agent.LlmException;
 import dev.rcrt.core.internal.BoundedLines;
+import dev.rcrt.llm.LlmException;
 import java.time.Duration;
 import java.util.function.Consumer;
 

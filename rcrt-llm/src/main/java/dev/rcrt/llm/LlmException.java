@@ -1,4 +1,4 @@
-package dev.rcrt.agent;
+package dev.rcrt.llm;
 
 import dev.rcrt.core.RcrtException;
 import org.jspecify.annotations.Nullable;
