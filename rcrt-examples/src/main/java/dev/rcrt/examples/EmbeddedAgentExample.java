@@ -7,7 +7,6 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmClient;
-import dev.rcrt.llm.OpenAiCompatibleLlmClient;
 import dev.rcrt.llm.ToolCall;
 import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.tools.BuiltinTools;

@@ -1,6 +1,5 @@
 package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.llm.OpenAiCompatibleLlmClient;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -10,7 +9,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * The frozen settings of one chat-completions endpoint, as {@code OpenAiCompatibleLlmClient}'s
+ * The frozen settings of one chat-completions endpoint, as the public client's
  * builder left them.
  *
  * @param uri the full chat-completions URL, query included
