@@ -2,9 +2,9 @@ package dev.rcrt.cli;
 
 import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
+import dev.rcrt.cli.internal.SearchCommand;
 import dev.rcrt.cli.internal.ToolCallCommand;
 import dev.rcrt.cli.internal.ToolCommand;
-import dev.rcrt.cli.internal.SearchCommand;
 import dev.rcrt.cli.internal.ToolsCommand;
 import dev.rcrt.cli.internal.ValidateCommand;
 import dev.rcrt.cli.internal.ViewCommand;
@@ -17,10 +17,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The {@code ./rcrt} command line. Answers go to stdout, diagnostics to stderr. Exit status: 0 ok,
@@ -31,7 +35,7 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     version = "rcrt 0.1.0",
     description = "RCRT, Right Context, Right Time: agents that discover their tools from breadcrumbs.")
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
   @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Log debug detail and print stack traces on failure.")
   boolean verbose;
 
@@ -41,9 +45,13 @@ public final class Main implements Runnable {
     this.cli = cli;
   }
 
+  @Spec CommandSpec spec;
+
+  /** Run with no command: the list of commands on stderr, exit 2. */
   @Override
-  public void run() {
-    new CommandLine(this).usage(cli.err());
+  public Integer call() {
+    spec.commandLine().usage(cli.err());
+    return 2;
   }
 
   /** Entry point of the launcher. */
@@ -77,6 +85,7 @@ public final class Main implements Runnable {
     cmd.addSubcommand("view", new ViewCommand(cli));
     cmd.addSubcommand("search", new SearchCommand(cli));
     cmd.addSubcommand("validate", new ValidateCommand(cli));
+    withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));
     cmd.setExecutionExceptionHandler(
@@ -92,5 +101,21 @@ public final class Main implements Runnable {
           return 1;
         });
     return cmd.execute(args);
+  }
+
+  /**
+   * {@code -h}/{@code --help} on every command and a {@code help [COMMAND]} subcommand on every
+   * command that has subcommands, so that help works at every level.
+   */
+  private static void withHelp(CommandLine command) {
+    CommandSpec spec = command.getCommandSpec();
+    if (spec.findOption("--help") == null) {
+      spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help message and exit.").build());
+    }
+    if (!command.getSubcommands().isEmpty() && !command.getSubcommands().containsKey("help")) {
+      List<CommandLine> subcommands = List.copyOf(command.getSubcommands().values());
+      command.addSubcommand("help", new CommandLine.HelpCommand());
+      subcommands.forEach(Main::withHelp);
+    }
   }
 }

@@ -64,9 +64,9 @@ class DataCommandsTest {
   }
 
   @Test
-  void aMalformedSelectorIsAFailureNamingTheProblem() {
+  void aMalformedSelectorIsAUsageErrorNamingTheProblem() {
     CliHarness run = CliHarness.run("search", "--selector", "{\"context_match\":[{\"path\":\"$.a\",\"op\":\"like\",\"value\":1}]}");
-    assertThat(run.status).isEqualTo(1);
+    assertThat(run.status).isEqualTo(2);
     assertThat(run.err()).contains("context_match op: unknown value 'like'");
   }
 

@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
@@ -19,9 +22,12 @@ import java.util.stream.Stream;
  * semantic_version?, id?}} (see {@link BreadcrumbCreate}). A directory is read recursively, every
  * {@code *.json} file in path order.
  *
- * <p>An element without an {@code id} gets a name-based UUID derived from its source (the path, and
- * the index in an array), so the same file always loads to the same ids: a second load replaces
- * rather than duplicates, and ids printed by one run name the same records in the next.
+ * <p>An element without an {@code id} gets a name-based UUID derived from the record itself: its
+ * {@code schema_name}, {@code title} and tags (and, for the second and later records of one
+ * document with the same three, their count). So the same record loads to the same id whatever
+ * path it is read by (relative, absolute, moved): a second load replaces rather than duplicates,
+ * and ids printed by one run name the same records in the next. Editing its context keeps the
+ * id; changing its title or tags gives a new one.
  *
  * <p>A malformed file or element is reported as a {@link LoadProblem} with its path and the JSON
  * error, and everything else still loads. A second element with an id already seen in the same
@@ -132,25 +138,27 @@ public final class BreadcrumbFiles {
     List<BreadcrumbCreate> items = new ArrayList<>();
     List<String> sources = new ArrayList<>();
     List<LoadProblem> problems = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
     if (root.isArray()) {
       for (int i = 0; i < root.size(); i++) {
-        element(source + "[" + i + "]", root.get(i), items, sources, problems);
+        element(source + "[" + i + "]", root.get(i), items, sources, problems, seen);
       }
     } else {
-      element(source, root, items, sources, problems);
+      element(source, root, items, sources, problems, seen);
     }
     return new LoadReport<>(items, problems, sources);
   }
 
   private static void element(
-      String source, JsonNode node, List<BreadcrumbCreate> items, List<String> sources, List<LoadProblem> problems) {
+      String source, JsonNode node, List<BreadcrumbCreate> items, List<String> sources, List<LoadProblem> problems,
+      Map<String, Integer> seen) {
     if (!node.isObject()) {
       problems.add(new LoadProblem(source, "expected a breadcrumb object, found " + node.getNodeType()));
       return;
     }
     try {
       BreadcrumbCreate create = RcrtJson.mapper().treeToValue(node, BreadcrumbCreate.class);
-      items.add(create.id() != null ? create : create.withId(stableId(source)));
+      items.add(create.id() != null ? create : create.withId(derivedId(create, seen)));
       sources.add(source);
     } catch (ValueInstantiationException e) {
       String why = e.getCause() instanceof RcrtException r ? r.getMessage() : e.getOriginalMessage();
@@ -161,9 +169,15 @@ public final class BreadcrumbFiles {
     }
   }
 
-  /** The id of a file element that names none: a UUID derived from {@code source}. */
-  static String stableId(String source) {
-    return java.util.UUID.nameUUIDFromBytes(("rcrt-file:" + source).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
+  /**
+   * The id of a file element that names none: a UUID derived from its schema, title and sorted
+   * tags, plus its count among the same in this document after the first.
+   */
+  private static String derivedId(BreadcrumbCreate create, Map<String, Integer> seen) {
+    String identity = create.schemaName() + "\n" + create.title() + "\n" + String.join("\n", new TreeSet<>(create.tags()));
+    int occurrence = seen.merge(identity, 1, Integer::sum);
+    String name = "rcrt-record:" + identity + (occurrence > 1 ? "\n#" + occurrence : "");
+    return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
   }
 
   private static String pathOf(JsonProcessingException e) {

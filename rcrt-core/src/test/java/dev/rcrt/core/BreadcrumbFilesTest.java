@@ -83,6 +83,27 @@ class BreadcrumbFilesTest {
   }
 
   @Test
+  void derivedIdsComeFromTheRecordSoARelativeAndAnAbsolutePathOrAMovedFileGiveTheSameIds() throws Exception {
+    String json = "[{\"title\":\"a\",\"tags\":[\"x\",\"y\"]},{\"title\":\"a\",\"tags\":[\"y\",\"x\"]},{\"title\":\"b\"}]";
+    Path f = write("notes.json", json);
+    Path moved = write("elsewhere/renamed.json", json);
+    Path relative = Path.of("").toAbsolutePath().relativize(f);
+
+    List<String> absoluteIds = ids(BreadcrumbFiles.read(List.of(f.toAbsolutePath())));
+    List<String> relativeIds = ids(BreadcrumbFiles.read(List.of(relative)));
+    List<String> movedIds = ids(BreadcrumbFiles.read(List.of(moved)));
+
+    assertThat(relativeIds).isEqualTo(absoluteIds).isEqualTo(movedIds).doesNotHaveDuplicates().hasSize(3);
+    write("notes.json", json.replace("\"title\":\"b\"}", "\"title\":\"b\",\"context\":{\"edited\":true}}"));
+    assertThat(ids(BreadcrumbFiles.read(List.of(f)))).as("editing the context keeps the id").isEqualTo(absoluteIds);
+  }
+
+  private static List<String> ids(LoadReport<BreadcrumbCreate> report) {
+    assertThat(report.problems()).isEmpty();
+    return report.items().stream().map(BreadcrumbCreate::id).toList();
+  }
+
+  @Test
   void aMissingPathIsAProblemNotAnException() {
     LoadReport<BreadcrumbCreate> report = BreadcrumbFiles.read(List.of(dir.resolve("nope")));
     assertThat(report.problems().get(0).message()).isEqualTo("no such file or directory");

@@ -129,6 +129,17 @@ public final class ToolRunner implements AutoCloseable {
     return discovery;
   }
 
+  /**
+   * What a call to {@code definition} would be refused for in the definition itself, found without
+   * loading or running it: schema and example problems, an implementation type this runner cannot
+   * run, and the implementation's own errors (an HTTP tool without an endpoint, a container tool
+   * without an image). What depends on the moment (trust, approval, an image not pulled, a handler
+   * not registered) shows only when the tool is called. Empty when nothing is wrong.
+   */
+  public List<String> problems(ToolDefinition definition) {
+    return loader.problems(definition);
+  }
+
   /** The time this runner measures deadlines on ({@link Builder#timeSource}). */
   public TimeSource timeSource() {
     return time;

@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 public final class BreadcrumbsOption {
   @Option(
       names = "--breadcrumbs",
+      converter = Converters.ExistingPath.class,
       paramLabel = "PATH",
       description = "Breadcrumb JSON file or directory (read recursively) to load on top of the bundled tools and agent. Repeatable.")
   List<Path> paths = new ArrayList<>();

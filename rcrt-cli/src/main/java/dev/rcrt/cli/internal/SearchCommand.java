@@ -6,7 +6,10 @@ import dev.rcrt.core.Selector;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 @Command(
     name = "search",
@@ -17,10 +20,13 @@ import picocli.CommandLine.Option;
 public final class SearchCommand implements Callable<Integer> {
   private final Cli cli;
 
+  @Spec CommandSpec spec;
+
   @Mixin BreadcrumbsOption breadcrumbs;
 
-  @Option(names = "--selector", paramLabel = "JSON", required = true, description = "The selector, e.g. '{\"schema_name\":\"tool.definition.v1\"}'.")
-  String selector = "{}";
+  @Option(names = "--selector", paramLabel = "JSON", required = true, converter = Converters.SelectorJson.class,
+      description = "The selector, e.g. '{\"schema_name\":\"tool.definition.v1\"}'.")
+  Selector selector = Selector.all();
 
   @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most N results (default: ${DEFAULT-VALUE}).")
   int limit = 100;
@@ -31,9 +37,11 @@ public final class SearchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Selector parsed = Selector.fromJson(RcrtJson.parse(selector));
+    if (limit < 1) {
+      throw new ParameterException(spec.commandLine(), "--limit must be at least 1, found " + limit);
+    }
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    for (Breadcrumb b : workspace.store().search(parsed, Math.max(1, limit), 0)) {
+    for (Breadcrumb b : workspace.store().search(selector, limit, 0)) {
       cli.out().println(RcrtJson.write(b));
     }
     return 0;

@@ -31,8 +31,9 @@ public final class ToolCallCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "NAME", description = "The tool's name.")
   String name = "";
 
-  @Parameters(index = "1", paramLabel = "JSON", defaultValue = "{}", description = "The input object (default: {}).")
-  String input = "{}";
+  @Parameters(index = "1", paramLabel = "JSON", defaultValue = "{}", converter = Converters.Json.class,
+      description = "The input object (default: {}).")
+  JsonNode input;
 
   public ToolCallCommand(Cli cli) {
     this.cli = cli;
@@ -40,10 +41,9 @@ public final class ToolCallCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JsonNode json = RcrtJson.parse(input);
     Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
     try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
-      ToolResponse response = runner.call(ToolRequest.of(name, json, "cli"));
+      ToolResponse response = runner.call(ToolRequest.of(name, input, "cli"));
       if (!response.success()) {
         cli.note(response.error() + " [" + response.errorCode() + "]");
         return 1;

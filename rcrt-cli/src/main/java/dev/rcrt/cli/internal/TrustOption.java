@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
  * refuses unless the operator allows it.
  */
 public final class TrustOption {
-  @Option(names = "--allow-network", paramLabel = "CIDR",
+  @Option(names = "--allow-network", paramLabel = "CIDR", converter = Converters.Cidr.class,
       description = "Let HTTP tools and fetch reach this internal network, e.g. 127.0.0.0/8 (loopback, private and link-local addresses are refused by default). Repeatable.")
   List<String> networks = new ArrayList<>();
 
@@ -19,7 +19,7 @@ public final class TrustOption {
       description = "Let container tools run images matching PATTERN (* matches anything), e.g. ghcr.io/acme/*. None by default. Repeatable.")
   List<String> images = new ArrayList<>();
 
-  @Option(names = "--allow-module-dir", paramLabel = "DIR",
+  @Option(names = "--allow-module-dir", paramLabel = "DIR", converter = Converters.ExistingPath.class,
       description = "Let module tools load jars from DIR. None by default. Repeatable.")
   List<Path> moduleDirs = new ArrayList<>();
 

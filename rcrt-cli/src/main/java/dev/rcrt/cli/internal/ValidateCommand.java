@@ -12,6 +12,7 @@ import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.SchemaDefinitions;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolRunner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -39,7 +40,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
   private final Cli cli;
 
-  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Breadcrumb JSON files or directories.")
+  @Parameters(arity = "1..*", paramLabel = "PATH", converter = Converters.ExistingPath.class, description = "Breadcrumb JSON files or directories.")
   List<Path> paths = new ArrayList<>();
 
   public ValidateCommand(Cli cli) {
@@ -74,9 +75,11 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     SchemaDefinitions definitions = SchemaDefinitions.of(store);
     ContextView views = ContextView.of(store);
-    for (int i = 0; i < all.size(); i++) {
-      if (stored.get(i) != null) {
-        check(all.get(i).source(), stored.get(i), defined, definitions, views, problems);
+    try (ToolRunner runner = ToolRunner.builder(store).build()) {
+      for (int i = 0; i < all.size(); i++) {
+        if (stored.get(i) != null) {
+          check(all.get(i).source(), stored.get(i), defined, definitions, views, runner, problems);
+        }
       }
     }
     problems.forEach(cli.out()::println);
@@ -85,7 +88,8 @@ public final class ValidateCommand implements Callable<Integer> {
   }
 
   private static void check(
-      String source, Breadcrumb b, Set<String> defined, SchemaDefinitions definitions, ContextView views, List<String> problems) {
+      String source, Breadcrumb b, Set<String> defined, SchemaDefinitions definitions, ContextView views, ToolRunner runner,
+      List<String> problems) {
     String schema = b.schemaName();
     if (schema == null) {
       problems.add(source + ": /schema_name: missing; every breadcrumb needs a schema");
@@ -96,7 +100,7 @@ public final class ValidateCommand implements Callable<Integer> {
     }
     attempt(source, problems, () -> definitions.violations(schema, b.context()).forEach(v -> problems.add(source + ": /context" + v)));
     if (ToolDefinition.isToolSchema(schema)) {
-      attempt(source, problems, () -> ToolDefinition.fromBreadcrumb(b).problems().forEach(p -> problems.add(source + ": " + p)));
+      attempt(source, problems, () -> runner.problems(ToolDefinition.fromBreadcrumb(b)).forEach(p -> problems.add(source + ": " + p)));
     }
     if (AgentDefinition.SCHEMAS.contains(schema)) {
       attempt(source, problems, () -> AgentDefinition.fromBreadcrumb(b));

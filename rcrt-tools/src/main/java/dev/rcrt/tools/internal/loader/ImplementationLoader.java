@@ -1,6 +1,7 @@
 package dev.rcrt.tools.internal.loader;
 
 import dev.rcrt.tools.ToolDefinition;
+import java.util.List;
 
 /** Loads the code of one implementation type. */
 public interface ImplementationLoader {
@@ -10,4 +11,14 @@ public interface ImplementationLoader {
    * @throws dev.rcrt.tools.ToolException naming what is missing (the handler, module, image…)
    */
   Invoker load(ToolDefinition definition);
+
+  /**
+   * What {@link #load} would refuse in the definition itself (a missing endpoint, an unknown
+   * mode…), found without loading code, starting anything or touching the network; empty when
+   * nothing is wrong. What depends on the host (an image not pulled, a handler not registered) is
+   * left to {@code load}.
+   */
+  default List<String> problems(ToolDefinition definition) {
+    return List.of();
+  }
 }

@@ -132,7 +132,22 @@ public final class ToolLoader implements AutoCloseable {
     }
   }
 
-  private LoadedTool loadNew(ToolDefinition definition) {
+  /**
+   * What loading {@code definition} would refuse in the definition itself, without loading it:
+   * the definition's own problems (schemas, examples), an implementation type this runner cannot
+   * run, and its type's {@link ImplementationLoader#problems}.
+   */
+  public java.util.List<String> problems(ToolDefinition definition) {
+    java.util.List<String> found = new java.util.ArrayList<>(definition.problems());
+    try {
+      found.addAll(loaderFor(definition).problems(definition));
+    } catch (ToolException e) {
+      found.add(e.getMessage());
+    }
+    return found;
+  }
+
+  private ImplementationLoader loaderFor(ToolDefinition definition) {
     ImplementationLoader loader = byType.get(definition.implementation().type());
     if (loader == null) {
       throw new ToolException(
@@ -141,6 +156,11 @@ public final class ToolLoader implements AutoCloseable {
               + definition.implementation().type() + "', which this runner cannot run; supported: "
               + new java.util.TreeSet<>(byType.keySet()));
     }
+    return loader;
+  }
+
+  private LoadedTool loadNew(ToolDefinition definition) {
+    ImplementationLoader loader = loaderFor(definition);
     CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
     CompiledSchema out =
         definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());

@@ -30,23 +30,45 @@ public final class ContainerLoader implements ImplementationLoader, AutoCloseabl
     this.policy = policy;
   }
 
+  /** The spec checks that need no Docker and no policy: image, runtime, mode and port. */
+  private static void check(String tool, JsonNode spec) {
+    if (spec.path("image").asText("").isBlank()) {
+      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: type container needs 'image'");
+    }
+    String runtime = spec.path("runtime").asText("docker");
+    if (!"docker".equals(runtime)) {
+      throw new ToolException("tool_unsupported", "tool '" + tool + "': container runtime '" + runtime + "' is not supported; use docker");
+    }
+    String mode = spec.path("mode").asText("server").toLowerCase(Locale.ROOT);
+    if (!"server".equals(mode) && !"stdio".equals(mode)) {
+      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: mode '" + mode + "' is not server or stdio");
+    }
+    if ("server".equals(mode) && !spec.path("port").canConvertToInt()) {
+      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: server mode needs 'port'");
+    }
+  }
+
+  @Override
+  public java.util.List<String> problems(ToolDefinition definition) {
+    try {
+      check(definition.name(), definition.implementation().spec());
+      return java.util.List.of();
+    } catch (ToolException e) {
+      return java.util.List.of(e.getMessage());
+    }
+  }
+
   @Override
   public Invoker load(ToolDefinition definition) {
     String tool = definition.name();
     JsonNode spec = definition.implementation().spec();
+    check(tool, spec);
     String image = spec.path("image").asText("");
-    if (image.isBlank()) {
-      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: type container needs 'image'");
-    }
     if (!policy.allows(new Capability.ContainerImage(image))) {
       throw new ToolException(
           "tool_capability_denied",
           "tool '" + tool + "' wants to run image '" + image + "', which the host does not allow;"
               + " allow it with ToolTrustPolicy.builder().allowImages(\"" + image + "\")");
-    }
-    String runtime = spec.path("runtime").asText("docker");
-    if (!"docker".equals(runtime)) {
-      throw new ToolException("tool_unsupported", "tool '" + tool + "': container runtime '" + runtime + "' is not supported; use docker");
     }
     Hardening hardening = Hardening.of(spec, definition.context().path("limits"));
     DockerEngine docker = engine();
@@ -57,17 +79,9 @@ public final class ContainerLoader implements ImplementationLoader, AutoCloseabl
           "tool_load_failed", "tool '" + tool + "': image '" + image + "' is not available to the Docker daemon; pull or build it first");
     }
     String mode = spec.path("mode").asText("server").toLowerCase(Locale.ROOT);
-    return switch (mode) {
-      case "server" -> {
-        if (!spec.path("port").canConvertToInt()) {
-          throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: server mode needs 'port'");
-        }
-        yield new ServerContainer(docker, tool, image, spec.get("port").asInt(), spec.path("path").asText("/"), command(spec), hardening);
-      }
-      case "stdio" -> new StdioContainer(docker, tool, image, command(spec), hardening);
-      default -> throw new ToolException(
-          "tool_definition_invalid", "tool '" + tool + "' implementation: mode '" + mode + "' is not server or stdio");
-    };
+    return "stdio".equals(mode)
+        ? new StdioContainer(docker, tool, image, command(spec), hardening)
+        : new ServerContainer(docker, tool, image, spec.get("port").asInt(), spec.path("path").asText("/"), command(spec), hardening);
   }
 
   private static java.util.@Nullable List<String> command(JsonNode spec) {

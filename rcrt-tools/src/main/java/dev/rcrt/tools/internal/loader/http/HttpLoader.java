@@ -42,29 +42,59 @@ public final class HttpLoader implements ImplementationLoader {
     this.network = network;
   }
 
+  /** The checked {@code implementation} of an HTTP tool. */
+  private record Spec(URI uri, String method, JsonNode auth, String authType) {
+    static Spec of(ToolDefinition definition) {
+      String tool = definition.name();
+      JsonNode spec = definition.implementation().spec();
+      if (!spec.hasNonNull("endpoint")) {
+        throw invalid(tool, "endpoint: required, found none (an http or https URL)");
+      }
+      String endpoint = spec.path("endpoint").asText("");
+      URI uri;
+      try {
+        uri = URI.create(endpoint);
+      } catch (IllegalArgumentException e) {
+        throw invalid(tool, "endpoint '" + endpoint + "' is not a URL");
+      }
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+        throw invalid(tool, "endpoint must be an http or https URL with a host, found '" + endpoint + "'");
+      }
+      String method = spec.path("method").asText("POST").toUpperCase(Locale.ROOT);
+      if (!List.of("GET", "POST", "PUT", "PATCH", "DELETE").contains(method)) {
+        throw invalid(tool, "method '" + method + "' is not one of GET, POST, PUT, PATCH, DELETE");
+      }
+      JsonNode auth = spec.path("auth");
+      String authType = auth.path("type").asText("none").toLowerCase(Locale.ROOT);
+      if (!List.of("none", "bearer", "basic", "header").contains(authType)) {
+        throw invalid(tool, "auth.type '" + authType + "' is not one of bearer, basic, header");
+      }
+      if (!"none".equals(authType) && !auth.hasNonNull("secret")) {
+        throw invalid(tool, "auth type " + authType + " needs auth.secret (a secret:NAME reference)");
+      }
+      return new Spec(uri, method, auth, authType);
+    }
+  }
+
+  @Override
+  public List<String> problems(ToolDefinition definition) {
+    try {
+      Spec.of(definition);
+      return List.of();
+    } catch (ToolException e) {
+      return List.of(e.getMessage());
+    }
+  }
+
   @Override
   public Invoker load(ToolDefinition definition) {
     String tool = definition.name();
     JsonNode spec = definition.implementation().spec();
-    String endpoint = spec.path("endpoint").asText("");
-    URI uri;
-    try {
-      uri = URI.create(endpoint);
-    } catch (IllegalArgumentException e) {
-      throw invalid(tool, "endpoint '" + endpoint + "' is not a URL");
-    }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-      throw invalid(tool, "endpoint must be an http or https URL, found '" + endpoint + "'");
-    }
-    String method = spec.path("method").asText("POST").toUpperCase(Locale.ROOT);
-    JsonNode auth = spec.path("auth");
-    String authType = auth.path("type").asText("none").toLowerCase(Locale.ROOT);
-    if (!List.of("none", "bearer", "basic", "header").contains(authType)) {
-      throw invalid(tool, "auth.type '" + authType + "' is not one of bearer, basic, header");
-    }
-    if (!"none".equals(authType) && !auth.hasNonNull("secret")) {
-      throw invalid(tool, "auth type " + authType + " needs auth.secret (a secret:NAME reference)");
-    }
+    Spec checked = Spec.of(definition);
+    URI uri = checked.uri();
+    String method = checked.method();
+    JsonNode auth = checked.auth();
+    String authType = checked.authType();
     long maxBytes = maxResponseBytes(definition);
     int attempts = Math.max(1, spec.path("retry").path("max_attempts").asInt(1));
     Duration backoff = Duration.ofMillis(Math.max(0, spec.path("retry").path("backoff_ms").asLong(200)));

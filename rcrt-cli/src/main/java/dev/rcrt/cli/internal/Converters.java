@@ -1,0 +1,68 @@
+package dev.rcrt.cli.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Option and parameter values checked while the command line is parsed, so that a bad value is a
+ * usage error (exit 2, the option named, the usage printed) rather than a failure of the command.
+ */
+final class Converters {
+  private Converters() {}
+
+  /** Any JSON value. */
+  static final class Json implements ITypeConverter<JsonNode> {
+    @Override
+    public JsonNode convert(String value) {
+      try {
+        return RcrtJson.parse(value);
+      } catch (ValidationException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** An RCRT selector object. */
+  static final class SelectorJson implements ITypeConverter<Selector> {
+    @Override
+    public Selector convert(String value) {
+      try {
+        return Selector.fromJson(RcrtJson.parse(value));
+      } catch (ValidationException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** A file or directory that exists. */
+  static final class ExistingPath implements ITypeConverter<Path> {
+    @Override
+    public Path convert(String value) {
+      Path path = Path.of(value);
+      if (!Files.exists(path)) {
+        throw new TypeConversionException("no such file or directory: " + value);
+      }
+      return path;
+    }
+  }
+
+  /** A network in CIDR notation that the trust policy accepts. */
+  static final class Cidr implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        ToolTrustPolicy.builder().allowNetwork(value);
+        return value;
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Help at every level, and exit 2 with the usage for every usage error. */
+class UsageTest {
+  @TempDir Path dir;
+
+  @Test
+  void bareRcrtListsTheCommandsOnStderrAndExitsTwo() {
+    CliHarness run = CliHarness.run();
+    assertThat(run.status).isEqualTo(2);
+    assertThat(run.err()).contains("Commands:").contains("chat").contains("tools").contains("validate").contains("help");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "help|Commands:",
+      "--help|Commands:",
+      "-h|Commands:",
+      "help chat|--max-rounds",
+      "chat --help|--max-rounds",
+      "tools -h|prompt",
+      "tools help list|--breadcrumbs",
+      "tools list --help|--breadcrumbs",
+      "tool call -h|NAME JSON",
+      "tool help call|NAME JSON",
+      "search --help|--selector",
+      "validate -h|PATH",
+      "view --help|ID"})
+  void helpWorksAtEveryLevelOnStdoutWithExitZero(String args, String shows) {
+    CliHarness run = CliHarness.run(args.split(" "));
+    assertThat(run.status).as(run.err()).isZero();
+    assertThat(run.out()).startsWith("Usage: rcrt").contains(shows);
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "search --selector nojson|Invalid value for option '--selector': not valid JSON",
+      "search --selector [1]|selector: expected a JSON object",
+      "search --selector {} --limit 0|--limit must be at least 1, found 0",
+      "tool call calculator nojson|Invalid value for positional parameter at index 1 (JSON): not valid JSON",
+      "tool call calculator {} --breadcrumbs /no/such/path|no such file or directory: /no/such/path",
+      "chat --allow-network notcidr hi|Invalid value for option '--allow-network'",
+      "chat --max-rounds 0 hi|--max-rounds must be at least 1",
+      "chat --base-url localhost:11434 hi|has no http:// or https:// scheme",
+      "validate /no/such/path|no such file or directory: /no/such/path",
+      "tools|Usage: rcrt tools",
+      "chat --frobnicate hi|Unknown option: '--frobnicate'"})
+  void everyUsageErrorExitsTwoSayingWhatAndShowingTheUsage(String args, String says) {
+    CliHarness run = CliHarness.run(args.split(" "));
+    assertThat(run.status).as(run.err()).isEqualTo(2);
+    assertThat(run.err()).contains(says).contains("Usage: rcrt");
+  }
+
+  @Test
+  void anUnknownCommandExitsTwoSuggestingTheNearest() {
+    CliHarness run = CliHarness.run("valdate", "x.json");
+    assertThat(run.status).isEqualTo(2);
+    assertThat(run.err()).contains("Unmatched arguments from index 0: 'valdate'").contains("Did you mean: rcrt validate");
+  }
+
+  @Test
+  void validateReportsTheToolThatToolCallWouldRejectWithTheSameMessage() throws Exception {
+    Path file = dir.resolve("tools.json");
+    Files.writeString(file, """
+        {"schema_name":"tool.v1","title":"Weather","tags":["tool"],
+         "context":{"name":"weather","description":"Weather.","input_schema":{"type":"object"},"implementation":{"type":"http"}}}""");
+
+    CliHarness validate = CliHarness.run("validate", file.toString());
+    CliHarness call = CliHarness.run("tool", "call", "weather", "{}", "--breadcrumbs", file.toString());
+
+    String why = "tool 'weather' implementation: endpoint: required, found none";
+    assertThat(validate.status).isEqualTo(1);
+    assertThat(validate.out()).contains(why);
+    assertThat(call.status).isEqualTo(1);
+    assertThat(call.err()).contains(why);
+  }
+}
