@@ -13,6 +13,7 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.StreamListener;
@@ -125,6 +126,17 @@ public final class AgentExecutor implements AutoCloseable {
    */
   public AgentResponse ask(String sessionId, String text) {
     return AgentResponse.fromBreadcrumb(loop.ask(new UserMessage(sessionId, text)));
+  }
+
+  /**
+   * The request the first round of {@code ask(newSession, text)} would send, exactly: the system
+   * prompt, the tool instructions (with each tool's inputs when the agent uses the text protocol),
+   * the user message, the OpenAI {@code tools} (none for the text protocol) and the agent's
+   * options. Nothing is written and the model is not asked; tools are discovered as a turn
+   * discovers them.
+   */
+  public ChatRequest preview(String text) {
+    return loop.preview(Objects.requireNonNull(text, "text"));
   }
 
   /**

@@ -112,6 +112,22 @@ class ConversationTest {
   }
 
   @Test
+  void thePreviewIsExactlyTheFirstRequestATurnSends() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("391"));
+    try (AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent).build()) {
+      ChatRequest preview = executor.preview("What is 17 * 23?");
+      executor.ask("fresh", "What is 17 * 23?");
+
+      ChatRequest sent = llm.requests().get(0);
+      assertThat(preview.messages()).isEqualTo(sent.messages());
+      assertThat(preview.tools()).isEqualTo(sent.tools());
+      assertThat(preview.options()).isEqualTo(sent.options());
+      assertThat(preview.model()).isEqualTo(sent.model());
+    }
+    assertThat(store.search(dev.rcrt.core.Selector.allTags("session:preview"), 10, 0)).isEmpty();
+  }
+
+  @Test
   void aModelThatNamesNoModelIsRecordedAsTheModelItWasAskedForAndAsyncAskingWorks() throws Exception {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("yes"));
     try (AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent).build()) {

@@ -196,10 +196,19 @@ class ChatCommandTest {
   }
 
   @Test
-  void toolsPromptPrintsTheTextPromptAndTheOpenAiToolsJson() {
+  void toolsPromptPrintsWhatANativeToolsAgentSendsAndNoInputLinesItNeverSends() {
     CliHarness run = CliHarness.run("tools", "prompt");
     assertThat(run.status).isZero();
-    assertThat(run.out()).contains("Tool: calculator\n").contains("\"type\" : \"function\"");
+    assertThat(run.out()).contains("=== system message\nYou are a helpful assistant.").contains("Tool: calculator\n")
+        .doesNotContain("Input:").contains("=== tools (OpenAI function calling)").contains("\"type\" : \"function\"");
+  }
+
+  @Test
+  void toolsPromptForTheTextProtocolDescribesInputsAndSendsNoToolsJson() {
+    CliHarness run = CliHarness.run("tools", "prompt", "--protocol", "text");
+    assertThat(run.status).isZero();
+    assertThat(run.out()).contains("Input: expression (string, required)").doesNotContain("=== tools");
+    assertThat(CliHarness.run("tools", "prompt", "--protocol", "smoke").status).isEqualTo(2);
   }
 
   private static JsonNode find(List<JsonNode> lines, String schema) {

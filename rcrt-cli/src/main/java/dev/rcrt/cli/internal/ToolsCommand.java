@@ -1,14 +1,28 @@
 package dev.rcrt.cli.internal;
 
-import dev.rcrt.agent.ToolPrompt;
-import dev.rcrt.agent.ToolPromptAdapter;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolDiscovery;
+import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 @Command(
     name = "tools",
@@ -41,11 +55,30 @@ public final class ToolsCommand extends GroupCommand {
     }
   }
 
-  @Command(name = "prompt", description = "The text prompt and the OpenAI tools JSON that agents send for the discovered tools.")
+  @Command(
+      name = "prompt",
+      description = {
+        "Exactly what an agent sends the model about its tools in the first round of a turn: its",
+        "system messages and, with the native protocol, the OpenAI tools JSON. The text protocol",
+        "sends no tools JSON and describes each tool's inputs in the text instead."
+      })
   public static final class PromptTools implements Callable<Integer> {
     private final Cli cli;
 
+    @Spec CommandSpec spec;
+
     @Mixin BreadcrumbsOption breadcrumbs;
+
+    @Option(names = "--agent", paramLabel = "ID", defaultValue = "default-chat-assistant",
+        description = "agent_id of the agent definition whose request to show (default: ${DEFAULT-VALUE}).")
+    String agentId = "default-chat-assistant";
+
+    @Option(names = "--protocol", paramLabel = "PROTOCOL",
+        description = "native or text: the agent's tool_protocol to show instead of its own.")
+    @Nullable String protocol;
+
+    @Parameters(arity = "0..*", paramLabel = "MESSAGE", description = "The user's message (tool budgets choose tools by it).")
+    List<String> message = new ArrayList<>();
 
     public PromptTools(Cli cli) {
       this.cli = cli;
@@ -53,9 +86,33 @@ public final class ToolsCommand extends GroupCommand {
 
     @Override
     public Integer call() throws Exception {
-      ToolPrompt prompt = new ToolPromptAdapter().adapt(discover(cli, breadcrumbs).items());
-      cli.out().println(prompt.text());
-      cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(prompt.tools()));
+      if (protocol != null && !List.of("native", "text").contains(protocol)) {
+        throw new ParameterException(spec.commandLine(), "--protocol must be native or text, found '" + protocol + "'");
+      }
+      Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
+      AgentDefinition agent = workspace.agent(agentId);
+      if (protocol != null) {
+        ObjectNode context = agent.context().deepCopy();
+        context.put("tool_protocol", protocol);
+        agent = new AgentDefinition(agent.agentId(), agent.model(), agent.systemPrompt(), agent.options(), agent.subscriptions(), context);
+      }
+      LlmClient never = request -> {
+        throw new IllegalStateException("tools prompt never asks the model");
+      };
+      try (ToolRunner runner = workspace.runner(null, ToolTrustPolicy.defaults());
+          AgentExecutor executor = AgentExecutor.builder(never, runner).agent(agent).build()) {
+        ChatRequest request = executor.preview(String.join(" ", message));
+        for (ChatMessage m : request.messages()) {
+          if ("system".equals(m.role())) {
+            cli.out().println("=== system message");
+            cli.out().println(m.content());
+          }
+        }
+        if (!request.tools().isEmpty()) {
+          cli.out().println("=== tools (OpenAI function calling)");
+          cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(request.tools()));
+        }
+      }
       return 0;
     }
   }

@@ -43,6 +43,32 @@ public final class TurnLoop {
     this.dispatcher = new CallDispatcher(settings, agent, pool, this::askSpecialist);
   }
 
+  /**
+   * The request the first round of a turn answering {@code text} in a new session would send;
+   * nothing is written and the model is not asked.
+   */
+  public ChatRequest preview(String text) {
+    Offer offer = offers.offer(text, "preview");
+    return request(offer, opening(offer, List.of(), text));
+  }
+
+  /** System prompt, the offer's instructions, the session's memory, the user's message. */
+  private List<ChatMessage> opening(Offer offer, List<ChatMessage> memory, String text) {
+    List<ChatMessage> messages = new ArrayList<>();
+    messages.add(ChatMessage.system(agent.systemPrompt()));
+    if (!offer.instructions().isEmpty()) {
+      messages.add(ChatMessage.system(offer.instructions()));
+    }
+    messages.addAll(memory);
+    messages.add(ChatMessage.user(text));
+    return messages;
+  }
+
+  /** One round's request: the text protocol sends no {@code tools}. */
+  private ChatRequest request(Offer offer, List<ChatMessage> messages) {
+    return new ChatRequest(agent.model(), messages, offer.textProtocol() ? null : offer.prompt().tools(), agent.options(), null);
+  }
+
   /** Writes {@code message} as a {@code user.message.v1} and answers it. */
   public Breadcrumb ask(UserMessage message) {
     return answer(store.create(message.toBreadcrumb()));
@@ -59,24 +85,15 @@ public final class TurnLoop {
     UserMessage said = UserMessage.fromBreadcrumb(trigger);
     String session = said.sessionId();
     Offer offer = offers.offer(said.content(), session);
-
-    List<ChatMessage> messages = new ArrayList<>();
-    messages.add(ChatMessage.system(agent.systemPrompt()));
-    if (!offer.instructions().isEmpty()) {
-      messages.add(ChatMessage.system(offer.instructions()));
-    }
-    messages.addAll(SessionMemory.before(store, trigger, session, settings.historyLimit()));
-    messages.add(ChatMessage.user(said.content()));
+    List<ChatMessage> messages =
+        opening(offer, SessionMemory.before(store, trigger, session, settings.historyLimit()), said.content());
 
     Counters turn = new Counters();
     String answer = null;
     while (answer == null && turn.rounds < settings.maxRounds()) {
       turn.rounds++;
       String round = trigger.id() + "#" + turn.rounds;
-      ChatRequest request =
-          new ChatRequest(
-              agent.model(), messages, offer.textProtocol() ? null : offer.prompt().tools(), agent.options(),
-              depth == 0 ? settings.streamListener() : null);
+      ChatRequest request = request(offer, messages).withStream(depth == 0 ? settings.streamListener() : null);
       ChatResponse response = settings.llm().chat(request);
       turn.add(response.model() != null ? response : response.withModel(agent.model()));
       ChatMessage assistant = response.message();
