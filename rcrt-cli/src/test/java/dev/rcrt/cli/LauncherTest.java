@@ -1,0 +1,54 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code ./rcrt} launcher, run by bash on a copy of the repository layout with a stand-in {@code mvn}. */
+class LauncherTest {
+  private static final Path SCRIPT = Path.of("..", "rcrt").toAbsolutePath().normalize();
+
+  @TempDir Path home;
+
+  private record Run(int status, String err) {}
+
+  /** Runs a copy of the launcher whose first build is {@code mvnScript}. */
+  private Run launch(String mvnScript) throws Exception {
+    Files.copy(SCRIPT, home.resolve("rcrt"));
+    Files.writeString(home.resolve("pom.xml"), "<project/>");
+    Path bin = Files.createDirectories(home.resolve("bin"));
+    Path mvn = bin.resolve("mvn");
+    Files.writeString(mvn, "#!/usr/bin/env bash\n" + mvnScript + "\n");
+    Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
+    ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("rcrt").toString(), "--help").redirectErrorStream(false);
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    Process p = pb.start();
+    p.getOutputStream().close();
+    byte[] err = p.getErrorStream().readAllBytes();
+    p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), new String(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aFailedFirstBuildShowsMavensOutputWithoutEscapeCodesAndExitsOne() throws Exception {
+    Run run = launch("printf '\\033[0m\\033[1;31m[ERROR] COMPILATION ERROR\\033[0m\\n'; exit 1");
+
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).contains("[ERROR] COMPILATION ERROR").contains("rcrt: build failed").doesNotContain("\u001b");
+  }
+
+  @Test
+  void aSuccessfulFirstBuildPrintsNothingOfMavensOutput() throws IOException, Exception {
+    Run run = launch("printf '\\033[0m\\033[0mBUILD NOISE\\n'; mkdir -p rcrt-cli/target; touch rcrt-cli/target/rcrt-cli.jar; exit 0");
+
+    assertThat(run.err()).startsWith("rcrt: building the command line").doesNotContain("BUILD NOISE").doesNotContain("\u001b");
+  }
+}
