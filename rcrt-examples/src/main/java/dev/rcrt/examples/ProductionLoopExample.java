@@ -5,6 +5,7 @@ import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.llm.ChatOptions;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.OpenAiCompatibleLlmClient;
 import dev.rcrt.tools.ToolRunner;
@@ -30,6 +31,31 @@ public final class ProductionLoopExample {
             .build();
     // README:end client
     return llm;
+  }
+
+  /** An Azure OpenAI deployment: its key goes in the {@code api-key} header, the API version in the query. */
+  static OpenAiCompatibleLlmClient azure(String resource, String deployment, String key) {
+    // README:begin azure
+    OpenAiCompatibleLlmClient azure =
+        OpenAiCompatibleLlmClient.builder("https://" + resource + ".openai.azure.com/openai/deployments/" + deployment)
+            .header("api-key", key) // instead of Authorization: Bearer
+            .queryParameter("api-version", "2024-10-21")
+            .build();
+    // README:end azure
+    return azure;
+  }
+
+  /** An agent defined in code, stored so that other processes find it. */
+  static AgentDefinition supportBot(BreadcrumbStore store) {
+    // README:begin agent
+    AgentDefinition agent = AgentDefinition.builder("support-bot")
+        .model("gpt-4o")
+        .systemPrompt("Answer support questions.")
+        .options(ChatOptions.builder().temperature(0.1).maxTokens(400).build())
+        .build();
+    store.create(agent.toBreadcrumb()); // optional: other processes and ./rcrt find it
+    // README:end agent
+    return agent;
   }
 
   /** An executor that streams and runs tool calls in parallel on the host's pool. */

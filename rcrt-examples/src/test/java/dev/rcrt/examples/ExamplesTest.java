@@ -54,6 +54,17 @@ class ExamplesTest {
   }
 
   @Test
+  void theAzureClientAndTheCodedAgentAreWhatTheReadmeSays() {
+    assertThat(ProductionLoopExample.azure("acme", "gpt4o", "key").endpoint()).hasToString(
+        "https://acme.openai.azure.com/openai/deployments/gpt4o/chat/completions?api-version=2024-10-21");
+    var store = new dev.rcrt.core.InMemoryBreadcrumbStore();
+    var agent = ProductionLoopExample.supportBot(store);
+    var stored = store.search(dev.rcrt.core.Selector.allTags("agent:support-bot"), 1, 0).get(0);
+    assertThat(dev.rcrt.agent.AgentDefinition.fromBreadcrumb(stored)).isEqualTo(agent);
+    assertThat(agent.options().maxTokens()).isEqualTo(400);
+  }
+
+  @Test
   void everyReadmeSnippetIsIdenticalToTheCompiledExample() throws Exception {
     String readme = Files.readString(Path.of("..", "README.md"));
     for (Path source : List.of(
