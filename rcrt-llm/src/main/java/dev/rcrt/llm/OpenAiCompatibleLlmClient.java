@@ -63,7 +63,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         new Exchange(
             new Endpoint(endpoint, headers, b.http, b.requestTimeout, b.streamIdleTimeout, b.streamTimeout, b.maxResponseBytes, b.clock));
     List<String> scrub = new ArrayList<>();
-    for (String value : headers.values()) {
+    List<String> values = new ArrayList<>(headers.values());
+    values.addAll(b.query.values());
+    for (String value : values) {
       String secret = value.startsWith("Bearer ") ? value.substring(7) : value;
       if (secret.length() >= MIN_SCRUBBED_SECRET) {
         scrub.add(secret);
@@ -193,7 +195,10 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
       return this;
     }
 
-    /** A query parameter added to the endpoint URL, such as Azure's {@code api-version}; URL-encoded here. */
+    /**
+     * A query parameter added to the endpoint URL, such as Azure's {@code api-version}; URL-encoded
+     * here. Treated as a secret like header values (some providers take keys as {@code ?key=}).
+     */
     public Builder queryParameter(String name, String value) {
       query.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
       return this;

@@ -240,7 +240,7 @@ class HttpToolTest {
   @Test
   void anEndpointThatIsNotHttpIsAnInvalidDefinition() {
     h.define("tool.v1", "{\"name\":\"ftp\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"ftp://example.org/x\"}}");
-    assertThat(h.call("ftp", "{}").error()).isEqualTo("tool 'ftp' implementation: endpoint must be an http or https URL, found 'ftp://example.org/x'");
+    assertThat(h.call("ftp", "{}").error()).isEqualTo("tool 'ftp' implementation: endpoint must be an http or https URL with a host, found 'ftp://example.org/x'");
   }
 
   @Test
