@@ -1,13 +1,12 @@
 package dev.rcrt.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rcrt.core.internal.ContentDigest;
 import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.core.internal.Expiry;
 import dev.rcrt.core.internal.Ids;
-import dev.rcrt.core.internal.JsonDepth;
 import dev.rcrt.core.internal.OrderedSubscription;
 import dev.rcrt.core.internal.RecencyIndex;
+import dev.rcrt.core.internal.Records;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -82,14 +81,8 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
     Objects.requireNonNull(create, "create");
-    String where = "breadcrumb '" + create.title() + "'";
-    JsonDepth.check(create.context(), where + " context");
-    JsonNode context = create.context().deepCopy();
-    if (create.llmHints() != null) {
-      JsonDepth.check(create.llmHints(), where + " llm_hints");
-    }
-    Expiry.validate(create);
-    conform(create.schemaName(), context, where);
+    Records.check(create);
+    conform(create.schemaName(), create.context(), "breadcrumb '" + create.title() + "'");
     List<OrderedSubscription> notify;
     Breadcrumb stored;
     lock.writeLock().lock();
@@ -105,15 +98,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       if (existing != null) {
         throw new ConflictException(id, 0, existing.current().version());
       }
-      Instant now = clock.instant();
-      ContentDigest digest = ContentDigest.of(context);
-      stored =
-          new Breadcrumb(
-              id, create.title(), create.description(), create.semanticVersion(), context,
-              create.tags(), create.schemaName(), copy(create.llmHints()), create.visibility(),
-              create.sensitivity(), 1, digest.checksum(), create.ttl(), create.ttlType(),
-              copy(create.ttlConfig()), now, now, create.createdBy(), create.createdBy(),
-              digest.sizeBytes());
+      stored = Records.created(create, id, clock.instant());
       Entry entry = new Entry();
       entry.versions.add(stored);
       entry.seq = nextSeq++;
@@ -159,16 +144,9 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(update, "update");
-    String where = "breadcrumb '" + id + "'";
-    if (update.context() != null) {
-      JsonDepth.check(update.context(), where + " context");
-    }
-    JsonNode newContext = update.context() == null ? null : update.context().deepCopy();
-    if (update.llmHints() != null) {
-      JsonDepth.check(update.llmHints(), where + " llm_hints");
-    }
-    if (newContext != null && definitions != null) {
-      conform(visible(id).map(Breadcrumb::schemaName).orElse(null), newContext, where);
+    Records.check(id, update);
+    if (update.context() != null && definitions != null) {
+      conform(visible(id).map(Breadcrumb::schemaName).orElse(null), update.context(), "breadcrumb '" + id + "'");
     }
     List<OrderedSubscription> notify;
     Breadcrumb stored;
@@ -182,33 +160,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       if (old.version() != expectedVersion) {
         throw new ConflictException(id, expectedVersion, old.version());
       }
-      JsonNode context = newContext != null ? newContext : old.context();
-      ContentDigest digest =
-          newContext != null
-              ? ContentDigest.of(context)
-              : new ContentDigest(old.checksum(), old.sizeBytes());
-      stored =
-          new Breadcrumb(
-              id,
-              or(update.title(), old.title()),
-              or(update.description(), old.description()),
-              or(update.semanticVersion(), old.semanticVersion()),
-              context,
-              or(update.tags(), old.tags()),
-              old.schemaName(),
-              update.llmHints() != null ? copy(update.llmHints()) : old.llmHints(),
-              or(update.visibility(), old.visibility()),
-              or(update.sensitivity(), old.sensitivity()),
-              old.version() + 1,
-              digest.checksum(),
-              old.ttl(),
-              old.ttlType(),
-              old.ttlConfig(),
-              old.createdAt(),
-              clock.instant(),
-              old.createdBy(),
-              update.updatedBy(),
-              digest.sizeBytes());
+      stored = Records.updated(old, update, clock.instant());
       index.remove(entry.seq, old);
       entry.seq = nextSeq++;
       entry.versions.add(stored);
@@ -380,14 +332,6 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       }
     }
     return matched;
-  }
-
-  private static <T> T or(@Nullable T value, T fallback) {
-    return value != null ? value : fallback;
-  }
-
-  private static @Nullable JsonNode copy(@Nullable JsonNode node) {
-    return node == null ? null : node.deepCopy();
   }
 
   private static ExecutorService defaultEvents() {

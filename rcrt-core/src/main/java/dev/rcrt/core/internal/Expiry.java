@@ -56,25 +56,32 @@ public final class Expiry {
 
   /** Whether {@code b}, read {@code reads} times so far, has expired at {@code now}. */
   public static boolean expired(Breadcrumb b, long reads, Instant now) {
+    Instant at = expiresAt(b);
+    Long max = maxReads(b);
+    return (at != null && !now.isBefore(at)) || (max != null && reads >= max);
+  }
+
+  /**
+   * When {@code b} expires by time, or null when its TTL has no time part: {@code ttl}, else
+   * {@code created_at + ttl_config.duration}; null for {@code usage} and {@code never}. With {@link
+   * #maxReads(Breadcrumb)}, what a database needs to judge {@link #expired} in a query: expired
+   * when {@code now >= expiresAt} or {@code reads >= maxReads}.
+   */
+  public static @Nullable Instant expiresAt(Breadcrumb b) {
     TtlType type = type(b.ttlType(), b.ttl());
-    if (type == TtlType.NEVER) {
-      return false;
+    if (type == TtlType.NEVER || type == TtlType.USAGE) {
+      return null;
     }
-    boolean timeUp = false;
-    if (type != TtlType.USAGE) {
-      Instant at = b.ttl();
-      if (at == null) {
-        Duration d = duration(b.ttlConfig(), "");
-        at = d == null ? null : b.createdAt().plus(d);
-      }
-      timeUp = at != null && !now.isBefore(at);
+    if (b.ttl() != null) {
+      return b.ttl();
     }
-    boolean readsUp = false;
-    if (type == TtlType.USAGE || type == TtlType.HYBRID) {
-      Long max = maxReads(b.ttlConfig(), "", false);
-      readsUp = max != null && reads >= max;
-    }
-    return timeUp || readsUp;
+    Duration d = duration(b.ttlConfig(), "");
+    return d == null ? null : b.createdAt().plus(d);
+  }
+
+  /** After how many reads {@code b} expires, or null when reads do not count. */
+  public static @Nullable Long maxReads(Breadcrumb b) {
+    return countsReads(b) ? maxReads(b.ttlConfig(), "", false) : null;
   }
 
   /** Whether reads of {@code b} count toward its expiry. */

@@ -1,0 +1,205 @@
+package dev.rcrt.postgres.internal;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbEvent;
+import dev.rcrt.core.BreadcrumbListener;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.internal.OrderedSubscription;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers the event log to this process's subscriptions. One daemon thread holds a connection
+ * that {@code LISTEN}s on the store's channel; each wake-up (a notification, or the poll interval
+ * when notifications are lost) reads the events after the last one delivered, in sequence order,
+ * which is commit order. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
+ * and reading resumes after the last delivered event: nothing is skipped, nothing is delivered
+ * twice to one subscription. Each subscription starts after the last event committed when it
+ * subscribed.
+ */
+public final class EventPump implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EventPump.class);
+  private static final int BATCH = 500;
+
+  private final DataSource dataSource;
+  private final Tables tables;
+  private final Clock clock;
+  private final Executor executor;
+  private final Duration pollInterval;
+  private final Duration retention;
+  private final Map<OrderedSubscription, Long> subscriptions = new ConcurrentHashMap<>();
+  private final Object reading = new Object();
+  private volatile boolean closed;
+  private long last = -1;
+  private long trimmedAt;
+  private Thread thread;
+
+  /**
+   * @param executor where listeners are called, one event at a time per subscription
+   * @param pollInterval the longest wait for a notification before reading anyway
+   * @param retention how long events are kept for subscribers that catch up
+   */
+  public EventPump(DataSource dataSource, Tables tables, Clock clock, Executor executor, Duration pollInterval, Duration retention) {
+    this.dataSource = dataSource;
+    this.tables = tables;
+    this.clock = clock;
+    this.executor = executor;
+    this.pollInterval = pollInterval;
+    this.retention = retention;
+  }
+
+  /** Subscribes to the events committed after this call. */
+  public Subscription subscribe(Selector selector, BreadcrumbListener listener) throws SQLException {
+    OrderedSubscription subscription = new OrderedSubscription(selector, listener, executor, subscriptions::remove);
+    try (Connection c = dataSource.getConnection()) {
+      long from = lastEvent(c);
+      synchronized (reading) {
+        if (last < 0) {
+          last = from;
+        } else if (last > from) {
+          deliver(c, from, last, Map.of(subscription, from)); // committed before we subscribed, read after: not ours
+        }
+        subscriptions.put(subscription, from);
+      }
+    }
+    startOnce();
+    return subscription;
+  }
+
+  private synchronized void startOnce() {
+    if (thread == null && !closed) {
+      thread = new Thread(this::run, "rcrt-postgres-events-" + tables.schema);
+      thread.setDaemon(true);
+      thread.start();
+    }
+  }
+
+  private void run() {
+    Duration backoff = Duration.ofMillis(100);
+    while (!closed) {
+      try (Connection listening = dataSource.getConnection()) {
+        try (Statement s = listening.createStatement()) {
+          s.execute("LISTEN " + tables.channel);
+        }
+        PGConnection pg = listening.unwrap(PGConnection.class);
+        backoff = Duration.ofMillis(100);
+        while (!closed) {
+          poll(listening);
+          pg.getNotifications((int) pollInterval.toMillis()); // wakes early on NOTIFY; throws when the connection is gone
+        }
+      } catch (SQLException e) {
+        if (closed) {
+          return;
+        }
+        LOG.warn("event connection of store schema '{}' lost ({}); reconnecting in {} ms and catching up", tables.schema,
+            e.getMessage(), backoff.toMillis());
+        sleep(backoff);
+        backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5) : backoff.multipliedBy(2);
+      }
+    }
+  }
+
+  /** Reads and hands over every event after the last one delivered. */
+  private void poll(Connection c) throws SQLException {
+    synchronized (reading) {
+      long upTo = lastEvent(c);
+      if (upTo > last) {
+        deliver(c, last, upTo, subscriptions);
+        last = upTo;
+      }
+    }
+    trimNow(c);
+  }
+
+  /** Hands the events {@code (after, upTo]} to each subscription that started before them. */
+  private void deliver(Connection c, long after, long upTo, Map<OrderedSubscription, Long> to) throws SQLException {
+    long from = after;
+    int read;
+    do {
+      read = 0;
+      List<OrderedSubscription> woken = new ArrayList<>();
+      try (PreparedStatement q = c.prepareStatement(tables.eventsAfter())) {
+        q.setLong(1, from);
+        q.setLong(2, upTo);
+        q.setInt(3, BATCH);
+        try (ResultSet rs = q.executeQuery()) {
+          while (rs.next()) {
+            read++;
+            long seq = rs.getLong(1);
+            from = seq;
+            BreadcrumbEvent.Type type = BreadcrumbEvent.Type.valueOf(rs.getString(2));
+            Timestamp expires = rs.getTimestamp(4);
+            if (type != BreadcrumbEvent.Type.DELETED && expires != null && !clock.instant().isBefore(expires.toInstant())) {
+              continue; // written already expired: no subscriber sees it, as in memory
+            }
+            Breadcrumb record = RcrtJson.parseAs(rs.getString(3));
+            for (Map.Entry<OrderedSubscription, Long> s : to.entrySet()) {
+              if (seq > s.getValue() && s.getKey().offer(type, record)) {
+                woken.add(s.getKey());
+              }
+            }
+          }
+        }
+      }
+      woken.forEach(OrderedSubscription::deliver);
+    } while (read == BATCH);
+  }
+
+  private long lastEvent(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(tables.lastEvent())) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Deletes events older than the retention, at most once a minute. */
+  private void trimNow(Connection c) throws SQLException {
+    long now = System.nanoTime();
+    if (now - trimmedAt < Duration.ofMinutes(1).toNanos() && trimmedAt != 0) {
+      return;
+    }
+    trimmedAt = now;
+    try (PreparedStatement d = c.prepareStatement(tables.trimEvents())) {
+      d.setDouble(1, retention.toMillis() / 1000.0);
+      d.executeUpdate();
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops reading; subscriptions get nothing more. */
+  @Override
+  public void close() {
+    closed = true;
+    Thread t;
+    synchronized (this) {
+      t = thread;
+    }
+    if (t != null) {
+      t.interrupt();
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package dev.rcrt.postgres.internal;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbEvent;
+import dev.rcrt.core.RcrtException;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.postgres.PostgresStoreException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * Runs store calls on borrowed connections: reads in auto-commit, writes as one transaction under
+ * the store's write lock, each ending with its event row and a {@code NOTIFY}. Database errors
+ * become {@link PostgresStoreException}s (or a {@link ValidationException} for a value PostgreSQL
+ * cannot store); the store's own exceptions pass through after a rollback.
+ */
+public final class Transactions {
+  /** One call's work on a connection. */
+  public interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  private final DataSource dataSource;
+  private final Tables tables;
+
+  public Transactions(DataSource dataSource, Tables tables) {
+    this.dataSource = dataSource;
+    this.tables = tables;
+  }
+
+  /** {@code work} on a connection in auto-commit mode. */
+  public <T> T read(String what, Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      return work.run(c);
+    } catch (SQLException e) {
+      throw translate(what, e);
+    }
+  }
+
+  /** {@code work} as one transaction holding the write lock; committed only if it returns. */
+  public <T> T write(String what, Work<T> work) {
+    try (Connection c = dataSource.getConnection()) {
+      boolean auto = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try {
+        try (Statement s = c.createStatement()) {
+          s.execute(tables.writeLock());
+        }
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(auto);
+      }
+    } catch (SQLException e) {
+      throw translate(what, e);
+    }
+  }
+
+  /** The next number of the store's write sequence; call under the write lock. */
+  public long nextSeq(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(tables.nextSeq())) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Records a write: its version row (not for a delete), its event, and the wake-up for subscribers. */
+  public void recorded(Connection c, long seq, BreadcrumbEvent.Type type, Breadcrumb record) throws SQLException {
+    String json = RcrtJson.write(record);
+    if (type != BreadcrumbEvent.Type.DELETED) {
+      Rows.execute(c, tables.insertVersion(), record.id(), record.version(), json);
+    }
+    Rows.execute(c, tables.insertEvent(), seq, type.name(), record.id(), json, Rows.expiresAt(record), Rows.maxReads(record));
+    Rows.execute(c, "SELECT pg_notify(?, ?)", tables.channel, Long.toString(seq));
+  }
+
+  private static RcrtException translate(String what, SQLException e) {
+    String state = e.getSQLState() == null ? "" : e.getSQLState();
+    if (state.equals("22P05") || state.equals("22021")) {
+      return new ValidationException(what + ": PostgreSQL cannot store this text (" + e.getMessage()
+          + "); JSON strings holding \\u0000 are refused by jsonb");
+    }
+    boolean unavailable = state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
+    return new PostgresStoreException(
+        unavailable ? "store_unavailable" : "store_failed",
+        what + " failed in PostgreSQL [" + (state.isEmpty() ? "no SQLSTATE" : state) + "]: " + e.getMessage(),
+        unavailable || state.equals("40001") || state.equals("40P01"),
+        e);
+  }
+}

@@ -1,0 +1,192 @@
+package dev.rcrt.postgres;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * A real PostgreSQL for the tests. With {@code RCRT_TEST_POSTGRES_URL} set (a JDBC URL, user and
+ * password as URL parameters) the tests use that server; otherwise one is started once per JVM
+ * from the PostgreSQL binaries Maven artifact ({@code io.zonky.test.postgres}), on a free loopback
+ * port, and stopped when the JVM exits. PostgreSQL refuses to run as root, so under root (as in CI)
+ * the server runs as {@code nobody} through {@code setpriv}.
+ *
+ * <p>Each {@link #freshSchema()} is a new, empty schema name, so tests never see each other's data.
+ */
+final class TestPostgres {
+  private static final AtomicInteger SCHEMAS = new AtomicInteger();
+  private static String url;
+
+  private TestPostgres() {}
+
+  /** A data source on the test server. */
+  static synchronized DataSource dataSource() {
+    if (url == null) {
+      String external = System.getenv("RCRT_TEST_POSTGRES_URL");
+      url = external != null && !external.isBlank() ? external : start();
+    }
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setUrl(url);
+    return ds;
+  }
+
+  /** A schema name no test has used in this JVM. */
+  static String freshSchema() {
+    return "rcrt_test_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
+  }
+
+  /** Ends every other connection's session on the server, as an operator's pg_terminate_backend would. */
+  static int terminateOtherBackends(DataSource ds) throws SQLException {
+    try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+        var rs = s.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            + " WHERE pid <> pg_backend_pid() AND datname = current_database()")) {
+      rs.next();
+      return rs.getInt(1);
+    }
+  }
+
+  private static String start() {
+    try {
+      Path home = Path.of(System.getProperty("java.io.tmpdir"), "rcrt-test-postgres");
+      Path binaries = extract(home.resolve("binaries"));
+      Path data = Files.createTempDirectory(home, "data-");
+      boolean root = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
+      List<String> asServer = root ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") : List.of();
+      if (root) {
+        makeReadable(home);
+        run(List.of("chown", "-R", "65534:65534", data.toString()));
+      }
+      List<String> initdb = new ArrayList<>(asServer);
+      initdb.addAll(List.of(binaries.resolve("bin/initdb").toString(), "-A", "trust", "-U", "postgres", "-D", data.toString(),
+          "-E", "UTF8", "--no-locale", "--no-sync"));
+      run(initdb);
+      int port;
+      try (ServerSocket s = new ServerSocket(0)) {
+        port = s.getLocalPort();
+      }
+      List<String> postgres = new ArrayList<>(asServer);
+      postgres.addAll(List.of(binaries.resolve("bin/postgres").toString(), "-D", data.toString(), "-p", String.valueOf(port),
+          "-k", data.toString(), "-h", "127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+          "-c", "full_page_writes=off", "-c", "max_connections=300"));
+      Process server = new ProcessBuilder(postgres).redirectErrorStream(true)
+          .redirectOutput(data.resolve("server.log").toFile()).start();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, data)));
+      String jdbc = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
+      awaitReady(jdbc, server, data);
+      return jdbc;
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start the test PostgreSQL: " + e.getMessage(), e);
+    }
+  }
+
+  /** The binaries, extracted once per machine into {@code dir} (a marker file says it is complete). */
+  private static Path extract(Path dir) throws IOException {
+    Path done = dir.resolve(".extracted");
+    if (Files.exists(done)) {
+      return dir;
+    }
+    Files.createDirectories(dir);
+    try (InputStream txz = TestPostgres.class.getResourceAsStream("/postgres-linux-x86_64.txz")) {
+      if (txz == null) {
+        throw new IllegalStateException("the PostgreSQL binaries artifact is not on the test classpath");
+      }
+      try (TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(new BufferedInputStream(txz)))) {
+        for (TarArchiveEntry e; (e = tar.getNextEntry()) != null; ) {
+          Path target = dir.resolve(e.getName()).normalize();
+          if (!target.startsWith(dir)) {
+            throw new IOException("archive entry outside the target: " + e.getName());
+          }
+          if (e.isDirectory()) {
+            Files.createDirectories(target);
+          } else if (e.isSymbolicLink()) {
+            Files.createDirectories(target.getParent());
+            Files.deleteIfExists(target);
+            Files.createSymbolicLink(target, Path.of(e.getLinkName()));
+          } else {
+            Files.createDirectories(target.getParent());
+            Files.copy(tar, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            if ((e.getMode() & 0100) != 0) {
+              Set<PosixFilePermission> p = EnumSet.copyOf(Files.getPosixFilePermissions(target));
+              p.addAll(EnumSet.of(PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_EXECUTE));
+              Files.setPosixFilePermissions(target, p);
+            }
+          }
+        }
+      }
+    }
+    Files.createFile(done);
+    return dir;
+  }
+
+  /** Lets {@code nobody} read and enter everything under {@code dir}. */
+  private static void makeReadable(Path dir) {
+    run(List.of("chmod", "-R", "a+rX", dir.toString()));
+  }
+
+  private static void run(List<String> command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IllegalStateException(String.join(" ", command) + " failed:\n" + out);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(String.join(" ", command) + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  private static void awaitReady(String jdbc, Process server, Path data) throws IOException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setUrl(jdbc);
+    while (true) {
+      try (Connection ignored = ds.getConnection()) {
+        return;
+      } catch (SQLException notYet) {
+        if (!server.isAlive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException("the test PostgreSQL did not start:\n" + Files.readString(data.resolve("server.log")));
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
+        }
+      }
+    }
+  }
+
+  private static void stop(Process server, Path data) {
+    server.destroy(); // SIGTERM: PostgreSQL's smart shutdown
+    try {
+      if (!server.waitFor(10, TimeUnit.SECONDS)) {
+        server.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      server.destroyForcibly();
+    }
+    run(List.of("rm", "-rf", data.toString()));
+  }
+}
