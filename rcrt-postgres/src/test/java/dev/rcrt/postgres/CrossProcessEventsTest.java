@@ -1,0 +1,86 @@
+package dev.rcrt.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbEvent;
+import dev.rcrt.core.RcrtException;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two store objects on one schema stand for two processes: what one writes, the other's
+ * subscribers see, once each, in commit order, even when the database ends their sessions.
+ */
+class CrossProcessEventsTest {
+  private static PostgresBreadcrumbStore open(String schema) {
+    return PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).pollInterval(Duration.ofMillis(200)).build();
+  }
+
+  @Test
+  void aSubscriberWhoseBackendIsTerminatedCatchesUpAndSeesEveryEventExactlyOnce() throws Exception {
+    String schema = TestPostgres.freshSchema();
+    try (PostgresBreadcrumbStore writer = open(schema); PostgresBreadcrumbStore reader = open(schema)) {
+      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
+      try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen::add)) {
+        for (int i = 0; i < 200; i++) {
+          if (i == 60 || i == 130) {
+            assertThat(TestPostgres.terminateOtherBackends(TestPostgres.dataSource())).as("sessions ended").isPositive();
+          }
+          createRetrying(writer, "n" + i);
+        }
+        await(() -> seen.size() >= 200);
+        Thread.sleep(500); // a duplicate would arrive now
+      }
+      assertThat(seen).extracting(e -> e.breadcrumb().title())
+          .containsExactlyElementsOf(IntStream.range(0, 200).mapToObj(i -> "n" + i).toList());
+      assertThat(seen).allMatch(e -> e.type() == BreadcrumbEvent.Type.CREATED);
+    }
+  }
+
+  @Test
+  void aWriteInOneProcessReachesTheOthersSearchAndSubscribersUpdatesAndDeletesIncluded() throws Exception {
+    String schema = TestPostgres.freshSchema();
+    try (PostgresBreadcrumbStore one = open(schema); PostgresBreadcrumbStore other = open(schema)) {
+      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
+      try (Subscription ignored = other.subscribe(Selector.allTags("shared"), seen::add)) {
+        var created = one.create(BreadcrumbCreate.builder("note.v1", "hello").tags("shared").build());
+        var updated = one.update(created.id(), 1, dev.rcrt.core.BreadcrumbUpdate.ofContext(dev.rcrt.core.RcrtJson.parse("{\"v\":2}")));
+        assertThat(other.get(created.id())).contains(updated);
+        one.delete(created.id());
+        await(() -> seen.size() >= 3);
+      }
+      assertThat(seen).extracting(BreadcrumbEvent::type)
+          .containsExactly(BreadcrumbEvent.Type.CREATED, BreadcrumbEvent.Type.UPDATED, BreadcrumbEvent.Type.DELETED);
+      assertThat(seen.get(1).breadcrumb().version()).isEqualTo(2);
+    }
+  }
+
+  /** A write whose connection the test just ended is retried, as a host would on store_unavailable. */
+  private static void createRetrying(PostgresBreadcrumbStore store, String title) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        store.create(BreadcrumbCreate.builder("note.v1", title).idempotencyKey(title).build());
+        return;
+      } catch (RcrtException e) {
+        if (!e.isRetriable() || attempt > 5) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+  }
+}
