@@ -97,4 +97,15 @@ public interface BreadcrumbStore {
    * @return how many were removed
    */
   int purgeExpired();
+
+  /**
+   * The leases that let one worker of many take each piece of work ({@code ToolRunner.listen()}
+   * uses them so that each tool request is run by one runner). A store that several processes
+   * share returns claims that are atomic across all of them. The default, empty, means this store
+   * offers none: runners then share claims within their own JVM only, which is right for a store
+   * used by one process.
+   */
+  default Optional<WorkClaims> claims() {
+    return Optional.empty();
+  }
 }

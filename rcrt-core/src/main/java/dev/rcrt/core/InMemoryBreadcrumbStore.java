@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.core.internal.Expiry;
 import dev.rcrt.core.internal.Ids;
+import dev.rcrt.core.internal.MemoryClaims;
 import dev.rcrt.core.internal.OrderedSubscription;
 import dev.rcrt.core.internal.RecencyIndex;
 import dev.rcrt.core.internal.Records;
@@ -49,6 +50,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
   private final Map<String, Entry> byId = new HashMap<>();
   private final RecencyIndex index = new RecencyIndex();
   private final List<OrderedSubscription> subscriptions = new CopyOnWriteArrayList<>();
+  private final MemoryClaims claims;
   private long nextSeq = 1;
 
   private static final class Entry {
@@ -71,6 +73,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     this.eventExecutor = builder.eventExecutor != null ? builder.eventExecutor : defaultEvents();
     this.ids = builder.ids;
     this.definitions = builder.validateSchemas ? SchemaDefinitions.of(this) : null;
+    this.claims = new MemoryClaims(clock);
   }
 
   /** Starts a builder for a store with a custom clock, event executor or id generator. */
@@ -248,6 +251,12 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
         new OrderedSubscription(selector, listener, eventExecutor, subscriptions::remove);
     subscriptions.add(subscription);
     return subscription;
+  }
+
+  /** Claims kept in this store's memory, on its clock. */
+  @Override
+  public Optional<WorkClaims> claims() {
+    return Optional.of(claims);
   }
 
   /** The number of breadcrumbs currently stored. */

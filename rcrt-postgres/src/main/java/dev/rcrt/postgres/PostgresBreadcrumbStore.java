@@ -11,10 +11,12 @@ import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.core.internal.Ids;
 import dev.rcrt.core.internal.Records;
 import dev.rcrt.postgres.internal.EventPump;
+import dev.rcrt.postgres.internal.PostgresClaims;
 import dev.rcrt.postgres.internal.Rows;
 import dev.rcrt.postgres.internal.Tables;
 import dev.rcrt.postgres.internal.Transactions;
@@ -71,6 +73,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   private final Clock clock;
   private final Transactions tx;
   private final EventPump events;
+  private final PostgresClaims claims;
+  private final Duration retention;
 
   private PostgresBreadcrumbStore(Builder b) {
     this.dataSource = b.dataSource;
@@ -79,6 +83,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     this.tx = new Transactions(dataSource, tables);
     Executor executor = b.eventExecutor != null ? b.eventExecutor : DaemonThreads.pool(0, "rcrt-store-events");
     this.events = new EventPump(dataSource, tables, clock, executor, b.pollInterval, b.eventRetention);
+    this.claims = new PostgresClaims(tx, tables, clock);
+    this.retention = b.eventRetention;
     if (b.migrate) {
       migrate(dataSource, b.schema);
     }
@@ -218,10 +224,21 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     return tx.read("subscribe", c -> events.subscribe(selector, listener));
   }
 
+  /**
+   * Removes expired breadcrumbs (no events), and work claims completed longer ago than the event
+   * retention.
+   */
   @Override
   public int purgeExpired() {
     Instant now = clock.instant();
+    claims.purgeCompleted(now.minus(retention));
     return tx.write("purge expired breadcrumbs", c -> Rows.update(c, tables.purge(), Rows.at(now)));
+  }
+
+  /** Claims in the {@code work_claims} table: atomic across every process on this database and schema. */
+  @Override
+  public Optional<WorkClaims> claims() {
+    return Optional.of(claims);
   }
 
   /** Stops delivering events and returns the listening connection; the data source stays open. Idempotent. */

@@ -1,0 +1,69 @@
+package dev.rcrt.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Leases that let exactly one of many workers take each piece of work, across every process that
+ * shares a store: claim it, renew the claim while working, complete it when done. A worker that
+ * dies stops renewing; once its lease has run out another worker may claim the work (takeover).
+ * Each successful claim of a key gets a larger fencing {@link Claim#token()}, so a worker can tell
+ * it lost the work to a later one.
+ *
+ * <p>Used by {@code ToolRunner.listen()} so that each {@code tool.request.v1} is run by one runner
+ * of a fleet. Times are judged on the store's clock. Implementations must be atomic across every
+ * process that can reach them, and thread-safe.
+ */
+public interface WorkClaims {
+
+  /**
+   * One worker's hold on one key.
+   *
+   * @param key what is claimed, such as {@code tool.request:<id>}
+   * @param owner who holds it, such as {@code runner:host:pid:…}
+   * @param token grows with every successful claim of the key: the larger token is the current holder
+   * @param expiresAt when the lease runs out unless renewed
+   */
+  record Claim(String key, String owner, long token, Instant expiresAt) {
+    public Claim {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(owner, "owner");
+      Objects.requireNonNull(expiresAt, "expiresAt");
+    }
+  }
+
+  /**
+   * Claims {@code key} for {@code owner} for {@code lease}, if it is not completed and nobody holds
+   * an unexpired claim on it.
+   *
+   * @return the claim, or empty if another worker holds it or it is completed
+   */
+  Optional<Claim> tryClaim(String key, String owner, Duration lease);
+
+  /**
+   * Extends {@code claim} by {@code lease} from now, if it is still the current claim.
+   *
+   * @return the extended claim, or empty if it was lost (taken over after expiring, or completed)
+   */
+  Optional<Claim> renew(Claim claim, Duration lease);
+
+  /**
+   * Marks the work of {@code claim}'s key done: no one can claim it again. Completing a claim that
+   * was taken over still completes the key (the work was done).
+   */
+  void complete(Claim claim);
+
+  /** Gives {@code claim} back before its lease ends, so another worker may take the key now; a lost claim is ignored. */
+  void release(Claim claim);
+
+  /**
+   * When the current claim on {@code key} runs out, if one is held; empty if the key is free or
+   * completed.
+   */
+  Optional<Instant> heldUntil(String key);
+
+  /** Whether {@code key} was completed. */
+  boolean isCompleted(String key);
+}

@@ -1,0 +1,79 @@
+package dev.rcrt.core.internal;
+
+import dev.rcrt.core.WorkClaims;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@link WorkClaims} in one JVM's memory, on a clock. Completed keys are remembered until {@link
+ * #forget} (the in-memory store forgets a request's key when the request is deleted or purged).
+ */
+public final class MemoryClaims implements WorkClaims {
+  private final Clock clock;
+  private final Map<String, State> states = new HashMap<>();
+
+  private record State(String owner, long token, Instant expiresAt, boolean done) {}
+
+  public MemoryClaims(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public synchronized Optional<Claim> tryClaim(String key, String owner, Duration lease) {
+    State s = states.get(key);
+    Instant now = clock.instant();
+    if (s != null && (s.done || s.expiresAt.isAfter(now))) {
+      return Optional.empty();
+    }
+    State next = new State(owner, s == null ? 1 : s.token + 1, now.plus(lease), false);
+    states.put(key, next);
+    return Optional.of(new Claim(key, owner, next.token, next.expiresAt));
+  }
+
+  @Override
+  public synchronized Optional<Claim> renew(Claim claim, Duration lease) {
+    State s = states.get(claim.key());
+    if (s == null || s.done || s.token != claim.token() || !s.expiresAt.isAfter(clock.instant())) {
+      return Optional.empty();
+    }
+    State next = new State(s.owner, s.token, clock.instant().plus(lease), false);
+    states.put(claim.key(), next);
+    return Optional.of(new Claim(claim.key(), s.owner, s.token, next.expiresAt));
+  }
+
+  @Override
+  public synchronized void complete(Claim claim) {
+    State s = states.get(claim.key());
+    long token = s == null ? claim.token() : s.token;
+    states.put(claim.key(), new State(claim.owner(), token, clock.instant(), true));
+  }
+
+  @Override
+  public synchronized void release(Claim claim) {
+    State s = states.get(claim.key());
+    if (s != null && !s.done && s.token == claim.token()) {
+      states.put(claim.key(), new State(s.owner, s.token, Instant.MIN, false));
+    }
+  }
+
+  @Override
+  public synchronized Optional<Instant> heldUntil(String key) {
+    State s = states.get(key);
+    return s == null || s.done || !s.expiresAt.isAfter(clock.instant()) ? Optional.empty() : Optional.of(s.expiresAt);
+  }
+
+  @Override
+  public synchronized boolean isCompleted(String key) {
+    State s = states.get(key);
+    return s != null && s.done;
+  }
+
+  /** Drops what is known about {@code key}. */
+  public synchronized void forget(String key) {
+    states.remove(key);
+  }
+}

@@ -1,0 +1,122 @@
+package dev.rcrt.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.WorkClaims;
+import dev.rcrt.core.WorkClaims.Claim;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link WorkClaims} must have: one holder at a time, takeover only after the
+ * lease runs out, fencing tokens that grow, renewals that fail once the claim is lost, completion
+ * that is final. Extend it and implement {@link #newClaims(Clock)}; each test gets fresh claims on
+ * a {@link TestClock} standing at {@link BreadcrumbStoreContract#START}.
+ */
+public abstract class WorkClaimsContract {
+  private static final Duration LEASE = Duration.ofSeconds(30);
+
+  /** Fresh, empty claims telling time by {@code clock}. */
+  protected abstract WorkClaims newClaims(Clock clock);
+
+  protected TestClock clock;
+  protected WorkClaims claims;
+
+  @BeforeEach
+  void freshClaims() {
+    clock = new TestClock(BreadcrumbStoreContract.START);
+    claims = newClaims(clock);
+  }
+
+  @Test
+  void aFreeKeyIsClaimedAndThenHeldUntilTheLeaseEnds() {
+    Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
+
+    assertThat(first.owner()).isEqualTo("a");
+    assertThat(first.expiresAt()).isEqualTo(BreadcrumbStoreContract.START.plus(LEASE));
+    assertThat(claims.tryClaim("k", "b", LEASE)).as("held by a").isEmpty();
+    assertThat(claims.heldUntil("k")).contains(first.expiresAt());
+    assertThat(claims.tryClaim("other", "b", LEASE)).as("another key").isPresent();
+  }
+
+  @Test
+  void anExpiredClaimIsTakenOverWithALargerTokenAndTheOldHolderCannotRenew() {
+    Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
+    clock.advance(LEASE);
+
+    Claim second = claims.tryClaim("k", "b", LEASE).orElseThrow();
+
+    assertThat(second.token()).isGreaterThan(first.token());
+    assertThat(claims.renew(first, LEASE)).as("a lost it").isEmpty();
+    assertThat(claims.renew(second, LEASE)).isPresent();
+  }
+
+  @Test
+  void renewingKeepsTheClaimPastItsFirstLease() {
+    Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
+    clock.advance(Duration.ofSeconds(20));
+    Claim renewed = claims.renew(first, LEASE).orElseThrow();
+    clock.advance(Duration.ofSeconds(20));
+
+    assertThat(renewed.expiresAt()).isEqualTo(BreadcrumbStoreContract.START.plus(Duration.ofSeconds(50)));
+    assertThat(claims.tryClaim("k", "b", LEASE)).as("still held after 40 s").isEmpty();
+  }
+
+  @Test
+  void aCompletedKeyCanNeverBeClaimedAgain() {
+    Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
+    claims.complete(first);
+    clock.advance(LEASE.multipliedBy(10));
+
+    assertThat(claims.isCompleted("k")).isTrue();
+    assertThat(claims.tryClaim("k", "b", LEASE)).isEmpty();
+    assertThat(claims.heldUntil("k")).isEmpty();
+    assertThat(claims.renew(first, LEASE)).isEmpty();
+  }
+
+  @Test
+  void aReleasedKeyIsFreeAtOnceButAReleaseOfALostClaimChangesNothing() {
+    Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
+    claims.release(first);
+    Claim second = claims.tryClaim("k", "b", LEASE).orElseThrow();
+
+    claims.release(first); // stale: must not free b's claim
+    assertThat(claims.tryClaim("k", "c", LEASE)).isEmpty();
+    assertThat(claims.heldUntil("k")).contains(second.expiresAt());
+  }
+
+  @Test
+  void manyWorkersRacingForOneKeyLeaveExactlyOneHolder() throws Exception {
+    int workers = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<Optional<Claim>>> results = new ArrayList<>();
+      for (int i = 0; i < workers; i++) {
+        String owner = "w" + i;
+        results.add(pool.submit(() -> {
+          start.await();
+          return claims.tryClaim("race", owner, LEASE);
+        }));
+      }
+      start.countDown();
+      int won = 0;
+      for (Future<Optional<Claim>> r : results) {
+        won += r.get(30, TimeUnit.SECONDS).isPresent() ? 1 : 0;
+      }
+      assertThat(won).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
