@@ -76,7 +76,14 @@ public record ToolResponse(
     return c;
   }
 
-  /** The breadcrumb to write: tags {@code tool:response}, {@code request:<id>} and {@code extraTags}. */
+  /** Responses are created with the idempotency key {@code tool.response.v1:<request_id>}. */
+  public static final String IDEMPOTENCY_PREFIX = SCHEMA + ":";
+
+  /**
+   * The breadcrumb to write: tags {@code tool:response}, {@code request:<id>} and {@code
+   * extraTags}, and the idempotency key {@link #IDEMPOTENCY_PREFIX}{@code <request_id>}, so a
+   * second write for the same request (a runner that lost its lease) stores nothing.
+   */
   public BreadcrumbCreate toBreadcrumb(List<String> extraTags, @Nullable String writer) {
     List<String> tags = new ArrayList<>(List.of("tool:response", "request:" + requestId));
     tags.addAll(extraTags);
@@ -84,6 +91,7 @@ public record ToolResponse(
         .context(toContext())
         .tags(tags)
         .createdBy(writer)
+        .idempotencyKey(IDEMPOTENCY_PREFIX + requestId) // one response per request, whichever runner writes first
         .build();
   }
 

@@ -9,6 +9,7 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.core.internal.SharedHttpClient;
 import dev.rcrt.tools.internal.chain.ExecutionChain;
+import dev.rcrt.tools.internal.fleet.RequestWorker;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.ModuleLoader;
@@ -77,12 +78,14 @@ public final class ToolRunner implements AutoCloseable {
   private final ExecutionChain chain;
   private final TimeSource time;
   private final ExecutorService listenerThreads;
+  private final Duration claimLease;
   private final List<Subscription> watches = new ArrayList<>();
 
   private ToolRunner(Builder b) {
     this.store = b.store;
     this.policy = b.policy;
     this.time = b.time;
+    this.claimLease = b.claimLease;
     this.discovery = new ToolDiscovery(b.store, b.policy);
     Map<String, ToolModule> modules = new LinkedHashMap<>();
     Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
@@ -219,27 +222,22 @@ public final class ToolRunner implements AutoCloseable {
   }
 
   /**
-   * Event-driven mode, the running side: runs every {@code tool.request.v1} created in the store
-   * from now on (except those tagged {@value #DIRECT_TAG}) on the runner's threads, through the same
-   * chain as direct calls, for the request's writer: the trust policy refuses requests written by
-   * tools.
+   * Event-driven mode, the running side: runs the {@code tool.request.v1}s of the store (except
+   * those tagged {@value #DIRECT_TAG}) on the runner's threads, through the same chain as direct
+   * calls, for the request's writer: the trust policy refuses requests written by tools. Requests
+   * created from now on and those already waiting without a response are taken.
    *
-   * @return closes the subscription; requests already started finish
+   * <p>Several runners may listen on one store, in one process or many: each request is first
+   * claimed through {@link BreadcrumbStore#claims()}, so one runner runs it; the claim is renewed
+   * while the tool runs, and if that runner dies another takes the request over after {@link
+   * Builder#claimLease(Duration)}. A tool can therefore run twice when its runner stalls past the
+   * lease, but the request gets one response: responses are written with an idempotency key per
+   * request. A store without claims of its own gets claims shared by the runners of this JVM.
+   *
+   * @return stops taking requests; requests already started finish
    */
   public Subscription listen() {
-    return store.subscribe(
-        Selector.schema(ToolRequest.SCHEMA),
-        event -> {
-          if (event.type() == BreadcrumbEvent.Type.CREATED && !event.breadcrumb().hasTag(DIRECT_TAG)) {
-            listenerThreads.execute(() -> {
-              try {
-                chain.run(event.breadcrumb());
-              } catch (RuntimeException e) {
-                LOG.warn("tool request '{}' could not be answered: {}", event.breadcrumb().id(), e.getMessage());
-              }
-            });
-          }
-        });
+    return new RequestWorker(store, chain::run, time, listenerThreads, claimLease, DIRECT_TAG).start();
   }
 
   private void onToolChange(BreadcrumbEvent event) {
@@ -271,6 +269,7 @@ public final class ToolRunner implements AutoCloseable {
     private long maxOutputBytes = 8L * 1024 * 1024;
     private TimeSource time = TimeSource.system();
     private HttpClient http = SharedHttpClient.get();
+    private Duration claimLease = Duration.ofSeconds(15);
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -396,6 +395,19 @@ public final class ToolRunner implements AutoCloseable {
                 + " followRedirects(HttpClient.Redirect.NEVER)");
       }
       this.http = http;
+      return this;
+    }
+
+    /**
+     * How long a {@link #listen() listening} runner's claim on a request lasts without renewal:
+     * the runner renews it every third of this while the tool runs, and another runner takes a
+     * request over this long after its runner died. Default 15 s.
+     */
+    public Builder claimLease(Duration lease) {
+      if (lease.isNegative() || lease.compareTo(Duration.ofMillis(30)) < 0) {
+        throw new IllegalArgumentException("claimLease must be at least 30 ms: " + lease);
+      }
+      this.claimLease = lease;
       return this;
     }
 

@@ -9,6 +9,7 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.CallScope;
 import java.util.List;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * created_by} / {@code updated_by} = {@code tool:<name>}, whatever the payload claims), carries no
  * secret value the runner knows (title, description and context are scrubbed), and writes, updates
  * or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the policy
- * trusts that principal. Reads pass through. Thread-safe as the store it wraps.
+ * trusts that principal, and so are idempotency keys reserved for runners' responses. Reads pass
+ * through; the tool gets no {@link #claims()}. Thread-safe as the store it wraps.
  */
 public final class StampedStore implements BreadcrumbStore {
   private final BreadcrumbStore store;
@@ -37,6 +39,13 @@ public final class StampedStore implements BreadcrumbStore {
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
     check(create.schemaName(), "create");
+    if (create.idempotencyKey() != null && create.idempotencyKey().startsWith(ToolResponse.IDEMPOTENCY_PREFIX)) {
+      // a tool holding a request's response key would make the runner's real response a no-op
+      throw new ToolException(
+          "tool_untrusted",
+          writer.wire() + " may not use the idempotency key '" + create.idempotencyKey() + "': keys starting with '"
+              + ToolResponse.IDEMPOTENCY_PREFIX + "' belong to the runners' responses");
+    }
     BreadcrumbCreate clean =
         new BreadcrumbCreate(
             create.id(), secrets.scrub(create.title()), create.description() == null ? null : secrets.scrub(create.description()),

@@ -1,0 +1,203 @@
+package dev.rcrt.tools.internal.fleet;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbEvent;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.WorkClaims.Claim;
+import dev.rcrt.core.WorkClaims;
+import dev.rcrt.core.internal.MemoryClaims;
+import dev.rcrt.tools.ToolRequest;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One runner's side of event mode across a fleet: every {@code tool.request.v1} not run directly
+ * is claimed ({@link WorkClaims}) before it runs, so one runner of all those listening on the store
+ * runs it. The claim is renewed every third of its lease while the tool runs and completed after the
+ * response is recorded. A runner that cannot claim a request (another holds it) looks again when
+ * that lease could have run out, so a request whose runner died is taken over after at most one
+ * lease. On start it also takes up requests already waiting. The response write is idempotent per
+ * request, so a runner that finishes after losing its lease records nothing twice.
+ */
+public final class RequestWorker {
+  private static final Logger LOG = LoggerFactory.getLogger(RequestWorker.class);
+  private static final Map<BreadcrumbStore, MemoryClaims> LOCAL = new WeakHashMap<>();
+  private static final int SWEEP = 1000;
+
+  private final BreadcrumbStore store;
+  private final WorkClaims claims;
+  private final Consumer<Breadcrumb> run;
+  private final TimeSource time;
+  private final ExecutorService threads;
+  private final Duration lease;
+  private final String owner;
+  private final String directTag;
+  private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  /**
+   * @param run runs one stored request through the chain and records its response
+   * @param directTag the tag of requests a runner runs itself, left alone here
+   */
+  public RequestWorker(
+      BreadcrumbStore store, Consumer<Breadcrumb> run, TimeSource time, ExecutorService threads, Duration lease, String directTag) {
+    this.store = store;
+    this.claims = claimsOf(store);
+    this.run = run;
+    this.time = time;
+    this.threads = threads;
+    this.lease = lease;
+    this.directTag = directTag;
+    this.owner = "runner:" + ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** The store's claims, or, for a store that has none, claims shared by the runners of this JVM. */
+  static WorkClaims claimsOf(BreadcrumbStore store) {
+    Optional<WorkClaims> own = store.claims();
+    if (own.isPresent()) {
+      return own.get();
+    }
+    synchronized (LOCAL) {
+      return LOCAL.computeIfAbsent(store, s -> new MemoryClaims(Clock.systemUTC()));
+    }
+  }
+
+  /** The name this runner claims under: {@code runner:<pid@host>:<random>}. */
+  public String owner() {
+    return owner;
+  }
+
+  /** Starts taking requests: those created from now on, and those already waiting. */
+  public Subscription start() {
+    Subscription events = store.subscribe(Selector.schema(ToolRequest.SCHEMA), this::onEvent);
+    for (Breadcrumb waiting : store.search(Selector.schema(ToolRequest.SCHEMA), SWEEP, 0)) {
+      offer(waiting);
+    }
+    return () -> {
+      closed = true;
+      events.close();
+      timers.forEach(TimeSource.Timer::cancel);
+    };
+  }
+
+  private void onEvent(BreadcrumbEvent event) {
+    if (event.type() == BreadcrumbEvent.Type.CREATED) {
+      offer(event.breadcrumb());
+    }
+  }
+
+  private void offer(Breadcrumb request) {
+    if (closed || request.hasTag(directTag)) {
+      return;
+    }
+    try {
+      threads.execute(() -> attempt(request));
+    } catch (RejectedExecutionException shuttingDown) {
+      LOG.debug("runner closing; request '{}' left to the others", request.id());
+    }
+  }
+
+  private void attempt(Breadcrumb request) {
+    if (closed) {
+      return;
+    }
+    String key = "tool.request:" + request.id();
+    Optional<Claim> claim;
+    try {
+      claim = claims.tryClaim(key, owner, lease);
+      if (claim.isEmpty()) {
+        if (!claims.isCompleted(key)) {
+          later(lease, () -> offer(request)); // its holder may die: look again when its lease could have run out
+        }
+        return;
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("could not claim tool request '{}' ({}); trying again in {} ms", request.id(), e.getMessage(), lease.toMillis());
+      later(lease, () -> offer(request));
+      return;
+    }
+    Claim[] held = {claim.get()};
+    TimeSource.Timer renewing = renewEvery(held);
+    try {
+      run.accept(request);
+      claims.complete(held[0]);
+    } catch (RuntimeException e) {
+      LOG.warn("tool request '{}' could not be answered: {}", request.id(), e.getMessage());
+      claims.release(held[0]);
+    } finally {
+      renewing.cancel();
+      timers.remove(renewing);
+    }
+  }
+
+  /** Renews the claim every third of the lease until cancelled. */
+  private TimeSource.Timer renewEvery(Claim[] held) {
+    Duration every = lease.dividedBy(3);
+    boolean[] stopped = {false};
+    TimeSource.Timer[] next = new TimeSource.Timer[1];
+    Runnable renew = new Runnable() {
+      @Override
+      public void run() {
+        synchronized (stopped) {
+          if (stopped[0]) {
+            return;
+          }
+          try {
+            Optional<Claim> renewed = claims.renew(held[0], lease);
+            if (renewed.isEmpty()) {
+              LOG.warn("lost the claim on '{}' while running it; its response is recorded once all the same", held[0].key());
+              return;
+            }
+            held[0] = renewed.get();
+          } catch (RuntimeException e) {
+            LOG.warn("could not renew the claim on '{}': {}", held[0].key(), e.getMessage());
+          }
+          next[0] = time.schedule(every, this);
+        }
+      }
+    };
+    synchronized (stopped) {
+      next[0] = time.schedule(every, renew);
+    }
+    TimeSource.Timer handle = () -> {
+      synchronized (stopped) {
+        stopped[0] = true;
+        return next[0].cancel();
+      }
+    };
+    timers.add(handle);
+    return handle;
+  }
+
+  private void later(Duration delay, Runnable task) {
+    if (closed) {
+      return;
+    }
+    AtomicReference<TimeSource.Timer> self = new AtomicReference<>();
+    TimeSource.Timer timer = time.schedule(delay, () -> {
+      TimeSource.Timer mine = self.get();
+      if (mine != null) {
+        timers.remove(mine);
+      }
+      task.run();
+    });
+    self.set(timer);
+    timers.add(timer);
+  }
+}
