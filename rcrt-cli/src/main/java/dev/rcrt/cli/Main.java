@@ -2,6 +2,7 @@ package dev.rcrt.cli;
 
 import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
+import dev.rcrt.cli.internal.RunnerCommand;
 import dev.rcrt.cli.internal.SearchCommand;
 import dev.rcrt.cli.internal.ToolCallCommand;
 import dev.rcrt.cli.internal.ToolCommand;
@@ -85,6 +86,7 @@ public final class Main implements Callable<Integer> {
     cmd.addSubcommand("view", new ViewCommand(cli));
     cmd.addSubcommand("search", new SearchCommand(cli));
     cmd.addSubcommand("validate", new ValidateCommand(cli));
+    cmd.addSubcommand("runner", new RunnerCommand(cli));
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));

@@ -97,7 +97,9 @@ public final class BreadcrumbFiles {
   }
 
   /**
-   * Creates {@code create}, or, when its id already exists, replaces that record's fields.
+   * Creates {@code create}, or, when its id already exists, replaces that record's fields; a record
+   * that already has exactly these fields is left alone (no new version), so loading the same files
+   * into a persistent store again writes nothing.
    *
    * @throws ConflictException if another writer updates the same id at the same moment
    */
@@ -105,11 +107,22 @@ public final class BreadcrumbFiles {
     if (create.id() != null) {
       var existing = store.get(create.id());
       if (existing.isPresent()) {
-        return store.update(
-            create.id(), existing.get().version(), BreadcrumbUpdate.replacing(create));
+        Breadcrumb b = existing.get();
+        if (same(b, create)) {
+          return b;
+        }
+        return store.update(create.id(), b.version(), BreadcrumbUpdate.replacing(create));
       }
     }
     return store.create(create);
+  }
+
+  private static boolean same(Breadcrumb b, BreadcrumbCreate c) {
+    return b.title().equals(c.title()) && java.util.Objects.equals(b.description(), c.description())
+        && java.util.Objects.equals(b.semanticVersion(), c.semanticVersion()) && b.context().equals(c.context())
+        && b.tags().equals(c.tags()) && java.util.Objects.equals(b.schemaName(), c.schemaName())
+        && java.util.Objects.equals(b.llmHints(), c.llmHints()) && java.util.Objects.equals(b.visibility(), c.visibility())
+        && java.util.Objects.equals(b.sensitivity(), c.sensitivity()) && java.util.Objects.equals(b.updatedBy(), c.createdBy());
   }
 
   /**

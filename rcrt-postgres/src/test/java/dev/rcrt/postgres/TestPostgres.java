@@ -32,14 +32,14 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <p>Each {@link #freshSchema()} is a new, empty schema name, so tests never see each other's data.
  */
-final class TestPostgres {
+public final class TestPostgres {
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
   private static String url;
 
   private TestPostgres() {}
 
   /** A data source on the test server. */
-  static synchronized DataSource dataSource() {
+  public static synchronized DataSource dataSource() {
     if (url == null) {
       String external = System.getenv("RCRT_TEST_POSTGRES_URL");
       url = external != null && !external.isBlank() ? external : start();
@@ -49,13 +49,33 @@ final class TestPostgres {
     return ds;
   }
 
+  /**
+   * The {@code ./rcrt --store} URL of the test server with {@code schema}:
+   * {@code postgresql://USER[:PASSWORD]@HOST:PORT/DB?schema=…}.
+   */
+  public static String storeUrl(String schema) {
+    dataSource();
+    java.net.URI jdbc = java.net.URI.create(url.substring("jdbc:".length()));
+    String user = "postgres";
+    String password = null;
+    for (String pair : jdbc.getRawQuery() == null ? new String[0] : jdbc.getRawQuery().split("&")) {
+      if (pair.startsWith("user=")) {
+        user = pair.substring(5);
+      } else if (pair.startsWith("password=")) {
+        password = pair.substring(9);
+      }
+    }
+    return "postgresql://" + user + (password == null ? "" : ":" + password) + "@" + jdbc.getHost() + ":" + jdbc.getPort()
+        + jdbc.getPath() + "?schema=" + schema;
+  }
+
   /** A schema name no test has used in this JVM. */
-  static String freshSchema() {
+  public static String freshSchema() {
     return "rcrt_test_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
   }
 
   /** Ends every other connection's session on the server, as an operator's pg_terminate_backend would. */
-  static int terminateOtherBackends(DataSource ds) throws SQLException {
+  public static int terminateOtherBackends(DataSource ds) throws SQLException {
     try (Connection c = ds.getConnection(); Statement s = c.createStatement();
         var rs = s.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             + " WHERE pid <> pg_backend_pid() AND datname = current_database()")) {

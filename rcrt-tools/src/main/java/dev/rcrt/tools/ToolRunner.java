@@ -108,7 +108,7 @@ public final class ToolRunner implements AutoCloseable {
             new ExecutionChain.Settings(
                 b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
                 b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time));
-    this.listenerThreads = DaemonThreads.pool(0, "rcrt-tool-listener");
+    this.listenerThreads = DaemonThreads.pool(b.listenerConcurrency, "rcrt-tool-listener");
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
     }
@@ -246,6 +246,17 @@ public final class ToolRunner implements AutoCloseable {
     }
   }
 
+  /**
+   * Takes no more listener work and waits up to {@code timeout} for the requests being run by
+   * {@link #listen()} to finish and record their responses (close the listen subscription first).
+   *
+   * @return true if all finished; false if some still run (they are interrupted by {@link #close()})
+   */
+  public boolean drain(Duration timeout) throws InterruptedException {
+    listenerThreads.shutdown();
+    return listenerThreads.awaitTermination(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
   @Override
   public void close() {
     watches.forEach(Subscription::close);
@@ -270,6 +281,7 @@ public final class ToolRunner implements AutoCloseable {
     private TimeSource time = TimeSource.system();
     private HttpClient http = SharedHttpClient.get();
     private Duration claimLease = Duration.ofSeconds(15);
+    private int listenerConcurrency;
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -408,6 +420,18 @@ public final class ToolRunner implements AutoCloseable {
         throw new IllegalArgumentException("claimLease must be at least 30 ms: " + lease);
       }
       this.claimLease = lease;
+      return this;
+    }
+
+    /**
+     * How many requests a {@link #listen() listening} runner runs at once; 0, the default, for as
+     * many as arrive.
+     */
+    public Builder listenerConcurrency(int calls) {
+      if (calls < 0) {
+        throw new IllegalArgumentException("listenerConcurrency < 0: " + calls);
+      }
+      this.listenerConcurrency = calls;
       return this;
     }
 

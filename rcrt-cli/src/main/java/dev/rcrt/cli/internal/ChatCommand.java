@@ -2,12 +2,15 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.Subscription;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.OpenAiCompatibleLlmClient;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -33,7 +36,7 @@ public final class ChatCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin BreadcrumbsOption breadcrumbs;
+  @Mixin StoreOptions breadcrumbs;
 
   @Mixin ApprovalOption approval;
 
@@ -57,6 +60,24 @@ public final class ChatCommand implements Callable<Integer> {
   @Option(names = "--stream", description = "Print the answer's text as the model produces it (stream: true).")
   boolean stream;
 
+  @Option(names = "--tool-mode", paramLabel = "MODE", defaultValue = "direct",
+      converter = ToolModes.class,
+      description = "direct (run tools in this process, the default) or event (write tool.request.v1 records for"
+          + " ./rcrt runner processes on the same --store to answer; on the in-memory store this process answers).")
+  AgentExecutor.ToolMode toolMode = AgentExecutor.ToolMode.DIRECT;
+
+  /** {@code direct} or {@code event}. */
+  static final class ToolModes implements picocli.CommandLine.ITypeConverter<AgentExecutor.ToolMode> {
+    @Override
+    public AgentExecutor.ToolMode convert(String value) {
+      return switch (value) {
+        case "direct" -> AgentExecutor.ToolMode.DIRECT;
+        case "event" -> AgentExecutor.ToolMode.EVENT;
+        default -> throw new picocli.CommandLine.TypeConversionException("expected direct or event, found '" + value + "'");
+      };
+    }
+  }
+
   @Option(names = "--dump", paramLabel = "FILE", description = "At exit, write every breadcrumb in the store to FILE as JSON Lines: the audit trail of the run.")
   @Nullable Path dump;
 
@@ -73,20 +94,31 @@ public final class ChatCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
     }
     LlmClient llm = llm();
-    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy());
-        AgentExecutor executor = executor(llm, runner, workspace)) {
-      String sessionId = session != null ? session : UUID.randomUUID().toString();
-      if (!message.isEmpty()) {
-        print(executor.ask(sessionId, String.join(" ", message)).message());
-        return 0;
-      }
-      return repl(executor, sessionId);
-    } finally {
-      if (dump != null) {
-        workspace.dump(dump);
+    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy());
+          Subscription local = localRunner(runner, workspace);
+          AgentExecutor executor = executor(llm, runner, workspace)) {
+        String sessionId = session != null ? session : UUID.randomUUID().toString();
+        if (!message.isEmpty()) {
+          print(executor.ask(sessionId, String.join(" ", message)).message());
+          return 0;
+        }
+        return repl(executor, sessionId);
+      } finally {
+        if (dump != null) {
+          workspace.dump(dump);
+        }
       }
     }
+  }
+
+  /**
+   * With {@code --tool-mode event} on the in-memory store nobody else can answer, so this process
+   * listens itself; on a shared store the {@code ./rcrt runner} processes answer.
+   */
+  private Subscription localRunner(ToolRunner runner, Workspace workspace) {
+    boolean inProcess = toolMode == AgentExecutor.ToolMode.EVENT && workspace.store() instanceof InMemoryBreadcrumbStore;
+    return inProcess ? runner.listen() : () -> {};
   }
 
   private AgentExecutor executor(LlmClient llm, ToolRunner runner, Workspace workspace) {
@@ -95,6 +127,9 @@ public final class ChatCommand implements Callable<Integer> {
       agent = agent.withModel(model);
     }
     AgentExecutor.Builder builder = AgentExecutor.builder(llm, runner).agent(agent).maxRounds(maxRounds);
+    if (toolMode == AgentExecutor.ToolMode.EVENT) {
+      builder.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(120));
+    }
     if (stream) {
       builder.streamListener(text -> {
         cli.out().print(text);

@@ -1,10 +1,10 @@
 package dev.rcrt.cli.internal;
 
+import dev.rcrt.tools.ToolRunner;
 import java.io.BufferedReader;
 import java.io.PrintStream;
 import java.util.Map;
 import java.util.function.Consumer;
-import dev.rcrt.tools.ToolRunner;
 
 /**
  * What a command talks to: its streams and environment, passed in so tests can run commands in

@@ -65,4 +65,16 @@ final class Converters {
       }
     }
   }
+
+  /** A store URL ({@link StoreUrl}). */
+  static final class StoreUrlValue implements ITypeConverter<StoreUrl> {
+    @Override
+    public StoreUrl convert(String value) {
+      try {
+        return StoreUrl.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
 }

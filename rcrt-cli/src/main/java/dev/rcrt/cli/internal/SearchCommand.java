@@ -22,7 +22,7 @@ public final class SearchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin BreadcrumbsOption breadcrumbs;
+  @Mixin StoreOptions breadcrumbs;
 
   @Option(names = "--selector", paramLabel = "JSON", required = true, converter = Converters.SelectorJson.class,
       description = "The selector, e.g. '{\"schema_name\":\"tool.definition.v1\"}'.")
@@ -40,9 +40,10 @@ public final class SearchCommand implements Callable<Integer> {
     if (limit < 1) {
       throw new ParameterException(spec.commandLine(), "--limit must be at least 1, found " + limit);
     }
-    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    for (Breadcrumb b : workspace.store().search(selector, limit, 0)) {
-      cli.out().println(RcrtJson.write(b));
+    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      for (Breadcrumb b : workspace.store().search(selector, limit, 0)) {
+        cli.out().println(RcrtJson.write(b));
+      }
     }
     return 0;
   }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 public final class ToolCallCommand implements Callable<Integer> {
   private final Cli cli;
 
-  @Mixin BreadcrumbsOption breadcrumbs;
+  @Mixin StoreOptions breadcrumbs;
 
   @Mixin ApprovalOption approval;
 
@@ -41,8 +41,8 @@ public final class ToolCallCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
+    try (Workspace workspace = new Workspace(breadcrumbs, cli);
+        ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
       ToolResponse response = runner.call(ToolRequest.of(name, input, "cli"));
       if (!response.success()) {
         cli.note(response.error() + " [" + response.errorCode() + "]");

@@ -29,18 +29,19 @@ import picocli.CommandLine.Spec;
     description = "Inspect the tools agents discover from breadcrumbs.")
 public final class ToolsCommand extends GroupCommand {
 
-  static LoadReport<ToolDefinition> discover(Cli cli, BreadcrumbsOption breadcrumbs) {
-    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    LoadReport<ToolDefinition> tools = new ToolDiscovery(workspace.store()).discover();
-    tools.problems().forEach(p -> cli.note("tool skipped: " + p));
-    return tools;
+  static LoadReport<ToolDefinition> discover(Cli cli, StoreOptions breadcrumbs) {
+    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      LoadReport<ToolDefinition> tools = new ToolDiscovery(workspace.store()).discover();
+      tools.problems().forEach(p -> cli.note("tool skipped: " + p));
+      return tools;
+    }
   }
 
   @Command(name = "list", description = "One line per discovered tool: name, implementation type, schema, description.")
   public static final class ListTools implements Callable<Integer> {
     private final Cli cli;
 
-    @Mixin BreadcrumbsOption breadcrumbs;
+    @Mixin StoreOptions breadcrumbs;
 
     public ListTools(Cli cli) {
       this.cli = cli;
@@ -67,7 +68,7 @@ public final class ToolsCommand extends GroupCommand {
 
     @Spec CommandSpec spec;
 
-    @Mixin BreadcrumbsOption breadcrumbs;
+    @Mixin StoreOptions breadcrumbs;
 
     @Option(names = "--agent", paramLabel = "ID", defaultValue = "default-chat-assistant",
         description = "agent_id of the agent definition whose request to show (default: ${DEFAULT-VALUE}).")
@@ -89,7 +90,12 @@ public final class ToolsCommand extends GroupCommand {
       if (protocol != null && !List.of("native", "text").contains(protocol)) {
         throw new ParameterException(spec.commandLine(), "--protocol must be native or text, found '" + protocol + "'");
       }
-      Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        return prompt(workspace);
+      }
+    }
+
+    private int prompt(Workspace workspace) throws Exception {
       AgentDefinition agent = workspace.agent(agentId);
       if (protocol != null) {
         ObjectNode context = agent.context().deepCopy();

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 public final class ViewCommand implements Callable<Integer> {
   private final Cli cli;
 
-  @Mixin BreadcrumbsOption breadcrumbs;
+  @Mixin StoreOptions breadcrumbs;
 
   @Parameters(index = "0", paramLabel = "ID", description = "The breadcrumb id.")
   String id = "";
@@ -30,13 +30,14 @@ public final class ViewCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Workspace workspace = new Workspace(breadcrumbs.paths(), cli);
-    Breadcrumb b = workspace.store().get(id).orElseThrow(() -> new NotFoundException("no breadcrumb with id '" + id + "'"));
-    BreadcrumbView view =
-        ContextView.of(workspace.store())
-            .view(b)
-            .orElseThrow(() -> new NotFoundException("breadcrumb '" + id + "' has sensitivity secret, so it has no LLM view"));
-    cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(view));
+    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      Breadcrumb b = workspace.store().get(id).orElseThrow(() -> new NotFoundException("no breadcrumb with id '" + id + "'"));
+      BreadcrumbView view =
+          ContextView.of(workspace.store())
+              .view(b)
+              .orElseThrow(() -> new NotFoundException("breadcrumb '" + id + "' has sensitivity secret, so it has no LLM view"));
+      cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(view));
+    }
     return 0;
   }
 }

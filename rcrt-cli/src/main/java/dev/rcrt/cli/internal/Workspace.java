@@ -3,8 +3,8 @@ package dev.rcrt.cli.internal;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbFiles;
+import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ContextMatch;
-import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
@@ -24,26 +24,47 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * The store a command works on: the bundled tools and agent, then the user's {@code --breadcrumbs}
  * files on top (a file record with the same id replaces a bundled one). A file that does not load
  * is reported on stderr and the rest still load.
  */
-public final class Workspace {
-  private final InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+public final class Workspace implements AutoCloseable {
+  private final BreadcrumbStore store;
   private final Cli cli;
 
-  public Workspace(List<Path> breadcrumbs, Cli cli) {
+  /**
+   * Opens the store of {@code options} and loads the bundled tools and agent, then the files
+   * (records that are already there unchanged are not written again).
+   *
+   * @throws IllegalArgumentException if {@code RCRT_STORE} is not a store URL
+   */
+  public Workspace(StoreOptions options, Cli cli) {
     this.cli = cli;
+    this.store = options.store(cli).open(cli.env());
+    List<Path> breadcrumbs = options.paths();
     BuiltinTools.seed(store);
     BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
     LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
     report.problems().forEach(p -> cli.note("skipped " + p));
   }
 
-  public InMemoryBreadcrumbStore store() {
+  public BreadcrumbStore store() {
     return store;
+  }
+
+  /** Closes the store's connections (a PostgreSQL store's event listener); nothing for memory. */
+  @Override
+  public void close() {
+    if (store instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        cli.note("closing the store: " + e.getMessage());
+      }
+    }
   }
 
   /**
@@ -51,11 +72,17 @@ public final class Workspace {
    * under {@code policy}, asking {@code approval} for tools that need it.
    */
   public ToolRunner runner(ApprovalHandler approval, ToolTrustPolicy policy) {
+    return runner(approval, policy, b -> {});
+  }
+
+  /** {@link #runner(ApprovalHandler, ToolTrustPolicy)} with the command's own settings applied first. */
+  public ToolRunner runner(ApprovalHandler approval, ToolTrustPolicy policy, Consumer<ToolRunner.Builder> settings) {
     ToolRunner.Builder b =
         ToolRunner.builder(store)
             .secretResolver(SecretResolver.environment(cli.env()))
             .approvalHandler(approval)
             .trustPolicy(policy);
+    settings.accept(b);
     cli.runnerSetup().accept(b);
     return b.build();
   }

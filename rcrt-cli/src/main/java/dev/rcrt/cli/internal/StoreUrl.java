@@ -1,0 +1,94 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * Where the command line's store lives: {@code memory}, or {@code
+ * postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]} (also {@code postgres://}; the
+ * password may come from {@code PGPASSWORD} instead). {@link #toString()} never shows the password.
+ */
+public record StoreUrl(String kind, @Nullable URI uri) {
+  public static final StoreUrl MEMORY = new StoreUrl("memory", null);
+
+  /**
+   * Reads a store URL.
+   *
+   * @throws IllegalArgumentException saying what is wrong and how a URL looks
+   */
+  public static StoreUrl parse(String text) {
+    if (text.equals("memory")) {
+      return MEMORY;
+    }
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException e) {
+      throw invalid(text, e.getReason());
+    }
+    if (!"postgresql".equals(uri.getScheme()) && !"postgres".equals(uri.getScheme())) {
+      throw invalid(text, "the scheme must be postgresql:// (or the word memory)");
+    }
+    if (uri.getHost() == null || uri.getPath() == null || uri.getPath().length() < 2) {
+      throw invalid(text, "it needs a host and a database name");
+    }
+    return new StoreUrl("postgresql", uri);
+  }
+
+  private static IllegalArgumentException invalid(String text, String why) {
+    String shown = text.replaceAll("://([^:@/]*):[^@/]*@", "://$1:***@");
+    return new IllegalArgumentException(
+        "store URL '" + shown + "' is not usable: " + why + "; write memory or postgresql://user@localhost:5432/rcrt?schema=rcrt");
+  }
+
+  /** Opens the store; the caller closes it. Runs the PostgreSQL migrations when they are due. */
+  BreadcrumbStore open(Map<String, String> env) {
+    if (uri == null) {
+      return new InMemoryBreadcrumbStore();
+    }
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(new String[] {uri.getHost()});
+    ds.setPortNumbers(new int[] {uri.getPort() > 0 ? uri.getPort() : 5432});
+    ds.setDatabaseName(uri.getPath().substring(1));
+    String user = uri.getRawUserInfo();
+    String password = env.get("PGPASSWORD");
+    if (user != null) {
+      int colon = user.indexOf(':');
+      if (colon >= 0) {
+        password = decode(user.substring(colon + 1));
+        user = user.substring(0, colon);
+      }
+      ds.setUser(decode(user));
+    }
+    if (password != null) {
+      ds.setPassword(password);
+    }
+    ds.setApplicationName("rcrt");
+    String schema = "rcrt";
+    if (uri.getRawQuery() != null) {
+      for (String pair : uri.getRawQuery().split("&")) {
+        if (pair.startsWith("schema=")) {
+          schema = decode(pair.substring("schema=".length()));
+        }
+      }
+    }
+    return PostgresBreadcrumbStore.builder(ds).schema(schema).build();
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return uri == null ? "memory" : uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + uri.getPath();
+  }
+}
