@@ -31,8 +31,9 @@ class UsageTest {
       "tools -h|prompt",
       "tools help list|--breadcrumbs",
       "tools list --help|--breadcrumbs",
-      "tool call -h|NAME JSON",
-      "tool help call|NAME JSON",
+      "tool call -h|Run one tool through the ToolRunner",
+      "tool help call|Run one tool through the ToolRunner",
+      "runner --help|--concurrency",
       "search --help|--selector",
       "validate -h|PATH",
       "view --help|ID"})
@@ -54,7 +55,11 @@ class UsageTest {
       "chat --base-url localhost:11434 hi|has no http:// or https:// scheme",
       "validate /no/such/path|no such file or directory: /no/such/path",
       "tools|Usage: rcrt tools",
-      "chat --frobnicate hi|Unknown option: '--frobnicate'"})
+      "chat --frobnicate hi|Unknown option: '--frobnicate'",
+      "runner|a runner needs a store other processes share",
+      "runner --store postgresql://h/db --concurrency 0|--concurrency must be at least 1",
+      "chat --tool-mode sideways hi|expected direct or event",
+      "search --store ftp://h/db --selector {}|the scheme must be postgresql://"})
   void everyUsageErrorExitsTwoSayingWhatAndShowingTheUsage(String args, String says) {
     CliHarness run = CliHarness.run(args.split(" "));
     assertThat(run.status).as(run.err()).isEqualTo(2);

@@ -232,7 +232,8 @@ public final class ToolRunner implements AutoCloseable {
    * while the tool runs, and if that runner dies another takes the request over after {@link
    * Builder#claimLease(Duration)}. A tool can therefore run twice when its runner stalls past the
    * lease, but the request gets one response: responses are written with an idempotency key per
-   * request. A store without claims of its own gets claims shared by the runners of this JVM.
+   * request, and each response is tagged {@code runner:<pid@host>:<random>}, naming the runner that
+   * answered. A store without claims of its own gets claims shared by the runners of this JVM.
    *
    * @return stops taking requests; requests already started finish
    */

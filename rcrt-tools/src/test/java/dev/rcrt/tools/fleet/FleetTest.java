@@ -70,6 +70,7 @@ class FleetTest {
     Map<String, Long> perRequest = responses.stream().collect(Collectors.groupingBy(
         b -> b.tags().stream().filter(t -> t.startsWith("request:")).findFirst().orElseThrow(), Collectors.counting()));
     assertThat(responses).hasSize(300);
+    assertThat(responses).allSatisfy(r -> assertThat(r.tags()).anyMatch(t -> t.startsWith("runner:") && t.contains("@")));
     assertThat(perRequest.values()).containsOnly(1L);
     assertThat(runs.get()).as("each request ran once").isEqualTo(300);
     assertThat(runsByRunner.keySet()).as("the work was shared: %s", runsByRunner).hasSizeGreaterThan(1);

@@ -86,7 +86,13 @@ public final class ExecutionChain {
    * is returned.
    */
   public ToolResponse run(Breadcrumb stored) {
-    List<String> sessionTags = stored.tags().stream().filter(t -> t.startsWith("session:")).toList();
+    return run(stored, List.of());
+  }
+
+  /** {@link #run(Breadcrumb)}, with {@code extraTags} on the response (such as the runner that answered). */
+  public ToolResponse run(Breadcrumb stored, List<String> extraTags) {
+    List<String> sessionTags = new ArrayList<>(stored.tags().stream().filter(t -> t.startsWith("session:")).toList());
+    sessionTags.addAll(extraTags);
     ToolRequest request;
     try {
       request = ToolRequest.fromBreadcrumb(stored);

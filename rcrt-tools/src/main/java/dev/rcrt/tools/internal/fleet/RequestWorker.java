@@ -13,6 +13,7 @@ import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -22,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,21 +43,22 @@ public final class RequestWorker {
 
   private final BreadcrumbStore store;
   private final WorkClaims claims;
-  private final Consumer<Breadcrumb> run;
+  private final BiConsumer<Breadcrumb, List<String>> run;
   private final TimeSource time;
   private final ExecutorService threads;
   private final Duration lease;
   private final String owner;
+  private final List<String> answeredBy;
   private final String directTag;
   private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /**
-   * @param run runs one stored request through the chain and records its response
+   * @param run runs one stored request through the chain and records its response with the given extra tags
    * @param directTag the tag of requests a runner runs itself, left alone here
    */
   public RequestWorker(
-      BreadcrumbStore store, Consumer<Breadcrumb> run, TimeSource time, ExecutorService threads, Duration lease, String directTag) {
+      BreadcrumbStore store, BiConsumer<Breadcrumb, List<String>> run, TimeSource time, ExecutorService threads, Duration lease, String directTag) {
     this.store = store;
     this.claims = claimsOf(store);
     this.run = run;
@@ -65,6 +67,7 @@ public final class RequestWorker {
     this.lease = lease;
     this.directTag = directTag;
     this.owner = "runner:" + ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
+    this.answeredBy = List.of(owner); // the response's tag says which runner answered
   }
 
   /** The store's claims, or, for a store that has none, claims shared by the runners of this JVM. */
@@ -78,7 +81,7 @@ public final class RequestWorker {
     }
   }
 
-  /** The name this runner claims under: {@code runner:<pid@host>:<random>}. */
+  /** The name this runner claims under and tags its responses with: {@code runner:<pid@host>:<random>}. */
   public String owner() {
     return owner;
   }
@@ -135,7 +138,7 @@ public final class RequestWorker {
     Claim[] held = {claim.get()};
     TimeSource.Timer renewing = renewEvery(held);
     try {
-      run.accept(request);
+      run.accept(request, answeredBy);
       claims.complete(held[0]);
     } catch (RuntimeException e) {
       LOG.warn("tool request '{}' could not be answered: {}", request.id(), e.getMessage());

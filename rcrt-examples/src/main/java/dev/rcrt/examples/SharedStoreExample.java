@@ -1,0 +1,28 @@
+package dev.rcrt.examples;
+
+import dev.rcrt.core.Subscription;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.tools.ToolRunner;
+import javax.sql.DataSource;
+
+/** A runner process on a PostgreSQL store shared with agents in other processes, as the README shows it. */
+public final class SharedStoreExample {
+  private SharedStoreExample() {}
+
+  /** Answers tool requests on the shared store until {@code stop} is closed. */
+  static void serve(DataSource dataSource, AutoCloseable stop) throws Exception {
+    // README:begin shared
+    try (PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(dataSource) // the host's pool, e.g. HikariCP
+            .schema("rcrt") // tables created or upgraded by Flyway on build()
+            .build();
+        ToolRunner runner = ToolRunner.builder(store).build();
+        Subscription listening = runner.listen()) { // claims each tool.request.v1; one runner of the fleet runs it
+      waitForShutdown(stop);
+    }
+    // README:end shared
+  }
+
+  private static void waitForShutdown(AutoCloseable stop) throws Exception {
+    stop.close();
+  }
+}
