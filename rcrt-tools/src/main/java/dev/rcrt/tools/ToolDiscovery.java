@@ -87,6 +87,22 @@ public final class ToolDiscovery {
   }
 
   /**
+   * Why no tool named {@code name} is offered although a record with that name exists: the trust
+   * policy's one-line reason for the newest such record, or empty when there is none.
+   */
+  public Optional<String> whyUntrusted(String name) {
+    for (Selector selector : byName.computeIfAbsent(name, ToolDiscovery::selectors)) {
+      for (Breadcrumb b : store.search(selector, FIND_SCAN, 0)) {
+        String why = policy.whyUntrusted(b);
+        if (why != null) {
+          return Optional.of("tool '" + name + "' (breadcrumb '" + b.id() + "') was not run: " + why);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
    * The tool named {@code name}, newest first across the tool schemas.
    *
    * @return empty if no tool breadcrumb has that name
@@ -114,12 +130,11 @@ public final class ToolDiscovery {
   }
 
   private boolean trusted(Breadcrumb b) {
-    return policy.trusts(Principal.writerOf(b), b.schemaName());
+    return policy.whyUntrusted(b) == null;
   }
 
-  private static String untrusted(Breadcrumb b) {
-    return "tool breadcrumb written by " + Principal.writerOf(b).wire()
-        + ", whom the trust policy does not trust: not offered and not run";
+  private String untrusted(Breadcrumb b) {
+    return "tool breadcrumb not offered and not run: " + policy.whyUntrusted(b);
   }
 
   private ToolDefinition parse(Breadcrumb b) {

@@ -1,14 +1,17 @@
 package dev.rcrt.tools;
 
+import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.Principal;
 import dev.rcrt.tools.internal.trust.AddressRules;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.security.PublicKey;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides what records may cause. Tools are breadcrumbs, so whoever can write a breadcrumb could
@@ -52,6 +55,17 @@ public interface ToolTrustPolicy {
    */
   boolean trusts(Principal writer, String schemaName);
 
+  /**
+   * Why {@code record}, one that would become behaviour (a tool, a tool config, an agent
+   * definition, the code a tool points at), may not take effect, in one line, or null if it may.
+   * The default asks {@link #trusts} about its last writer; a policy built with {@link
+   * Builder#requireSignatures} asks for a valid signature by a trusted publisher key instead.
+   */
+  default @Nullable String whyUntrusted(Breadcrumb record) {
+    Principal writer = Principal.writerOf(record);
+    return trusts(writer, record.schemaName()) ? null : "it was last written by " + writer.wire() + ", whom the trust policy does not trust";
+  }
+
   /** Whether a {@code tool.request.v1} written by (or a call made for) {@code requester} may run. */
   boolean mayRequest(Principal requester, ToolDefinition tool);
 
@@ -85,8 +99,24 @@ public interface ToolTrustPolicy {
     private final List<String> images = new ArrayList<>();
     private final List<String> moduleLocations = new ArrayList<>();
     private final List<String> networks = new ArrayList<>();
+    private @Nullable List<PublicKey> publishers;
 
     private Builder() {}
+
+    /**
+     * For stores that many processes write to, where the writer fields are only a claim: records
+     * that become behaviour take effect only when signed ({@link RecordSignatures}) by one of
+     * {@code publisherKeys}, whoever wrote them; unsigned, tampered or otherwise-signed ones are
+     * neither offered nor run, with a one-line reason. Writes through a tool are still judged by
+     * {@link #trustedWriters}.
+     */
+    public Builder requireSignatures(PublicKey... publisherKeys) {
+      if (publisherKeys.length == 0) {
+        throw new IllegalArgumentException("requireSignatures needs at least one publisher key");
+      }
+      this.publishers = List.of(publisherKeys);
+      return this;
+    }
 
     /** Whose protected records take effect; default the host only. */
     public Builder trustedWriters(Predicate<Principal> writers) {
@@ -164,8 +194,10 @@ public interface ToolTrustPolicy {
       private final List<Pattern> images;
       private final List<String> moduleLocations;
       private final List<AddressRules.Cidr> networks;
+      private final @Nullable List<PublicKey> publishers;
 
       Policy(Builder b) {
+        this.publishers = b.publishers;
         this.trustedWriters = b.trustedWriters;
         this.requesters = b.requesters;
         this.images = b.images.stream().map(AddressRules::glob).toList();
@@ -176,6 +208,14 @@ public interface ToolTrustPolicy {
       @Override
       public boolean trusts(Principal writer, String schemaName) {
         return trustedWriters.test(writer);
+      }
+
+      @Override
+      public @Nullable String whyUntrusted(Breadcrumb record) {
+        if (publishers == null) {
+          return ToolTrustPolicy.super.whyUntrusted(record);
+        }
+        return RecordSignatures.problem(record.schemaName(), record.context(), publishers);
       }
 
       @Override

@@ -105,8 +105,9 @@ final class Offers {
         if (!c.path("enabled").asBoolean(false) || c.path("is_primary").asBoolean(false)) {
           continue;
         }
-        if (!runner.policy().trusts(Principal.writerOf(b), b.schemaName())) {
-          LOG.warn("specialist agent '{}' skipped: written by {}, whom the trust policy does not trust", b.id(), Principal.writerOf(b));
+        String untrusted = runner.policy().whyUntrusted(b);
+        if (untrusted != null) {
+          LOG.warn("specialist agent '{}' skipped: {}", b.id(), untrusted);
           continue;
         }
         AgentDefinition specialist;

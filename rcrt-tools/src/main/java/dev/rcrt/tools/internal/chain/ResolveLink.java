@@ -79,6 +79,10 @@ final class ResolveLink implements RealToolChain.Link {
   }
 
   private ToolException notFound(String name) {
+    var untrusted = discovery.whyUntrusted(name);
+    if (untrusted.isPresent()) {
+      return new ToolException("tool_untrusted", untrusted.get());
+    }
     String available = discovery.discover().items().stream().map(ToolDefinition::name).collect(Collectors.joining(", "));
     return new ToolException("tool_not_found", "no tool named '" + name + "'; available tools: " + available);
   }

@@ -38,11 +38,9 @@ final class TrustLink implements RealToolChain.Link {
     }
     Breadcrumb source = call.source;
     if (source != null) {
-      Principal writer = Principal.writerOf(source);
-      if (!policy.trusts(writer, source.schemaName())) {
-        throw denied(chain, tool,
-            "tool '" + tool.name() + "' (breadcrumb '" + source.id() + "') was last written by " + writer.wire()
-                + ", whom the trust policy does not trust; it was not run");
+      String untrusted = policy.whyUntrusted(source);
+      if (untrusted != null) {
+        throw denied(chain, tool, "tool '" + tool.name() + "' (breadcrumb '" + source.id() + "') was not run: " + untrusted);
       }
     }
     return chain.proceed(chain.request());

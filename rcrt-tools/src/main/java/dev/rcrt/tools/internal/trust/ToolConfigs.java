@@ -45,9 +45,9 @@ public final class ToolConfigs {
   public JsonNode config(String tool) {
     for (Selector selector : selectors.computeIfAbsent(tool, ToolConfigs::selectors)) {
       for (Breadcrumb b : store.search(selector, SCAN, 0)) {
-        if (!policy.trusts(Principal.writerOf(b), SCHEMA)) {
-          LOG.warn("tool.config.v1 '{}' for tool '{}' ignored: written by {}, whom the trust policy does not trust",
-              b.id(), tool, Principal.writerOf(b));
+        String untrusted = policy.whyUntrusted(b);
+        if (untrusted != null) {
+          LOG.warn("tool.config.v1 '{}' for tool '{}' ignored: {}", b.id(), tool, untrusted);
           continue;
         }
         if (b.context().path("config").isObject()) {

@@ -67,12 +67,10 @@ public final class JsLoader implements ImplementationLoader, AutoCloseable {
           store.get(id)
               .orElseThrow(
                   () -> new ToolException("tool_load_failed", "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
-      Principal writer = Principal.writerOf(holder);
-      if (!policy.trusts(writer, holder.schemaName())) {
+      String untrusted = policy.whyUntrusted(holder);
+      if (untrusted != null) {
         throw new ToolException(
-            "tool_untrusted",
-            "tool '" + tool + "': its code breadcrumb '" + id + "' was last written by " + writer.wire()
-                + ", whom the trust policy does not trust; the code was not loaded");
+            "tool_untrusted", "tool '" + tool + "': its code breadcrumb '" + id + "' was not loaded: " + untrusted);
       }
       code = holder.context().path("code");
       language = code.path("language").asText(spec.path("runtime").asText("javascript"));
