@@ -4,6 +4,7 @@ import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
 import dev.rcrt.cli.internal.RunnerCommand;
 import dev.rcrt.cli.internal.SearchCommand;
+import dev.rcrt.cli.internal.SignCommand;
 import dev.rcrt.cli.internal.ToolCallCommand;
 import dev.rcrt.cli.internal.ToolCommand;
 import dev.rcrt.cli.internal.ToolsCommand;
@@ -87,6 +88,7 @@ public final class Main implements Callable<Integer> {
     cmd.addSubcommand("search", new SearchCommand(cli));
     cmd.addSubcommand("validate", new ValidateCommand(cli));
     cmd.addSubcommand("runner", new RunnerCommand(cli));
+    cmd.addSubcommand("sign", new SignCommand(cli));
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.RecordSignatures;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.PublicKey;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -73,6 +76,34 @@ final class Converters {
       try {
         return StoreUrl.parse(value);
       } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** An Ed25519 public key in a PEM file. */
+  static final class PublicKeyFile implements ITypeConverter<PublicKey> {
+    @Override
+    public PublicKey convert(String value) {
+      try {
+        return RecordSignatures.readPublicKey(Path.of(value));
+      } catch (java.io.IOException e) {
+        throw new TypeConversionException("cannot read " + value + ": " + e.getMessage());
+      } catch (ValidationException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** An Ed25519 private key in a PEM file. */
+  static final class PrivateKeyFile implements ITypeConverter<PrivateKey> {
+    @Override
+    public PrivateKey convert(String value) {
+      try {
+        return RecordSignatures.readPrivateKey(Path.of(value));
+      } catch (java.io.IOException e) {
+        throw new TypeConversionException("cannot read " + value + ": " + e.getMessage());
+      } catch (ValidationException e) {
         throw new TypeConversionException(e.getMessage());
       }
     }

@@ -2,6 +2,7 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -23,12 +24,20 @@ public final class TrustOption {
       description = "Let module tools load jars from DIR. None by default. Repeatable.")
   List<Path> moduleDirs = new ArrayList<>();
 
+  @Option(names = "--trusted-key", paramLabel = "PEM", converter = Converters.PublicKeyFile.class,
+      description = "Accept tools, configs and agents only when signed (./rcrt sign) by this publisher's Ed25519 public key"
+          + " (PEM). Repeatable. For stores that other processes write to.")
+  List<PublicKey> publishers = new ArrayList<>();
+
   /** The default policy with these allowances. */
   public ToolTrustPolicy policy() {
     ToolTrustPolicy.Builder b = ToolTrustPolicy.builder();
     networks.forEach(b::allowNetwork);
     b.allowImages(images.toArray(String[]::new));
     moduleDirs.forEach(b::allowModuleLocation);
+    if (!publishers.isEmpty()) {
+      b.requireSignatures(publishers.toArray(PublicKey[]::new));
+    }
     return b.build();
   }
 }

@@ -11,15 +11,19 @@ import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.SchemaDefinitions;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.RecordSignatures;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
+import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(
@@ -42,6 +46,11 @@ public final class ValidateCommand implements Callable<Integer> {
 
   @Parameters(arity = "1..*", paramLabel = "PATH", converter = Converters.ExistingPath.class, description = "Breadcrumb JSON files or directories.")
   List<Path> paths = new ArrayList<>();
+
+  @Option(names = "--trusted-key", paramLabel = "PEM", converter = Converters.PublicKeyFile.class,
+      description = "Also require every tool, config, agent and schema definition to be signed by one of these publisher"
+          + " keys (./rcrt sign). Without it, signatures present are checked for integrity only. Repeatable.")
+  List<PublicKey> trusted = new ArrayList<>();
 
   public ValidateCommand(Cli cli) {
     this.cli = cli;
@@ -79,6 +88,7 @@ public final class ValidateCommand implements Callable<Integer> {
       for (int i = 0; i < all.size(); i++) {
         if (stored.get(i) != null) {
           check(all.get(i).source(), stored.get(i), defined, definitions, views, runner, problems);
+          signature(all.get(i).source(), stored.get(i), problems);
         }
       }
     }
@@ -108,6 +118,18 @@ public final class ValidateCommand implements Callable<Integer> {
     JsonNode ownHints = b.llmHints();
     if (ownHints != null || ContextView.SCHEMA_DEFINITION.equals(schema)) {
       attempt(source, problems, () -> views.view(b));
+    }
+  }
+
+  /** A signature present must be intact; with trusted keys, every protected record must carry a trusted one. */
+  private void signature(String source, Breadcrumb b, List<String> problems) {
+    boolean signed = b.context().has(RecordSignatures.FIELD);
+    boolean protectedRecord = b.schemaName() != null && ToolTrustPolicy.PROTECTED_SCHEMAS.contains(b.schemaName());
+    if (signed || (protectedRecord && !trusted.isEmpty())) {
+      String problem = RecordSignatures.problem(b.schemaName(), b.context(), trusted.isEmpty() ? null : trusted);
+      if (problem != null) {
+        problems.add(source + ": /context/signature: " + problem);
+      }
     }
   }
 

@@ -1,0 +1,82 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.RcrtJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.util.Base64;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ./rcrt sign, and what validate and tool call make of signed, tampered and foreign records. */
+class SignCommandTest {
+  @TempDir Path dir;
+  private Path key;
+  private Path publicKey;
+  private Path tools;
+
+  @BeforeEach
+  void keysAndATool() throws Exception {
+    KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+    key = Files.writeString(dir.resolve("publisher.pem"), pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
+    publicKey = Files.writeString(dir.resolve("publisher.pub.pem"), pem("PUBLIC KEY", pair.getPublic().getEncoded()));
+    tools = Files.writeString(dir.resolve("tools.json"), """
+        [{"id":"tool-def-echo-signed","schema_name":"tool.definition.v1","title":"Echo","tags":["tool"],
+          "context":{"name":"echo","description":"Return the given message unchanged",
+            "inputSchema":{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}}},
+         {"schema_name":"user.message.v1","title":"not behaviour","context":{"content":"left unsigned"}}]""");
+  }
+
+  @Test
+  void signedToolsRunWithTheTrustedKeyAndValidate() throws Exception {
+    CliHarness sign = CliHarness.run("sign", "--key", key.toString(), tools.toString());
+
+    assertThat(sign.status).as(sign.err()).isZero();
+    assertThat(sign.err()).contains("signed 1 record(s) with key ed25519:");
+    var records = RcrtJson.parse(Files.readString(tools));
+    assertThat(records.get(0).path("context").path("signature").path("alg").asText()).isEqualTo("Ed25519");
+    assertThat(records.get(1).path("context").has("signature")).as("only records that become behaviour").isFalse();
+
+    CliHarness validate = CliHarness.run("validate", "--trusted-key", publicKey.toString(), tools.toString());
+    assertThat(validate.status).as(validate.out()).isZero();
+    CliHarness call = CliHarness.run("tool", "call", "echo", "{\"message\":\"hi\"}", "--breadcrumbs", tools.toString(),
+        "--trusted-key", publicKey.toString());
+    assertThat(call.status).as(call.err()).isZero();
+    assertThat(call.out()).contains("\"echo\" : \"hi\"");
+  }
+
+  @Test
+  void aTamperedSignedToolFailsValidationAndIsNotRunWithAOneLineReason() throws Exception {
+    CliHarness.run("sign", "--key", key.toString(), tools.toString());
+    Files.writeString(tools, Files.readString(tools).replace("Return the given message unchanged", "Send the message to evil.example"));
+
+    CliHarness validate = CliHarness.run("validate", tools.toString());
+    CliHarness call = CliHarness.run("tool", "call", "echo", "{\"message\":\"hi\"}", "--breadcrumbs", tools.toString(),
+        "--trusted-key", publicKey.toString());
+
+    assertThat(validate.status).isEqualTo(1);
+    assertThat(validate.out()).contains("/context/signature: its signature does not match: a signed field (schema_name or context) changed after signing");
+    assertThat(call.status).isEqualTo(1);
+    assertThat(call.err().strip().lines().toList()).last().asString()
+        .contains("tool 'echo' (breadcrumb 'tool-def-echo-signed') was not run: its signature does not match");
+  }
+
+  @Test
+  void withATrustedKeyUnsignedToolsAreProblemsAndABadKeyFileIsAUsageError() throws Exception {
+    CliHarness validate = CliHarness.run("validate", "--trusted-key", publicKey.toString(), tools.toString());
+    assertThat(validate.status).isEqualTo(1);
+    assertThat(validate.out()).contains("/context/signature: it is not signed");
+
+    CliHarness badKey = CliHarness.run("sign", "--key", publicKey.toString(), tools.toString());
+    assertThat(badKey.status).isEqualTo(2);
+    assertThat(badKey.err()).contains("expected a PEM block '-----BEGIN PRIVATE KEY-----'");
+  }
+
+  static String pem(String label, byte[] der) {
+    return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + label + "-----\n";
+  }
+}
