@@ -1,5 +1,7 @@
 package dev.rcrt.postgres;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,18 +37,23 @@ import org.postgresql.ds.PGSimpleDataSource;
 public final class TestPostgres {
   private static final AtomicInteger SCHEMAS = new AtomicInteger();
   private static String url;
+  private static HikariDataSource pool;
 
   private TestPostgres() {}
 
-  /** A data source on the test server. */
+  /** A pooled data source on the test server (HikariCP, as a host would use), shared by the JVM. */
   public static synchronized DataSource dataSource() {
-    if (url == null) {
+    if (pool == null) {
       String external = System.getenv("RCRT_TEST_POSTGRES_URL");
       url = external != null && !external.isBlank() ? external : start();
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(url);
+      config.setPoolName("rcrt-test-postgres");
+      config.setMaximumPoolSize(40);
+      config.setMinimumIdle(0);
+      pool = new HikariDataSource(config);
     }
-    PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setUrl(url);
-    return ds;
+    return pool;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.rcrt.cli.internal;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
@@ -49,10 +51,13 @@ public record StoreUrl(String kind, @Nullable URI uri) {
         "store URL '" + shown + "' is not usable: " + why + "; write memory or postgresql://user@localhost:5432/rcrt?schema=rcrt");
   }
 
-  /** Opens the store; the caller closes it. Runs the PostgreSQL migrations when they are due. */
-  BreadcrumbStore open(Map<String, String> env) {
+  /** An opened store and what closing it releases (the store's listener, the connection pool). */
+  record Opened(BreadcrumbStore store, AutoCloseable resources) {}
+
+  /** Opens the store on a small connection pool; the caller closes it. Runs the PostgreSQL migrations when due. */
+  Opened open(Map<String, String> env) {
     if (uri == null) {
-      return new InMemoryBreadcrumbStore();
+      return new Opened(new InMemoryBreadcrumbStore(), () -> {});
     }
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setServerNames(new String[] {uri.getHost()});
@@ -80,7 +85,21 @@ public record StoreUrl(String kind, @Nullable URI uri) {
         }
       }
     }
-    return PostgresBreadcrumbStore.builder(ds).schema(schema).build();
+    HikariConfig config = new HikariConfig();
+    config.setDataSource(ds);
+    config.setPoolName("rcrt-cli");
+    config.setMaximumPoolSize(8);
+    HikariDataSource pool = new HikariDataSource(config);
+    try {
+      PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(pool).schema(schema).build();
+      return new Opened(store, () -> {
+        store.close();
+        pool.close();
+      });
+    } catch (RuntimeException e) {
+      pool.close();
+      throw e;
+    }
   }
 
   private static String decode(String s) {

@@ -33,6 +33,7 @@ import java.util.function.Consumer;
  */
 public final class Workspace implements AutoCloseable {
   private final BreadcrumbStore store;
+  private final AutoCloseable resources;
   private final Cli cli;
 
   /**
@@ -43,7 +44,9 @@ public final class Workspace implements AutoCloseable {
    */
   public Workspace(StoreOptions options, Cli cli) {
     this.cli = cli;
-    this.store = options.store(cli).open(cli.env());
+    StoreUrl.Opened opened = options.store(cli).open(cli.env());
+    this.store = opened.store();
+    this.resources = opened.resources();
     List<Path> breadcrumbs = options.paths();
     BuiltinTools.seed(store);
     BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
@@ -55,15 +58,13 @@ public final class Workspace implements AutoCloseable {
     return store;
   }
 
-  /** Closes the store's connections (a PostgreSQL store's event listener); nothing for memory. */
+  /** Closes the store's connections (a PostgreSQL store's listener and pool); nothing for memory. */
   @Override
   public void close() {
-    if (store instanceof AutoCloseable closeable) {
-      try {
-        closeable.close();
-      } catch (Exception e) {
-        cli.note("closing the store: " + e.getMessage());
-      }
+    try {
+      resources.close();
+    } catch (Exception e) {
+      cli.note("closing the store: " + e.getMessage());
     }
   }
 
