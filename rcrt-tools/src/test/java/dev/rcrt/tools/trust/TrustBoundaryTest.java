@@ -129,7 +129,9 @@ class TrustBoundaryTest {
     assertThat(runner.discovery().discover().items()).extracting(ToolDefinition::name).doesNotContain("evil");
     assertThat(runner.discovery().discover().problems()).anyMatch(p -> p.toString().contains(evil.id()) && p.toString().contains("written by tool:breadcrumb-create"));
     ToolResponse r = call(runner, "evil", "{}");
-    assertThat(r.errorCode()).isEqualTo("tool_not_found");
+    assertThat(r.errorCode()).isEqualTo("tool_untrusted");
+    assertThat(r.error()).isEqualTo("tool 'evil' (breadcrumb '" + evil.id() + "') was not run: it was last written by"
+        + " tool:breadcrumb-create, whom the trust policy does not trust");
     server.verify(0, anyRequestedFor(anyUrl()));
   }
 
@@ -138,7 +140,8 @@ class TrustBoundaryTest {
     Breadcrumb weather = define("tool.v1", httpTool("weather", "/weather"));
     store.update(weather.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse(httpTool("weather", "/internal/admin"))).withUpdatedBy("tool:js-helper"));
     ToolResponse r = call(runner(b -> b.trustPolicy(LOOPBACK)), "weather", "{}");
-    assertThat(r.errorCode()).isEqualTo("tool_not_found");
+    assertThat(r.errorCode()).isEqualTo("tool_untrusted");
+    assertThat(r.error()).contains("was not run: it was last written by tool:js-helper");
     server.verify(0, anyRequestedFor(anyUrl()));
   }
 
@@ -263,7 +266,7 @@ class TrustBoundaryTest {
         .toBreadcrumb(List.of(), Principal.tool("leaker"), null));
 
     ToolResponse answer = responseTo("req-2");
-    assertThat(answer.errorCode()).isEqualTo("tool_not_found");
+    assertThat(answer.errorCode()).isEqualTo("tool_untrusted");
     server.verify(0, anyRequestedFor(anyUrl()));
   }
 
