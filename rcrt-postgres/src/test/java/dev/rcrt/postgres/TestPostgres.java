@@ -81,13 +81,21 @@ public final class TestPostgres {
     return "rcrt_test_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
   }
 
-  /** Ends every other connection's session on the server, as an operator's pg_terminate_backend would. */
+  /**
+   * Ends every other connection's session on the server, as an operator's pg_terminate_backend
+   * would, and then lets the shared pool replace its idle connections (they were ended too; a host
+   * would see one failed call per dead connection instead).
+   */
   public static int terminateOtherBackends(DataSource ds) throws SQLException {
     try (Connection c = ds.getConnection(); Statement s = c.createStatement();
         var rs = s.executeQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             + " WHERE pid <> pg_backend_pid() AND datname = current_database()")) {
       rs.next();
       return rs.getInt(1);
+    } finally {
+      if (ds instanceof HikariDataSource hikari && hikari.getHikariPoolMXBean() != null) {
+        hikari.getHikariPoolMXBean().softEvictConnections();
+      }
     }
   }
 
