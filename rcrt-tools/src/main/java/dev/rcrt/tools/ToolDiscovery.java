@@ -5,7 +5,6 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.LoadProblem;
 import dev.rcrt.core.LoadReport;
-import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
 import dev.rcrt.core.Breadcrumb;
-import dev.rcrt.core.Principal;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;

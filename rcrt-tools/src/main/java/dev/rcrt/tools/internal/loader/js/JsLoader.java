@@ -3,7 +3,6 @@ package dev.rcrt.tools.internal.loader.js;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.Principal;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolTrustPolicy;
