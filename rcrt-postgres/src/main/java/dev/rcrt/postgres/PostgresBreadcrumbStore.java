@@ -21,6 +21,7 @@ import dev.rcrt.postgres.internal.Rows;
 import dev.rcrt.postgres.internal.Tables;
 import dev.rcrt.postgres.internal.Transactions;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,9 +39,9 @@ import org.jspecify.annotations.Nullable;
  * database and schema: records persist, and subscriptions see the writes of every process.
  *
  * <p><b>Connections.</b> The host supplies the {@link DataSource} and owns pooling (HikariCP is
- * the usual choice); the store borrows a connection per call and returns it, plus one it keeps for
- * {@code LISTEN} while there are subscriptions. {@link #close()} stops that; it never closes the
- * data source.
+ * the usual choice); the store borrows a connection per call and returns it, and keeps one for
+ * {@code LISTEN} from its first subscription until {@link #close()}. It never closes the data
+ * source.
  *
  * <p><b>Schema.</b> The tables live in their own PostgreSQL schema ({@code rcrt} by default),
  * created and upgraded by Flyway migrations when the store is built, unless {@link
@@ -221,7 +222,11 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   public Subscription subscribe(Selector selector, BreadcrumbListener listener) {
     Objects.requireNonNull(selector, "selector");
     Objects.requireNonNull(listener, "listener");
-    return tx.read("subscribe", c -> events.subscribe(selector, listener));
+    try {
+      return events.subscribe(selector, listener);
+    } catch (SQLException e) {
+      throw Transactions.translate("subscribe", e);
+    }
   }
 
   /**

@@ -82,7 +82,8 @@ public final class Transactions {
     Rows.execute(c, "SELECT pg_notify(?, ?)", tables.channel, Long.toString(seq));
   }
 
-  private static RcrtException translate(String what, SQLException e) {
+  /** The store's exception for a database error during {@code what}. */
+  public static RcrtException translate(String what, SQLException e) {
     String state = e.getSQLState() == null ? "" : e.getSQLState();
     if (state.equals("22P05") || state.equals("22021")) {
       return new ValidationException(what + ": PostgreSQL cannot store this text (" + e.getMessage()
