@@ -8,16 +8,12 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
 import dev.rcrt.postgres.TestPostgres;
 import dev.rcrt.tools.BuiltinTools;
-import dev.rcrt.tools.ToolCallOptions;
-import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
-import dev.rcrt.tools.ToolRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -25,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command line on a shared PostgreSQL store: sessions across invocations, and a fleet of runner
- * processes (this test's JVM is the agent that writes the requests).
+ * processes answering an agent process.
  */
 class SharedStoreTest {
   @TempDir Path logs;
@@ -52,35 +48,30 @@ class SharedStoreTest {
   }
 
   @Test
-  void threeRunnerProcessesAnswerThreeHundredRequestsExactlyOnceThoughOneIsKilled() throws Exception {
+  void threeRunnerProcessesAnswerThreeHundredRequestsFromAnAgentProcessExactlyOnceThoughOneIsKilled() throws Exception {
     String schema = TestPostgres.freshSchema();
     String url = TestPostgres.storeUrl(schema);
     List<Process> runners = new ArrayList<>();
+    Process agent = null;
     try (PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).build()) {
       BuiltinTools.seed(store);
       for (int i = 0; i < 3; i++) {
         runners.add(startRunner(url, i));
       }
-      List<CompletableFuture<ToolResponse>> answers = new ArrayList<>();
-      try (ToolRunner agent = ToolRunner.builder(store).build()) {
-        for (int i = 0; i < 300; i++) {
-          // each run of breadcrumb-create leaves a record: the count of runs across every process
-          var input = RcrtJson.object().put("schema_name", "run.v1").put("title", "run " + i);
-          input.putObject("context").put("i", i);
-          answers.add(agent.dispatch(ToolRequest.of("breadcrumb-create", input, "agent"), ToolCallOptions.host()));
-          if (i == 150) {
-            runners.get(0).destroyForcibly(); // SIGKILL: no clean-up, its claims just run out
-          }
-        }
-        for (CompletableFuture<ToolResponse> a : answers) {
-          assertThat(a.get(120, TimeUnit.SECONDS).success()).isTrue();
-        }
-      }
+      Path agentLog = logs.resolve("agent.log");
+      agent = java(List.of("dev.rcrt.cli.FleetAgentMain", TestPostgres.jdbcUrl(), schema, "300"), agentLog);
+      await(agentLog, "written 150", agent);
+      runners.get(0).destroyForcibly(); // SIGKILL halfway: no clean-up, its claims just run out
+      assertThat(agent.waitFor(180, TimeUnit.SECONDS)).as("agent finished").isTrue();
+      assertThat(agent.exitValue()).as(Files.readString(agentLog)).isZero();
+      assertThat(Files.readString(agentLog)).contains("answered 300");
+
       List<Breadcrumb> responses = store.search(Selector.schema(ToolResponse.SCHEMA), 1000, 0);
       Map<String, Long> perRequest = responses.stream().collect(Collectors.groupingBy(
           b -> b.tags().stream().filter(t -> t.startsWith("request:")).findFirst().orElseThrow(), Collectors.counting()));
       assertThat(perRequest).hasSize(300);
       assertThat(perRequest.values()).containsOnly(1L);
+      assertThat(responses).allSatisfy(r -> assertThat(r.tags()).anyMatch(t -> t.startsWith("runner:")));
       List<Breadcrumb> runs = store.search(Selector.schema("run.v1"), 1000, 0);
       assertThat(runs.stream().map(r -> r.context().get("i").asInt()).distinct().count()).isEqualTo(300);
       assertThat(runs).as("each request ran once, but for the few the killed runner had in flight (concurrency 4)")
@@ -93,26 +84,39 @@ class SharedStoreTest {
       }
     } finally {
       runners.forEach(Process::destroyForcibly);
+      if (agent != null) {
+        agent.destroyForcibly();
+      }
     }
+  }
+
+  /** A JVM on this test's classpath running {@code args}, its output in {@code log}. */
+  private static Process java(List<String> args, Path log) throws Exception {
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "-cp", System.getProperty("java.class.path")));
+    command.addAll(args);
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  private static void await(Path log, String line, Process p) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < deadline) {
+      if (Files.readString(log).contains(line)) {
+        return;
+      }
+      if (!p.isAlive()) {
+        throw new AssertionError("exited before '" + line + "': " + Files.readString(log));
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("no '" + line + "' within 90 s: " + Files.readString(log));
   }
 
   /** A {@code ./rcrt runner} in its own JVM, started and listening. */
   private Process startRunner(String url, int n) throws Exception {
-    String java = ProcessHandle.current().info().command().orElse("java");
     Path log = logs.resolve("runner-" + n + ".log");
-    Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.rcrt.cli.Main",
-        "runner", "--store", url, "--concurrency", "4", "--lease", "1000")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline) {
-      if (Files.readString(log).contains("runner listening on")) {
-        return p;
-      }
-      if (!p.isAlive()) {
-        throw new AssertionError("runner " + n + " exited: " + Files.readString(log));
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("runner " + n + " did not start: " + Files.readString(log));
+    Process p = java(List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--concurrency", "4", "--lease", "1000"), log);
+    await(log, "runner listening on", p);
+    return p;
   }
 }

@@ -76,6 +76,12 @@ public final class TestPostgres {
         + jdbc.getPath() + "?schema=" + schema;
   }
 
+  /** The JDBC URL of the test server, for another JVM to connect with. */
+  public static synchronized String jdbcUrl() {
+    dataSource();
+    return url;
+  }
+
   /** A schema name no test has used in this JVM. */
   public static String freshSchema() {
     return "rcrt_test_" + ProcessHandle.current().pid() + "_" + SCHEMAS.incrementAndGet();
