@@ -133,7 +133,7 @@ class HttpToolTest {
   @Test
   void aBodySentSlowlyPastTheTimeoutIsATimeoutNotAWaitForTheWholeBody() {
     server.stubFor(post(urlEqualTo("/weather")).willReturn(aResponse().withHeader("Content-Type", "application/json")
-        .withBody("{\"temp\":1, \"padding\":\"" + "x".repeat(200) + "\"}").withChunkedDribbleDelay(20, 20_000)));
+        .withBody("{\"temp\":1, \"padding\":\"" + "x".repeat(200) + "\"}").withChunkedDribbleDelay(200, 20_000))); // headers with the first chunk after 100 ms, the rest takes 20 s
     weatherTool("", ",\"capabilities\":{\"timeout\":300}");
     ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
     assertThat(r.errorCode()).isEqualTo("tool_timeout");
