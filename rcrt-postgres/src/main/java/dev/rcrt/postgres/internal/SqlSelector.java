@@ -11,9 +11,12 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The part of a selector PostgreSQL answers from its indexes: {@code schema_name} (B-tree), {@code
- * all_tags} and {@code any_tags} (GIN on the tags array), and {@code eq} conditions on plain
- * property paths with a scalar value (GIN {@code jsonb_path_ops}: {@code context @> {...}}).
+ * The part of a selector PostgreSQL answers: {@code schema_name} (B-tree), {@code all_tags} and
+ * {@code any_tags} (GIN on the tags array), {@code eq} on plain property paths with a scalar value
+ * (GIN {@code jsonb_path_ops}: {@code context @> {...}}), and, on plain paths, {@code exists: true}
+ * and number comparisons as SQL/JSON path predicates ({@code context @? '$.a ? (@ > 3)'}). The other
+ * conditions ({@code ne}, {@code contains}, {@code contains_any}, string comparisons, wildcard and
+ * index paths) are left to Java.
  *
  * <p>The SQL only narrows: it admits every row the selector matches and perhaps a few more (jsonb
  * containment also admits an array holding the value), so the store still applies {@link
@@ -21,6 +24,8 @@ import java.util.regex.Pattern;
  * the narrowing decides only how many rows are read.
  */
 final class SqlSelector {
+  private static final java.util.Map<MatchOp, String> COMPARISONS =
+      java.util.Map.of(MatchOp.GT, ">", MatchOp.GTE, ">=", MatchOp.LT, "<", MatchOp.LTE, "<=");
   private static final Pattern PLAIN_PATH = Pattern.compile("(\\$\\.)?[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
 
   final String where;
@@ -48,8 +53,19 @@ final class SqlSelector {
     }
     ObjectNode contained = RcrtJson.object();
     for (ContextMatch match : selector.contextMatch()) {
-      if (match.op() == MatchOp.EQ && isScalar(match.value()) && PLAIN_PATH.matcher(match.path()).matches()) {
-        put(contained, match.path().startsWith("$.") ? match.path().substring(2) : match.path(), match.value());
+      if (!PLAIN_PATH.matcher(match.path()).matches()) {
+        continue;
+      }
+      String path = match.path().startsWith("$.") ? match.path().substring(2) : match.path();
+      if (match.op() == MatchOp.EQ && isScalar(match.value())) {
+        put(contained, path, match.value());
+      } else if (match.op() == MatchOp.EXISTS && match.value().asBoolean()) {
+        where.append(" AND context @?? ?::jsonpath"); // JDBC's ?? is the operator @?; present, null included: a superset
+        parameters.add("$." + path);
+      } else if (COMPARISONS.containsKey(match.op()) && match.value().isNumber()) {
+        // lax mode also looks inside arrays and compares only numbers with numbers: a superset again
+        where.append(" AND context @?? ?::jsonpath");
+        parameters.add("$." + path + " ? (@ " + COMPARISONS.get(match.op()) + " " + match.value().decimalValue().toPlainString() + ")");
       }
     }
     if (!contained.isEmpty()) {
