@@ -41,6 +41,30 @@ class SharedStoreTest {
   }
 
   @Test
+  void chatInEventModeIsAnsweredByRunnerProcessesAndTheTrailNamesTheRunner() throws Exception {
+    String url = TestPostgres.storeUrl(TestPostgres.freshSchema());
+    List<Process> runners = new ArrayList<>();
+    try {
+      for (int i = 0; i < 2; i++) {
+        runners.add(startRunner(url, i));
+      }
+      Path dump = logs.resolve("trail.jsonl");
+      CliHarness chat = CliHarness.run("chat", "--store", url, "--tool-mode", "event", "--dump", dump.toString(), "What is 17 * 23?");
+
+      assertThat(chat.status).as(chat.err()).isZero();
+      assertThat(chat.out()).contains("391");
+      List<com.fasterxml.jackson.databind.JsonNode> responses = Files.readAllLines(dump).stream().map(RcrtJson::parse)
+          .filter(b -> b.path("schema_name").asText().equals(ToolResponse.SCHEMA)).toList();
+      assertThat(responses).singleElement().satisfies(r -> {
+        assertThat(r.path("context").path("status").asText()).isEqualTo("success");
+        assertThat(r.path("tags").toString()).contains("runner:");
+      });
+    } finally {
+      runners.forEach(Process::destroyForcibly);
+    }
+  }
+
+  @Test
   void aMalformedStoreUrlIsAUsageErrorWithoutThePassword() {
     CliHarness run = CliHarness.run("search", "--store", "mysql://u:hunter22@h/db", "--selector", "{}");
     assertThat(run.status).isEqualTo(2);
