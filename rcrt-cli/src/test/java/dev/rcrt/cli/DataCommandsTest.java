@@ -75,7 +75,7 @@ class DataCommandsTest {
     CliHarness run = CliHarness.run("validate", BOOTSTRAP);
     assertThat(run.out()).isEmpty();
     assertThat(run.status).isZero();
-    assertThat(run.err()).contains("6 breadcrumb(s) checked, 0 problem(s)");
+    assertThat(run.err()).contains("6 breadcrumb(s) checked: 0 error(s), 0 warning(s)");
   }
 
   @Test
@@ -111,8 +111,8 @@ class DataCommandsTest {
     assertThat(out).contains(dir.resolve("broken.json") + ": not valid JSON");
     assertThat(out).contains(records + "[0]: /schema_name: unknown schema 'mystery.v1'; add a schema.def.v1 tagged defines:mystery.v1");
     assertThat(out).contains(records + "[1]: tool 'adder' example 1 input /n: expected number, found string");
-    assertThat(out).contains(records + "[2]: agent definition").contains("context/model: required");
-    assertThat(out).contains(records + "[3]: /context/text: expected string, found integer");
+    assertThat(out).contains("warning: " + records + "[2]: agent definition has no context/model and no context/llm_config_id");
+    assertThat(out).contains(records + "[3]: /context/text: expected string, found integer (against its schema definition)");
     assertThat(out).contains(records + "[4]: breadcrumb").contains("(schema.def.v1) llm_hints transform 'x': unknown type 'regex'");
   }
 }

@@ -12,15 +12,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * Reads breadcrumbs from JSON in RCRT's bootstrap-breadcrumbs format: a file holds one object or an
  * array of objects, each {@code {schema_name, title, tags, context, llm_hints?, description?,
  * semantic_version?, id?}} (see {@link BreadcrumbCreate}). A directory is read recursively, every
- * {@code *.json} file in path order.
+ * {@code *.json} file in path order except npm and TypeScript manifests ({@link #skipped}).
  *
  * <p>An element without an {@code id} gets a name-based UUID derived from the record itself: its
  * {@code schema_name}, {@code title} and tags (and, for the second and later records of one
@@ -213,13 +215,41 @@ public final class BreadcrumbFiles {
       return List.of(path);
     }
     try (Stream<Path> walk = Files.walk(path)) {
-      return walk.filter(p -> Files.isRegularFile(p) && p.toString().endsWith(".json"))
+      return walk.filter(p -> Files.isRegularFile(p) && p.toString().endsWith(".json") && !isTooling(p))
           .sorted()
           .toList();
     } catch (IOException e) {
       problems.add(new LoadProblem(path.toString(), "cannot list directory: " + e.getMessage()));
       return List.of();
     }
+  }
+
+  /** Files in a directory that are not breadcrumbs (npm and TypeScript manifests, anything under {@code node_modules}). */
+  private static final Set<String> TOOLING = Set.of("package.json", "package-lock.json", "tsconfig.json", "jsconfig.json");
+
+  private static boolean isTooling(Path file) {
+    String name = file.getFileName().toString();
+    return TOOLING.contains(name) || StreamSupport.stream(file.spliterator(), false).anyMatch(p -> p.toString().equals("node_modules"));
+  }
+
+  /**
+   * The JSON files under {@code paths}' directories that {@link #read} leaves out because they are
+   * not breadcrumbs: {@code package.json}, {@code package-lock.json}, {@code tsconfig.json},
+   * {@code jsconfig.json} and anything under {@code node_modules} (RCRT keeps its tools' npm
+   * manifests beside their breadcrumbs). A file named directly is always read.
+   */
+  public static List<Path> skipped(List<Path> paths) {
+    List<Path> out = new ArrayList<>();
+    for (Path path : paths) {
+      if (Files.isDirectory(path)) {
+        try (Stream<Path> walk = Files.walk(path)) {
+          walk.filter(p -> Files.isRegularFile(p) && p.toString().endsWith(".json") && isTooling(p)).sorted().forEach(out::add);
+        } catch (IOException e) {
+          // read reports the directory
+        }
+      }
+    }
+    return out;
   }
 
   private static LoadReport<BreadcrumbCreate> problem(String source, String message) {

@@ -107,7 +107,9 @@ public final class SchemaDefinitions {
       ObjectNode prop = properties.putObject(f.getKey());
       String type = f.getValue().path("type").asText("any").toLowerCase(Locale.ROOT);
       type = ALIASES.getOrDefault(type, type);
-      if (!type.equals("any")) {
+      if (type.equals("datetime")) {
+        prop.put("type", "string").put("format", "date-time"); // RCRT's datetime: an ISO-8601 date-time string
+      } else if (!type.equals("any")) {
         prop.put("type", type);
       }
       if (f.getValue().path("required").asBoolean(false)) {

@@ -90,6 +90,18 @@ public record ToolDefinition(
     return problems;
   }
 
+  /**
+   * The problems among {@link #problems()} that are only the tool's examples breaking its schemas:
+   * the tool still runs, but its examples teach the model wrong. Empty when a schema does not
+   * compile (that is a problem of its own).
+   */
+  public List<String> exampleProblems() {
+    List<String> ignored = new ArrayList<>();
+    dev.rcrt.core.internal.schema.CompiledSchema in = compileOrNote(inputSchema, "input_schema", ignored);
+    dev.rcrt.core.internal.schema.CompiledSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", ignored);
+    return in == null || !ignored.isEmpty() ? List.of() : exampleProblems(in, out);
+  }
+
   /** Each way the tool's own examples break its schemas. Examples teach the model; a wrong one teaches it wrong. */
   private List<String> exampleProblems(
       dev.rcrt.core.internal.schema.CompiledSchema in, dev.rcrt.core.internal.schema.@Nullable CompiledSchema out) {

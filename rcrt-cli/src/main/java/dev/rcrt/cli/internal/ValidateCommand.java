@@ -6,6 +6,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.ContextView;
+import dev.rcrt.core.HintException;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.RcrtException;
@@ -29,10 +30,11 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "validate",
     description = {
-      "Check breadcrumb files: JSON, known schemas (the SDK's, or one a schema.def.v1 in the files",
-      "defines), tool definitions and their examples against their schemas, agent definitions,",
-      "llm_hints, and records against their schema definitions. Prints one line per problem with",
-      "file and pointer; exits 1 if there is any."
+      "Check breadcrumb files as RCRT would use them. Errors: a record that cannot be used (not JSON, not a",
+      "breadcrumb, a malformed TTL, a tool or agent the runtime would refuse, a broken signature). Warnings: a",
+      "record that is usable but inconsistent (an unknown schema, a context that breaks its schema definition,",
+      "examples that break their tool's schemas, hints RCRT would ignore). One line per finding with file and",
+      "pointer; exits 1 on errors, and with --strict on warnings too. npm and TypeScript manifests are skipped."
     })
 public final class ValidateCommand implements Callable<Integer> {
   /** Schemas the SDK itself reads or writes. */
@@ -47,6 +49,9 @@ public final class ValidateCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "PATH", converter = Converters.ExistingPath.class, description = "Breadcrumb JSON files or directories.")
   List<Path> paths = new ArrayList<>();
 
+  @Option(names = "--strict", description = "Exit 1 on warnings too.")
+  boolean strict;
+
   @Option(names = "--trusted-key", paramLabel = "PEM", converter = Converters.PublicKeyFile.class,
       description = "Also require every tool, config, agent and schema definition to be signed by one of these publisher"
           + " keys (./rcrt sign). Without it, signatures present are checked for integrity only. Repeatable.")
@@ -58,11 +63,29 @@ public final class ValidateCommand implements Callable<Integer> {
 
   private record Sourced(String source, BreadcrumbCreate create) {}
 
+  /** What validation found, in order: lines {@code error: …} and {@code warning: …}. */
+  private static final class Findings {
+    final List<String> lines = new ArrayList<>();
+    int errors;
+    int warnings;
+
+    void error(String source, String message) {
+      lines.add("error: " + source + ": " + message);
+      errors++;
+    }
+
+    void warning(String source, String message) {
+      lines.add("warning: " + source + ": " + message);
+      warnings++;
+    }
+  }
+
   @Override
   public Integer call() {
-    List<String> problems = new ArrayList<>();
+    Findings found = new Findings();
+    BreadcrumbFiles.skipped(paths).forEach(p -> cli.note("skipped " + p + ": an npm or TypeScript manifest, not breadcrumbs"));
     LoadReport<BreadcrumbCreate> report = BreadcrumbFiles.read(paths);
-    report.problems().forEach(p -> problems.add(p.toString()));
+    report.problems().forEach(p -> found.error(p.source(), p.message()));
     List<Sourced> all = new ArrayList<>();
     for (int i = 0; i < report.items().size(); i++) {
       all.add(new Sourced(report.sources().get(i), report.items().get(i)));
@@ -78,7 +101,7 @@ public final class ValidateCommand implements Callable<Integer> {
           b.tags().stream().filter(t -> t.startsWith("defines:")).forEach(t -> defined.add(t.substring("defines:".length())));
         }
       } catch (RcrtException e) {
-        problems.add(s.source() + ": " + e.getMessage());
+        found.error(s.source(), e.getMessage());
         stored.add(null);
       }
     }
@@ -87,57 +110,90 @@ public final class ValidateCommand implements Callable<Integer> {
     try (ToolRunner runner = ToolRunner.builder(store).build()) {
       for (int i = 0; i < all.size(); i++) {
         if (stored.get(i) != null) {
-          check(all.get(i).source(), stored.get(i), defined, definitions, views, runner, problems);
-          signature(all.get(i).source(), stored.get(i), problems);
+          check(all.get(i).source(), stored.get(i), defined, definitions, views, runner, found);
+          signature(all.get(i).source(), stored.get(i), found);
         }
       }
     }
-    problems.forEach(cli.out()::println);
-    cli.note(all.size() + " breadcrumb(s) checked, " + problems.size() + " problem(s)");
-    return problems.isEmpty() ? 0 : 1;
+    found.lines.forEach(cli.out()::println);
+    cli.note(all.size() + " breadcrumb(s) checked: " + found.errors + " error(s), " + found.warnings + " warning(s)");
+    return found.errors > 0 || (strict && found.warnings > 0) ? 1 : 0;
   }
 
   private static void check(
       String source, Breadcrumb b, Set<String> defined, SchemaDefinitions definitions, ContextView views, ToolRunner runner,
-      List<String> problems) {
+      Findings found) {
     String schema = b.schemaName();
     if (schema == null) {
-      problems.add(source + ": /schema_name: missing; every breadcrumb needs a schema");
+      found.warning(source, "/schema_name: missing; RCRT does not require one, but nothing can find this record by schema");
       return;
     }
     if (!defined.contains(schema)) {
-      problems.add(source + ": /schema_name: unknown schema '" + schema + "'; add a schema.def.v1 tagged defines:" + schema);
+      found.warning(source, "/schema_name: unknown schema '" + schema + "'; add a schema.def.v1 tagged defines:" + schema);
     }
-    attempt(source, problems, () -> definitions.violations(schema, b.context()).forEach(v -> problems.add(source + ": /context" + v)));
+    if (ContextView.SCHEMA_DEFINITION.equals(schema) && b.tags().stream().noneMatch(t -> t.startsWith("defines:"))) {
+      b.tags().stream().filter(t -> t.startsWith("schema:") && !t.equals("schema:definition")).findFirst().ifPresent(t -> found.warning(source,
+          "/tags: tagged " + t + " but not defines:" + t.substring("schema:".length())
+              + "; definitions are found by their defines: tag, so this one applies to nothing"));
+    }
+    try {
+      definitions.violations(schema, b.context()).forEach(v -> found.warning(source, "/context" + v + " (against its schema definition)"));
+    } catch (ValidationException e) {
+      found.warning(source, e.getMessage());
+    }
     if (ToolDefinition.isToolSchema(schema)) {
-      attempt(source, problems, () -> runner.problems(ToolDefinition.fromBreadcrumb(b)).forEach(p -> problems.add(source + ": " + p)));
+      try {
+        ToolDefinition tool = ToolDefinition.fromBreadcrumb(b);
+        List<String> examples = tool.exampleProblems();
+        runner.problems(tool).forEach(p -> {
+          if (examples.contains(p)) {
+            found.warning(source, p);
+          } else {
+            found.error(source, p);
+          }
+        });
+      } catch (ValidationException e) {
+        found.error(source, e.getMessage());
+      }
     }
     if (AgentDefinition.SCHEMAS.contains(schema)) {
-      attempt(source, problems, () -> AgentDefinition.fromBreadcrumb(b));
+      agent(source, b, found);
     }
     JsonNode ownHints = b.llmHints();
     if (ownHints != null || ContextView.SCHEMA_DEFINITION.equals(schema)) {
-      attempt(source, problems, () -> views.view(b));
+      try {
+        views.view(b);
+      } catch (ValidationException | HintException e) {
+        found.warning(source, e.getMessage() + " (RCRT ignores hints it cannot apply and shows the context as it is)");
+      }
+    }
+  }
+
+  /** An agent without {@code model} is usable: RCRT takes it from {@code llm_config_id}'s tool.config.v1, or the client's default. */
+  private static void agent(String source, Breadcrumb b, Findings found) {
+    String model = b.contextText("model");
+    if (model == null || model.isBlank()) {
+      if (b.contextText("llm_config_id") == null) {
+        found.warning(source, "agent definition has no context/model and no context/llm_config_id: the client's default model answers");
+      }
+      return;
+    }
+    try {
+      AgentDefinition.fromBreadcrumb(b);
+    } catch (ValidationException e) {
+      found.error(source, e.getMessage());
     }
   }
 
   /** A signature present must be intact; with trusted keys, every protected record must carry a trusted one. */
-  private void signature(String source, Breadcrumb b, List<String> problems) {
+  private void signature(String source, Breadcrumb b, Findings found) {
     boolean signed = b.context().has(RecordSignatures.FIELD);
     boolean protectedRecord = b.schemaName() != null && ToolTrustPolicy.PROTECTED_SCHEMAS.contains(b.schemaName());
     if (signed || (protectedRecord && !trusted.isEmpty())) {
       String problem = RecordSignatures.problem(b.schemaName(), b.context(), trusted.isEmpty() ? null : trusted);
       if (problem != null) {
-        problems.add(source + ": /context/signature: " + problem);
+        found.error(source, "/context/signature: " + problem);
       }
-    }
-  }
-
-  private static void attempt(String source, List<String> problems, Runnable check) {
-    try {
-      check.run();
-    } catch (ValidationException | dev.rcrt.core.HintException e) {
-      problems.add(source + ": " + e.getMessage());
     }
   }
 }

@@ -8,12 +8,15 @@ import dev.rcrt.core.ValidationException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
  * RCRT's TTL rules: {@code ttl} (an instant), {@code ttl_type} ({@code never}, {@code datetime},
  * {@code duration}, {@code usage}, {@code hybrid}) and {@code ttl_config} ({@code duration}: an
- * ISO-8601 duration such as {@code "PT1H"} or a number of seconds; {@code max_reads}: a count).
+ * ISO-8601 duration such as {@code "PT1H"}, RCRT's {@code "30s"}, {@code "30m"}, {@code "2h"}, {@code "1d"}, or a number
+ * of seconds; {@code max_reads}: a count).
  *
  * <ul>
  *   <li>{@code datetime}: expires at {@code ttl};
@@ -24,6 +27,8 @@ import org.jspecify.annotations.Nullable;
  * Without {@code ttl_type}, a {@code ttl} alone means {@code datetime}.
  */
 public final class Expiry {
+  private static final Pattern SHORTHAND = Pattern.compile("(\\d{1,9})([smhd])");
+
   private Expiry() {}
 
   /**
@@ -102,10 +107,21 @@ public final class Expiry {
     if (d.isNumber()) {
       return Duration.ofMillis(Math.round(d.asDouble() * 1000));
     }
+    Matcher shorthand = SHORTHAND.matcher(d.asText().trim());
+    if (shorthand.matches()) { // RCRT's own form: 30s, 30m, 2h, 1d
+      long n = Long.parseLong(shorthand.group(1));
+      return switch (shorthand.group(2)) {
+        case "s" -> Duration.ofSeconds(n);
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        default -> Duration.ofDays(n);
+      };
+    }
     try {
       return Duration.parse(d.asText());
     } catch (DateTimeParseException e) {
-      throw new ValidationException(where + "ttl_config.duration: '" + d.asText() + "' is neither an ISO-8601 duration (PT1H) nor seconds");
+      throw new ValidationException(where + "ttl_config.duration: '" + d.asText()
+          + "' is neither an ISO-8601 duration (PT1H), RCRT's 30s/30m/2h/1d, nor a number of seconds");
     }
   }
 

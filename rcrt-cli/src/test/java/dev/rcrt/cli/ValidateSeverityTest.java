@@ -1,0 +1,78 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code validate} on a copy of the layout of RCRT's bootstrap-breadcrumbs folder (our own fixture
+ * with its shapes): only the two broken files are errors; what RCRT accepts and uses is at most a
+ * named warning.
+ */
+class ValidateSeverityTest {
+  private static final Path LAYOUT = Path.of("src/test/resources/rcrt-layout");
+
+  @TempDir Path copy;
+
+  @Test
+  void onlyTheTwoBrokenFilesAreErrorsAndTheRestAreNamedWarnings() {
+    CliHarness run = CliHarness.run("validate", LAYOUT.toString());
+    List<String> lines = run.out().lines().toList();
+
+    assertThat(run.status).isEqualTo(1);
+    assertThat(lines.stream().filter(l -> l.startsWith("error: ")))
+        .hasSize(2)
+        .anyMatch(l -> l.contains("broken-truncated.json: not valid JSON"))
+        .anyMatch(l -> l.contains("broken-comments.json: not valid JSON"));
+    assertThat(lines.stream().filter(l -> l.startsWith("warning: ")))
+        .anyMatch(l -> l.contains("rcrt-basics.json: /schema_name: unknown schema 'knowledge.v1'"))
+        .anyMatch(l -> l.contains("llm_hints mode: unknown value 'transform'") && l.contains("RCRT ignores hints"))
+        .anyMatch(l -> l.contains("note-schema.json: /tags: tagged schema:note.v1 but not defines:note.v1"))
+        .anyMatch(l -> l.contains("timer.json: /context/code: expected string, found jsonobject (against its schema definition)"))
+        .noneMatch(l -> l.contains("default-chat-assistant")) // no model, but an llm_config_id: as RCRT runs it
+        .noneMatch(l -> l.contains("reminder.json[0]")); // a datetime field and a 2h TTL are fine
+    assertThat(run.err()).contains("skipped " + LAYOUT.resolve("tools/timer/package.json") + ": an npm or TypeScript manifest")
+        .contains("8 breadcrumb(s) checked: 2 error(s), 6 warning(s)");
+  }
+
+  @Test
+  void withoutTheBrokenFilesWarningsPassUnlessStrict() throws Exception {
+    copyLayoutWithout("broken-");
+
+    assertThat(CliHarness.run("validate", copy.toString()).status).isZero();
+    CliHarness strict = CliHarness.run("validate", "--strict", copy.toString());
+    assertThat(strict.status).isEqualTo(1);
+    assertThat(strict.err()).contains("0 error(s), 6 warning(s)");
+  }
+
+  @Test
+  void aDatetimeFieldMustBeADateTimeAndARcrtDurationMustBeOne() throws Exception {
+    copyLayoutWithout("broken-");
+    Files.writeString(copy.resolve("templates/bad.json"), """
+        [{"schema_name":"event.v1","title":"When?","context":{"at":"next tuesday"}},
+         {"schema_name":"event.v1","title":"Forever","context":{"at":"2026-11-23T09:30:00Z"},"ttl_type":"duration","ttl_config":{"duration":"2 hours"}}]""");
+
+    CliHarness run = CliHarness.run("validate", copy.toString());
+
+    assertThat(run.out()).contains("bad.json[0]: /context/at: ").contains("(against its schema definition)");
+    assertThat(run.out()).contains("error: " + copy.resolve("templates/bad.json") + "[1]: ")
+        .contains("ttl_config.duration: '2 hours' is neither an ISO-8601 duration (PT1H), RCRT's 30s/30m/2h/1d, nor a number of seconds");
+  }
+
+  private void copyLayoutWithout(String prefix) throws Exception {
+    try (Stream<Path> files = Files.walk(LAYOUT)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        if (!f.getFileName().toString().startsWith(prefix)) {
+          Path target = copy.resolve(LAYOUT.relativize(f).toString());
+          Files.createDirectories(target.getParent());
+          Files.copy(f, target);
+        }
+      }
+    }
+  }
+}
