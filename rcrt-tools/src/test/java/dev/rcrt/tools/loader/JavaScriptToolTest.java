@@ -283,7 +283,7 @@ class JavaScriptToolTest {
 
   @Test
   void consoleOutputCannotCorruptTheResult() {
-    code("chatty", "javascript", "export function execute() { console.log('{\"fake\":true}'); print('noise'); console.error('more'); return {real: true}; }", "");
+    code("chatty", "javascript", "export function execute() { console.log('{\"fake\":true}'); console.info('noise'); console.error('more'); return {real: true}; }", "");
     assertThat(RcrtJson.write(h.call("chatty", "{}").output())).isEqualTo("{\"real\":true}");
   }
 
@@ -309,6 +309,21 @@ class JavaScriptToolTest {
   void withoutNetPermissionThereIsNoFetch() {
     code("offline", "javascript", "export function execute() { return {fetch: typeof fetch}; }", "");
     assertThat(h.call("offline", "{}").output().get("fetch").asText()).isEqualTo("undefined");
+  }
+
+  @Test
+  void theSandboxHasNoShellGlobalsThatReadFilesOrPrintPastTheLog() {
+    code("shell", "javascript",
+        "export function execute() { return {print: typeof print, load: typeof load, loadWithNewGlobal: typeof loadWithNewGlobal,"
+            + " quit: typeof quit, read: typeof read, readline: typeof readline, console: typeof console}; }", "");
+    var out = h.call("shell", "{}").output();
+    assertThat(out.get("print").asText()).isEqualTo("undefined");
+    assertThat(out.get("load").asText()).isEqualTo("undefined");
+    assertThat(out.get("loadWithNewGlobal").asText()).isEqualTo("undefined");
+    assertThat(out.get("quit").asText()).isEqualTo("undefined");
+    assertThat(out.get("read").asText()).isEqualTo("undefined");
+    assertThat(out.get("readline").asText()).isEqualTo("undefined");
+    assertThat(out.get("console").asText()).as("console stays: it goes to the log").isEqualTo("object");
   }
 
   @Test

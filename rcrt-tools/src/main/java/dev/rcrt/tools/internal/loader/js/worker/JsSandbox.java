@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One GraalJS context running one version of one tool's code, under {@link
  * SandboxPolicy#CONSTRAINED}: no I/O, no host class lookup, no threads, no {@code Java}, {@code
- * Polyglot}, {@code require}, {@code process} or {@code load}. {@code console} output goes to a
+ * Polyglot}, {@code require}, {@code process}, {@code print}, {@code load} or {@code
+ * loadWithNewGlobal}. {@code console} output goes to a
  * capped buffer the worker hands back with the result, so it can never reach the result itself.
  *
  * <p>The tool's {@code context} argument is {@code {request: {id, tool, requestedBy}, secrets,
@@ -135,6 +136,8 @@ final class JsSandbox implements AutoCloseable {
             .allowHostAccess(HostAccess.CONSTRAINED)
             .allowCreateThread(false)
             .option("js.esm-eval-returns-exports", "true")
+            .option("js.print", "false") // print/printErr would write past the console log's cap
+            .option("js.load", "false") // load/loadWithNewGlobal evaluate other sources
             .resourceLimits(ResourceLimits.newBuilder().statementLimit(program.statementLimit(), null).build())
             .out(sink)
             .err(sink)
