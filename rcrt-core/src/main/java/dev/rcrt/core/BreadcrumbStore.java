@@ -108,4 +108,13 @@ public interface BreadcrumbStore {
   default Optional<WorkClaims> claims() {
     return Optional.empty();
   }
+
+  /**
+   * Search by meaning ({@link VectorSearch}), where this store has embeddings. The default, empty,
+   * means it has none: callers then fail with a message that says so (a JavaScript tool's {@code
+   * context.api.vectorSearch}, for one) rather than guess with another kind of search.
+   */
+  default Optional<VectorSearch> vectorSearch() {
+    return Optional.empty();
+  }
 }

@@ -2,6 +2,7 @@ package dev.rcrt.cli.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
@@ -17,7 +18,9 @@ import picocli.CommandLine.Parameters;
       "tool.request.v1 and a tool.response.v1 written. Prints the output JSON; on failure exits 1",
       "with the error on stderr (the schema pointer, the timeout, the HTTP status, the exit code).",
       "secret:NAME references are read from environment variables. A tool that needs approval",
-      "(requires_approval) runs with --approve, or when a person at the terminal says yes."
+      "(requires_approval) runs with --approve, or when a person at the terminal says yes. While the",
+      "tool runs, the tool.request.v1 records it writes are run too (RCRT's workflow tool does so), if",
+      "the trust policy lets it request tools (--allow-requester-tool)."
     })
 public final class ToolCallCommand implements Callable<Integer> {
   private final Cli cli;
@@ -43,7 +46,10 @@ public final class ToolCallCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     try (Workspace workspace = new Workspace(breadcrumbs, cli);
         ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy())) {
-      ToolResponse response = runner.call(ToolRequest.of(name, input, "cli"));
+      ToolResponse response;
+      try (Subscription nested = runner.listen()) {
+        response = runner.call(ToolRequest.of(name, input, "cli"));
+      }
       if (!response.success()) {
         cli.note(response.error() + " [" + response.errorCode() + "]");
         return 1;

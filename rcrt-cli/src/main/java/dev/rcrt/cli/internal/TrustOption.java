@@ -1,5 +1,6 @@
 package dev.rcrt.cli.internal;
 
+import dev.rcrt.core.Principal;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -29,9 +30,18 @@ public final class TrustOption {
           + " (PEM). Repeatable. For stores that other processes write to.")
   List<PublicKey> publishers = new ArrayList<>();
 
+  @Option(names = "--allow-requester-tool", paramLabel = "NAME",
+      description = "Let tool NAME request other tools (write tool.request.v1 records that run), as an orchestrator such as"
+          + " RCRT's workflow does. Only the host and agents may request tools by default. Repeatable.")
+  List<String> requesterTools = new ArrayList<>();
+
   /** The default policy with these allowances. */
   public ToolTrustPolicy policy() {
     ToolTrustPolicy.Builder b = ToolTrustPolicy.builder();
+    if (!requesterTools.isEmpty()) {
+      List<Principal> tools = requesterTools.stream().map(Principal::tool).toList();
+      b.requesters(p -> p.isHost() || p.kind() == Principal.Kind.AGENT || tools.contains(p));
+    }
     networks.forEach(b::allowNetwork);
     b.allowImages(images.toArray(String[]::new));
     moduleDirs.forEach(b::allowModuleLocation);

@@ -7,15 +7,19 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Sensitivity;
+import dev.rcrt.core.VectorSearch;
 import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code breadcrumb-search}: {@code {schema_name?, tag?, tags?, limit = 10}} → {@code {breadcrumbs:
- * [{id, title, schema_name, tags, version, updated_at, context}]}}, newest first, on the store the
- * request came from. {@code tags} must all be present. The context of a breadcrumb with
+ * {@code breadcrumb-search}: {@code {schema_name?, tag?, tags?, limit = 10, query?, nn = 5}} →
+ * {@code {breadcrumbs: [{id, title, schema_name, tags, version, updated_at, context}], count,
+ * method}}, on the store the request came from. Without {@code query} ({@code method: "filter"}):
+ * newest first, {@code tags} all present. With it ({@code method: "vector"}): the store's {@link
+ * VectorSearch}, nearest first, or {@code tool_failed} when the store has none. The context of a breadcrumb with
  * sensitivity {@code secret} is never returned.
  */
 public final class SearchBreadcrumbs implements ToolHandler {
@@ -29,9 +33,21 @@ public final class SearchBreadcrumbs implements ToolHandler {
     String schema = input.hasNonNull("schema_name") ? input.get("schema_name").asText() : null;
     Selector selector = new Selector(List.of(), all, schema, List.of());
     int limit = input.path("limit").asInt(10);
+    String query = input.path("query").asText("");
+    List<Breadcrumb> results;
+    if (query.isBlank()) {
+      results = context.store().search(selector, limit, 0);
+    } else {
+      VectorSearch vectors =
+          context.store().vectorSearch().orElseThrow(() -> new ToolException(
+              "tool_failed",
+              "breadcrumb-search: this store has no vector search, so 'query' cannot be answered; search by schema_name and"
+                  + " tag instead"));
+      results = vectors.nearest(query, input.path("nn").asInt(5), selector);
+    }
 
     ArrayNode found = RcrtJson.mapper().createArrayNode();
-    for (Breadcrumb b : context.store().search(selector, limit, 0)) {
+    for (Breadcrumb b : results) {
       ObjectNode item = found.addObject();
       item.put("id", b.id());
       item.put("title", b.title());
@@ -45,6 +61,8 @@ public final class SearchBreadcrumbs implements ToolHandler {
     }
     ObjectNode out = RcrtJson.object();
     out.set("breadcrumbs", found);
+    out.put("count", found.size());
+    out.put("method", query.isBlank() ? "filter" : "vector");
     return out;
   }
 }

@@ -8,6 +8,7 @@ import dev.rcrt.core.BreadcrumbUpdate;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.VectorSearch;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolTrustPolicy;
@@ -20,8 +21,8 @@ import java.util.Optional;
  * created_by} / {@code updated_by} = {@code tool:<name>}, whatever the payload claims), carries no
  * secret value the runner knows (title, description and context are scrubbed), and writes, updates
  * or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the policy
- * trusts that principal, and so are idempotency keys reserved for runners' responses. Reads pass
- * through; the tool gets no {@link #claims()}. Thread-safe as the store it wraps.
+ * trusts that principal, and so are idempotency keys reserved for runners' responses. Reads, searches and
+ * {@link #vectorSearch()} pass through; the tool gets no {@link #claims()}. Thread-safe as the store it wraps.
  */
 public final class StampedStore implements BreadcrumbStore {
   private final BreadcrumbStore store;
@@ -96,6 +97,11 @@ public final class StampedStore implements BreadcrumbStore {
   @Override
   public int purgeExpired() {
     return store.purgeExpired();
+  }
+
+  @Override
+  public Optional<VectorSearch> vectorSearch() {
+    return store.vectorSearch();
   }
 
   private void check(String schema, String action) {

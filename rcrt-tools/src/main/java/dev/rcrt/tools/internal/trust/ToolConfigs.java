@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * whose writer the policy trusts; untrusted ones are skipped with a warning. A tool may resolve
  * {@code secret:NAME} only for the names its own (trusted) record declares, in {@code
  * required_secrets} or as references in its implementation ({@code auth.secret}, headers), and the
- * references in that trusted configuration.
+ * names in that trusted configuration: its {@code secret:NAME} references and the values of RCRT's
+ * secret-id fields ({@code apiKeySecretId}, {@code api_key_secret_id}: any field ending {@code
+ * SecretId} or {@code _secret_id}).
  */
 public final class ToolConfigs {
   private static final Logger LOG = LoggerFactory.getLogger(ToolConfigs.class);
@@ -100,8 +102,20 @@ public final class ToolConfigs {
   private static void references(JsonNode json, Set<String> into) {
     if (json.isTextual() && CallScope.isReference(json.textValue())) {
       into.add(CallScope.nameOf(json.textValue()));
-    } else if (json.isContainerNode()) {
+    } else if (json.isObject()) {
+      json.properties().forEach(field -> {
+        if (isSecretId(field.getKey()) && field.getValue().isTextual()) {
+          into.add(CallScope.nameOf(field.getValue().textValue()));
+        }
+        references(field.getValue(), into);
+      });
+    } else if (json.isArray()) {
       json.forEach(child -> references(child, into));
     }
+  }
+
+  /** RCRT's configs name secrets in fields such as {@code apiKeySecretId} or {@code api_key_secret_id}. */
+  private static boolean isSecretId(String field) {
+    return field.endsWith("SecretId") || field.endsWith("_secret_id");
   }
 }

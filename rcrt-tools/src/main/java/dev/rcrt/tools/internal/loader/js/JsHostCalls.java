@@ -6,50 +6,64 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Sensitivity;
-import dev.rcrt.tools.internal.loader.http.BoundedBody;
+import dev.rcrt.core.VectorSearch;
+import dev.rcrt.core.Visibility;
+import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The host's side of one call's {@code context.api} and {@code fetch}: a worker asks, this answers
- * with the calling tool's store view (writes stamped {@code tool:<name>}; tools, configs, agents and
- * schema definitions refused unless the trust policy trusts the tool) and, for {@code fetch}, only
- * the hosts the tool's {@code permissions.net} lists and only addresses the trust policy allows,
- * never following redirects, with the body capped at the tool's {@code limits.max_response_bytes}.
+ * The host's side of one call's {@code context.api}, {@code context.request.trigger_event} and
+ * {@code fetch}: a worker asks, this answers, with the calling tool's rights.
  *
- * <p>All of it runs under the call's deadline: no request starts once it has passed, {@code fetch}
- * gets only the time left, and store searches take only selector paths whose cost is bounded (see
- * {@code ContextPaths}). Used by one call on one thread.
+ * <ul>
+ *   <li>The store is the tool's view ({@link ToolContext#store()}): writes stamped {@code
+ *       tool:<name>}; tools, configs, agents and schema definitions refused unless the trust policy
+ *       trusts the tool. The context of a {@code Secret}-sensitivity record is never handed out.
+ *   <li>{@code getSecret}/{@code decryptSecret} go through the call's {@link CallScope}: only the
+ *       names the tool's record or its trusted {@code tool.config.v1} grants, and the value is then
+ *       scrubbed from everything the call produces.
+ *   <li>{@code fetch}: see {@link GuestFetch}.
+ * </ul>
+ *
+ * <p>All of it runs under the call's deadline: no request starts once it has passed, and {@code
+ * fetch} gets only the time left. Searches take at most {@value #MAX_LIMIT} records a page. Used by
+ * one call on one thread.
  */
 final class JsHostCalls {
-  private final JsCode code;
-  private final NetworkGuard network;
-  private final BreadcrumbStore store;
+  /** The most records one search answers. */
+  static final int MAX_LIMIT = 500;
+  /** RCRT's page size when a search names none. */
+  private static final int DEFAULT_LIMIT = 100;
+  /** The keys of RCRT's {@code searchBreadcrumbs} parameters that are not selector fields. */
+  private static final List<String> SEARCH_PARAMETERS = List.of("tag", "tags", "limit", "offset", "include_context");
+
+  private final ToolContext tool;
+  private final CallScope scope;
+  private final GuestFetch fetch;
   private final long deadlineNanos;
 
-  JsHostCalls(JsCode code, NetworkGuard network, BreadcrumbStore store, long deadlineNanos) {
-    this.code = code;
-    this.network = network;
-    this.store = store;
+  JsHostCalls(JsCode code, NetworkGuard network, ToolContext tool, CallScope scope, long deadlineNanos) {
+    this.tool = tool;
+    this.scope = scope;
+    this.fetch = new GuestFetch(code, network);
     this.deadlineNanos = deadlineNanos;
   }
 
   /**
    * Answers one request from the guest.
    *
-   * @param args the request's arguments as the worker sent them
+   * @param op one of the worker's host operations
+   * @param args its arguments as the worker sent them: strings, or null where the guest gave none
    * @return {@code {"value": …}} or {@code {"error": "…"}}, which the guest sees as a rejected Promise
    */
   JsonNode answer(String op, JsonNode args) {
@@ -59,11 +73,15 @@ final class JsHostCalls {
     try {
       JsonNode value =
           switch (op) {
-            case "get" -> get(args.path(0).asText());
-            case "search" -> search(args.path(0).asText(), args.path(1).asInt(50));
-            case "create" -> create(args.path(0).asText());
-            case "fetch" -> fetch(args.path(0).asText(), args.path(1).asText("GET"), args.path(2).asText("{}"),
-                args.path(3).isTextual() ? args.path(3).asText() : null);
+            case "get" -> tool.store().get(text(args, 0)).map(JsHostCalls::visible).orElse(RcrtJson.mapper().nullNode());
+            case "search" -> search(RcrtJson.parse(text(args, 0)), number(args, 1, "limit"));
+            case "vector" -> vector(RcrtJson.parse(text(args, 0)));
+            case "create" -> visible(tool.store().create(createPayload(RcrtJson.parse(text(args, 0)))));
+            case "update" -> update(text(args, 0), number(args, 1, "version"), RcrtJson.parse(text(args, 2)));
+            case "delete" -> delete(text(args, 0), number(args, 1, "version"));
+            case "secret" -> RcrtJson.object().put("value", scope.secret(text(args, 0)));
+            case "trigger" -> trigger();
+            case "fetch" -> fetch.send(text(args, 0), text(args, 1), text(args, 2), args.path(3).isTextual() ? args.path(3).asText() : null, remaining());
             default -> throw new IllegalArgumentException("no host operation '" + op + "'");
           };
       return RcrtJson.object().set("value", value);
@@ -77,26 +95,127 @@ final class JsHostCalls {
     return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
   }
 
-  private JsonNode get(String id) {
-    return store.get(id).map(JsHostCalls::visible).orElse(RcrtJson.mapper().nullNode());
-  }
-
-  private JsonNode search(String selectorJson, int limit) {
-    ArrayNode out = RcrtJson.mapper().createArrayNode();
-    for (Breadcrumb b : store.search(Selector.fromJson(RcrtJson.parse(selectorJson)), Math.max(1, Math.min(limit, 500)), 0)) {
-      out.add(visible(b));
+  /**
+   * {@code searchBreadcrumbs}: a selector ({@code schema_name}, {@code any_tags}, {@code all_tags},
+   * {@code context_match}) and RCRT's parameters ({@code tag}, {@code tags}, {@code limit}, {@code
+   * offset}) in one object, each tag required.
+   */
+  private JsonNode search(JsonNode query, @Nullable Long limitArgument) {
+    if (!query.isObject()) {
+      throw new IllegalArgumentException("searchBreadcrumbs takes an object such as {schema_name, tag, limit}, not " + query.getNodeType());
     }
-    return out;
+    ObjectNode selectorPart = ((ObjectNode) query).deepCopy();
+    SEARCH_PARAMETERS.forEach(selectorPart::remove);
+    Selector selector = Selector.fromJson(selectorPart);
+    if (query.path("tag").isTextual()) {
+      selector = selector.withAllTags(query.get("tag").asText());
+    }
+    for (JsonNode tag : query.path("tags")) {
+      selector = selector.withAllTags(tag.asText());
+    }
+    long limit = limitArgument != null ? limitArgument : query.path("limit").asLong(DEFAULT_LIMIT);
+    long offset = Math.max(0, query.path("offset").asLong(0));
+    return list(tool.store().search(selector, (int) Math.max(1, Math.min(limit, MAX_LIMIT)), (int) Math.min(offset, Integer.MAX_VALUE)));
   }
 
-  private JsonNode create(String payloadJson) {
-    BreadcrumbCreate payload;
+  /** {@code vectorSearch({q, nn, schema_name, tag})}, answered by the store's {@link VectorSearch}. */
+  private JsonNode vector(JsonNode params) {
+    String q = params.path("q").asText(params.path("query").asText(""));
+    if (q.isBlank()) {
+      throw new IllegalArgumentException("vectorSearch needs a query in 'q'");
+    }
+    VectorSearch search =
+        tool.store().vectorSearch().orElseThrow(() -> new IllegalArgumentException(
+            "vectorSearch is not available: this store has no embeddings (use searchBreadcrumbs with schema_name and"
+                + " tag, or run against a store with vector search, such as an RCRT server)"));
+    Selector filter = params.path("schema_name").isTextual() ? Selector.schema(params.get("schema_name").asText()) : Selector.all();
+    if (params.path("tag").isTextual()) {
+      filter = filter.withAllTags(params.get("tag").asText());
+    }
+    int nn = (int) Math.max(1, Math.min(params.path("nn").asLong(5), MAX_LIMIT));
+    return list(search.nearest(q, nn, filter));
+  }
+
+  /**
+   * A create payload read as RCRT reads it: a {@code visibility} or {@code sensitivity} RCRT does
+   * not know (its own {@code breadcrumb-create} tool offers {@code "internal"}) falls back to the
+   * default instead of failing.
+   */
+  private static BreadcrumbCreate createPayload(JsonNode payload) {
+    if (!payload.isObject()) {
+      throw new IllegalArgumentException("createBreadcrumb takes an object {schema_name, title, tags, context}, not " + payload.getNodeType());
+    }
+    ObjectNode lenient = ((ObjectNode) payload).deepCopy();
+    dropUnknown(lenient, "visibility", Visibility.class);
+    dropUnknown(lenient, "sensitivity", Sensitivity.class);
     try {
-      payload = RcrtJson.mapper().treeToValue(RcrtJson.parse(payloadJson), BreadcrumbCreate.class);
+      return RcrtJson.mapper().treeToValue(lenient, BreadcrumbCreate.class);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException("createBreadcrumb: " + (e.getCause() != null ? e.getCause().getMessage() : e.getOriginalMessage()));
     }
-    return visible(store.create(payload));
+  }
+
+  private static <E extends Enum<E>> void dropUnknown(ObjectNode payload, String field, Class<E> type) {
+    JsonNode value = payload.get(field);
+    if (value == null) {
+      return;
+    }
+    boolean known =
+        value.isTextual()
+            && java.util.Arrays.stream(type.getEnumConstants()).anyMatch(c -> c.name().equalsIgnoreCase(value.asText()));
+    if (!known) {
+      payload.remove(field);
+    }
+  }
+
+  /** {@code updateBreadcrumb(id, version, updates)}: the version the tool read, as RCRT's {@code If-Match}. */
+  private JsonNode update(String id, @Nullable Long version, JsonNode updates) {
+    if (version == null) {
+      throw new IllegalArgumentException(
+          "updateBreadcrumb(id, version, updates) needs the version you read (getBreadcrumb(id).version), so a concurrent change is not lost");
+    }
+    BreadcrumbUpdate update;
+    try {
+      update = RcrtJson.mapper().treeToValue(updates, BreadcrumbUpdate.class);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException("updateBreadcrumb: " + (e.getCause() != null ? e.getCause().getMessage() : e.getOriginalMessage()));
+    }
+    return visible(tool.store().update(id, version, update));
+  }
+
+  /** {@code deleteBreadcrumb(id, version?)}: with a version, refused when the record has moved on. */
+  private JsonNode delete(String id, @Nullable Long version) {
+    if (version != null) {
+      Breadcrumb current = tool.store().get(id).orElse(null);
+      if (current != null && current.version() != version) {
+        throw new ConflictException(id, version, current.version());
+      }
+    }
+    return RcrtJson.object().put("ok", tool.store().delete(id));
+  }
+
+  /**
+   * {@code context.request.trigger_event}: the request's breadcrumb as RCRT's event stream carries
+   * it ({@code {type, breadcrumb_id, version, tags, schema_name, updated_at, context}}), or null for
+   * a call whose request was not recorded.
+   */
+  private JsonNode trigger() {
+    return tool.store()
+        .get(tool.requestId())
+        .<JsonNode>map(b -> {
+          ObjectNode event = RcrtJson.object().put("type", "breadcrumb.updated").put("breadcrumb_id", b.id()).put("version", b.version());
+          event.set("tags", RcrtJson.mapper().valueToTree(b.tags()));
+          event.put("schema_name", b.schemaName()).put("updated_at", b.updatedAt().toString());
+          event.set("context", b.sensitivity() == Sensitivity.SECRET ? RcrtJson.object() : b.context());
+          return event;
+        })
+        .orElse(RcrtJson.mapper().nullNode());
+  }
+
+  private static JsonNode list(List<Breadcrumb> breadcrumbs) {
+    ArrayNode out = RcrtJson.mapper().createArrayNode();
+    breadcrumbs.forEach(b -> out.add(visible(b)));
+    return out;
   }
 
   /** A breadcrumb as tools see it: the context of a secret-sensitivity record is left out. */
@@ -108,36 +227,23 @@ final class JsHostCalls {
     return json;
   }
 
-  private JsonNode fetch(String url, String method, String headersJson, @Nullable String body) {
-    Set<String> allowed = code.allowedHosts();
-    URI uri = URI.create(url);
-    String host = uri.getHost() == null ? "" : uri.getHost();
-    String hostPort = uri.getPort() < 0 ? host : host + ":" + uri.getPort();
-    if (allowed == null || !(allowed.contains("*") || allowed.contains(host) || allowed.contains(hostPort))) {
-      throw new IllegalArgumentException(
-          "fetch to '" + hostPort + "' is not allowed; this tool's permissions.net allows " + (allowed == null ? "no hosts" : List.copyOf(allowed)));
+  private static String text(JsonNode args, int index) {
+    JsonNode value = args.path(index);
+    if (!value.isTextual()) {
+      throw new IllegalArgumentException("argument " + (index + 1) + " is required");
     }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-      throw new IllegalArgumentException("fetch supports http and https URLs only, not '" + uri.getScheme() + "'");
+    return value.asText();
+  }
+
+  private static @Nullable Long number(JsonNode args, int index, String name) {
+    JsonNode value = args.path(index);
+    if (value.isMissingNode() || value.isNull()) {
+      return null;
     }
-    network.check("fetch", uri);
-    Duration left = remaining().isZero() ? Duration.ofMillis(1) : remaining();
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .timeout(left)
-            .method(method.toUpperCase(Locale.ROOT), body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    RcrtJson.parse(headersJson).properties().forEach(h -> request.header(h.getKey(), h.getValue().asText()));
     try {
-      HttpResponse<byte[]> response = BoundedBody.send(network.client(), request.build(), left, code.maxResponseBytes());
-      ObjectNode out =
-          RcrtJson.object().put("status", response.statusCode()).put("body", new String(response.body(), StandardCharsets.UTF_8));
-      ObjectNode headers = out.putObject("headers");
-      response.headers().map().forEach((k, v) -> headers.put(k, String.join(", ", v)));
-      return out;
-    } catch (BoundedBody.Failure f) {
-      throw new IllegalArgumentException(
-          "fetch " + uri + " failed: " + f.getMessage()
-              + (f.kind() == BoundedBody.Failure.Kind.TOO_LARGE ? " (the tool's limits.max_response_bytes)" : ""));
+      return (long) Double.parseDouble(value.asText());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number, not '" + value.asText() + "'");
     }
   }
 }

@@ -86,10 +86,10 @@ final class JsTool implements Invoker {
     String tool = code.program().tool();
     Duration limit = scope.remaining();
     WorkerProcess worker = workers.acquire(tool, limit);
-    JsHostCalls host = new JsHostCalls(code, network, context.store(), System.nanoTime() + limit.toNanos());
+    JsHostCalls host = new JsHostCalls(code, network, context, scope, System.nanoTime() + limit.toNanos());
     ObjectNode call = RcrtJson.object().put("checksum", code.program().checksum());
     call.set("input", input);
-    call.set("request", RcrtJson.object().put("id", context.requestId()).put("tool", context.tool()).put("requestedBy", context.requestedBy()));
+    call.set("request", request(context));
     call.set("secrets", RcrtJson.mapper().valueToTree(context.secrets()));
     call.set("config", context.config());
     call.put("timeout_ms", limit.toMillis()).put("limit_ms", scope.limit().toMillis());
@@ -132,6 +132,19 @@ final class JsTool implements Invoker {
     } finally {
       release(worker, healthy);
     }
+  }
+
+  /**
+   * RCRT's {@code context.request}, less {@code trigger_event}, which the guest fetches when it reads
+   * it: {@code {id, tool, requestedBy, workspace, agentId}}, {@code agentId} being who asked.
+   */
+  private static ObjectNode request(ToolContext context) {
+    return RcrtJson.object()
+        .put("id", context.requestId())
+        .put("tool", context.tool())
+        .put("requestedBy", context.requestedBy())
+        .put("workspace", "workspace:tools")
+        .put("agentId", context.requestedBy());
   }
 
   private static void send(WorkerProcess worker, ObjectNode call, JsCode code) throws IOException {

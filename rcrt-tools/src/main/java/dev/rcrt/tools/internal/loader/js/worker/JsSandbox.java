@@ -30,12 +30,21 @@ import org.jspecify.annotations.Nullable;
  * loadWithNewGlobal}. {@code console} output goes to a
  * capped buffer the worker hands back with the result, so it can never reach the result itself.
  *
- * <p>The tool's {@code context} argument is {@code {request: {id, tool, requestedBy}, secrets,
- * config, api}}: {@code secrets} holds only the secrets the tool declares, and {@code api} offers
- * {@code getBreadcrumb(id)}, {@code searchBreadcrumbs(selector, limit)} and {@code
- * createBreadcrumb(payload)}; {@code fetch} exists only when the tool's {@code permissions.net}
- * allows any host. Each of those is a request to the host ({@link HostBridge}), which holds the
- * store and the network, and checks every request against the calling tool's rights and deadline.
+ * <p>The tool's {@code context} argument is RCRT's: {@code {request: {id, tool, requestedBy,
+ * workspace, agentId, trigger_event}, secrets, config, api}}. {@code secrets} holds only the
+ * secrets the tool declares; {@code trigger_event} (the request's breadcrumb as an RCRT event) is
+ * fetched when first read. {@code api} offers {@code getBreadcrumb(id)}, {@code
+ * searchBreadcrumbs(query, limit?)} (a selector, or RCRT's {@code {schema_name, tag, tags, limit,
+ * offset}}), {@code vectorSearch({q, nn, schema_name, tag})}, {@code createBreadcrumb(payload)},
+ * {@code updateBreadcrumb(id, version, updates)}, {@code deleteBreadcrumb(id, version?)} and
+ * {@code getSecret(id, reason)} / {@code decryptSecret(id, reason)} (each {@code {value}}); {@code
+ * fetch} exists only when the tool's {@code permissions.net} allows any host. Each of those is a
+ * request to the host ({@link HostBridge}), which holds the store, the secrets and the network, and
+ * checks every request against the calling tool's rights and deadline.
+ *
+ * <p>Timers: {@code setTimeout}, {@code setInterval}, {@code clearTimeout} and {@code
+ * clearInterval} are driven by the call's own event loop ({@link #runEventLoop}), at most {@value
+ * #MAX_TIMERS} pending, and die with the call; a string instead of a function is refused.
  *
  * <p>Time: the module's evaluation and each call are cancelled at their limit ({@link
  * Context#close(boolean) close(true)}, which guest code cannot catch). One guest can still resist
@@ -51,8 +60,8 @@ final class JsSandbox implements AutoCloseable {
     /**
      * Runs one host operation for the guest.
      *
-     * @param op {@code get}, {@code search}, {@code create} or {@code fetch}
-     * @param args its arguments, strings and numbers (a null {@code fetch} body)
+     * @param op one of {@link #HOST_OPERATIONS}
+     * @param args its arguments: strings, or null for an argument the guest left out
      * @return {@code {"value": …}} or {@code {"error": "…"}} as JSON text
      */
     String call(String op, List<@Nullable Object> args);
@@ -60,15 +69,24 @@ final class JsSandbox implements AutoCloseable {
 
   private static final int CONSOLE_LIMIT = 64 * 1024;
   private static final long SAMPLE_MS = 10;
+  /** The most timers one call may have pending; each holds its callback and arguments. */
+  private static final int MAX_TIMERS = 10_000;
 
   private static final String PRELUDE =
       """
       (function (host, netAllowed) {
         const unwrap = (text) => { const r = JSON.parse(text); if (r.error !== undefined) throw new Error(r.error); return r.value; };
+        const json = (v) => JSON.stringify(v ?? {});
+        const opt = (v) => v === undefined || v === null ? null : String(v);
         const api = Object.freeze({
           getBreadcrumb: async (id) => unwrap(host.get(String(id))),
-          searchBreadcrumbs: async (selector, limit) => unwrap(host.search(JSON.stringify(selector ?? {}), Math.max(1, Math.min(500, Math.trunc(Number(limit ?? 50)) || 50)))),
-          createBreadcrumb: async (payload) => unwrap(host.create(JSON.stringify(payload ?? {}))),
+          searchBreadcrumbs: async (query, limit) => unwrap(host.search(json(query), opt(limit))),
+          vectorSearch: async (params) => unwrap(host.vector(json(params))),
+          createBreadcrumb: async (payload) => unwrap(host.create(json(payload))),
+          updateBreadcrumb: async (id, version, updates) => unwrap(host.update(String(id), opt(version), json(updates))),
+          deleteBreadcrumb: async (id, version) => unwrap(host.delete(String(id), opt(version))),
+          getSecret: async (id, reason) => unwrap(host.secret(String(id))),
+          decryptSecret: async (id, reason) => unwrap(host.secret(String(id))),
         });
         if (netAllowed) {
           globalThis.fetch = async (url, init) => {
@@ -79,11 +97,45 @@ final class JsSandbox implements AutoCloseable {
               text: async () => r.body, json: async () => JSON.parse(r.body) });
           };
         }
-        return async function (fn, inputJson, requestJson, secretsJson, configJson) {
+        const timers = new Map();
+        let nextTimer = 1;
+        const schedule = (fn, ms, args, repeat) => {
+          if (typeof fn !== 'function') throw new TypeError('setTimeout and setInterval take a function; code in a string is not run');
+          if (timers.size >= %d) throw new RangeError('more than %d timers pending');
+          const delay = Math.max(0, Math.trunc(Number(ms)) || 0);
+          const id = nextTimer++;
+          timers.set(id, { id, fn, args, delay, repeat, due: Date.now() + delay, seq: id });
+          return id;
+        };
+        const cancel = (id) => { timers.delete(Number(id)); };
+        globalThis.setTimeout = (fn, ms, ...args) => schedule(fn, ms, args, false);
+        globalThis.setInterval = (fn, ms, ...args) => schedule(fn, ms, args, true);
+        globalThis.clearTimeout = cancel;
+        globalThis.clearInterval = cancel;
+        // One turn of the call's event loop: runs the timer due first, if it is due. Returns the
+        // milliseconds until the next timer is due (0: run again now), or -1 when none is pending.
+        const runTimers = () => {
+          let first;
+          for (const t of timers.values()) {
+            if (first === undefined || t.due < first.due || (t.due === first.due && t.seq < first.seq)) first = t;
+          }
+          if (first === undefined) return -1;
+          const wait = first.due - Date.now();
+          if (wait > 0) return wait;
+          if (first.repeat) { first.due = Date.now() + Math.max(1, first.delay); first.seq = nextTimer++; }
+          else timers.delete(first.id);
+          first.fn(...first.args);
+          return 0;
+        };
+        const call = async function (fn, inputJson, requestJson, secretsJson, configJson) {
           let out;
           try {
-            const context = Object.freeze({ request: Object.freeze(JSON.parse(requestJson)),
-              secrets: Object.freeze(JSON.parse(secretsJson)), config: Object.freeze(JSON.parse(configJson)), api });
+            const fields = JSON.parse(requestJson);
+            let trigger;
+            const request = Object.freeze(Object.defineProperty(fields, 'trigger_event', {
+              enumerable: true, get: () => (trigger === undefined ? (trigger = unwrap(host.trigger())) : trigger) }));
+            const context = Object.freeze({ request, secrets: Object.freeze(JSON.parse(secretsJson)),
+              config: Object.freeze(JSON.parse(configJson)), api });
             out = await fn(JSON.parse(inputJson), context);
           } catch (e) {
             const text = e && e.stack ? String(e.stack).split('\\n').slice(0, 2).map(s => s.trim()).join(' ') : String(e);
@@ -95,8 +147,9 @@ final class JsSandbox implements AutoCloseable {
           if (text === undefined) return JSON.stringify({ error: 'returned a ' + typeof out + ', which is not a JSON value' });
           return JSON.stringify({ value: text });
         };
+        return { call, runTimers };
       })
-      """;
+      """.formatted(MAX_TIMERS, MAX_TIMERS);
 
   private final JsProgram program;
   private final GuestEngine engine;
@@ -104,6 +157,7 @@ final class JsSandbox implements AutoCloseable {
   private final Context context;
   private final Value handler;
   private final Value call;
+  private final Value runTimers;
   private volatile boolean running;
   /** Set by the stopper when the deadline passed; read by the calling thread. */
   private volatile boolean timedOut;
@@ -158,7 +212,9 @@ final class JsSandbox implements AutoCloseable {
                 + "'; write `export async function " + program.handler() + "(input, context) { … }`");
       }
       this.handler = fn;
-      this.call = context.eval("js", PRELUDE).execute(bridge(host), program.fetch());
+      Value prelude = context.eval("js", PRELUDE).execute(bridge(host), program.fetch());
+      this.call = prelude.getMember("call");
+      this.runTimers = prelude.getMember("runTimers");
     } catch (PolyglotException | IllegalStateException e) {
       context.close(true);
       if (timedOut) {
@@ -189,6 +245,7 @@ final class JsSandbox implements AutoCloseable {
    *     with the guest's error and its location
    */
   String call(String input, String request, String secrets, String config, Duration budget, long limitMillis) {
+    long deadline = System.nanoTime() + budget.toNanos();
     running = true;
     ScheduledFuture<?> guard = engine.watchdog().schedule(this::requestStop, budget.toMillis(), TimeUnit.MILLISECONDS);
     @Nullable ScheduledFuture<?> memory = watchAllocations(Thread.currentThread());
@@ -196,11 +253,7 @@ final class JsSandbox implements AutoCloseable {
       Value promise = call.execute(handler, input, request, secrets, config);
       String[] settled = new String[1];
       promise.invokeMember("then", (ProxyExecutable) args -> settled[0] = args[0].asString());
-      if (settled[0] == null) {
-        throw new ToolException(
-            "tool_failed",
-            "tool '" + program.tool() + "': " + program.handler() + "'s Promise never settled; it waits for something that cannot happen here (no timers or I/O exist in the sandbox)");
-      }
+      runEventLoop(settled, deadline, limitMillis);
       JsonNode outcome = RcrtJson.parse(settled[0]);
       if (outcome.has("error")) {
         throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + outcome.get("error").asText());
@@ -227,6 +280,41 @@ final class JsSandbox implements AutoCloseable {
       guard.cancel(false);
       if (memory != null) {
         memory.cancel(false);
+      }
+    }
+  }
+
+  /**
+   * The call's event loop: until the handler's Promise settles, runs the timer due first (each in
+   * its own turn, so the Promise jobs it starts run before the next), sleeping until one is due.
+   * Timers never outlive the call: a Promise that waits on no timer fails at once, and one whose
+   * next timer is due only after the deadline times out at once instead of sleeping into it.
+   */
+  private void runEventLoop(String[] settled, long deadline, long limitMillis) {
+    while (settled[0] == null) {
+      long wait = runTimers.execute().asLong();
+      if (settled[0] != null) {
+        return;
+      }
+      if (wait < 0) {
+        throw new ToolException(
+            "tool_failed",
+            "tool '" + program.tool() + "': " + program.handler() + "'s Promise never settled; nothing it could wait for is"
+                + " pending (no timer, and host calls answer at once)");
+      }
+      if (wait > 0) {
+        if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait) > deadline) {
+          throw new ToolException(
+              "tool_timeout",
+              "tool '" + program.tool() + "' timed out: it waits on a timer due in " + wait + " ms, after its time limit of "
+                  + limitMillis + " ms");
+        }
+        try {
+          Thread.sleep(wait);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ToolException("tool_failed", "tool '" + program.tool() + "' was interrupted while it waited on a timer");
+        }
       }
     }
   }
@@ -308,14 +396,17 @@ final class JsSandbox implements AutoCloseable {
     return kind + where + ": " + e.getMessage();
   }
 
+  /** What the guest may ask the host; see {@code JsHostCalls}. */
+  static final List<String> HOST_OPERATIONS =
+      List.of("get", "search", "vector", "create", "update", "delete", "secret", "trigger", "fetch");
+
   /** The {@code host} object the prelude sees: each member forwards to the host. */
   private static ProxyObject bridge(HostBridge host) {
-    return ProxyObject.fromMap(
-        Map.of(
-            "get", forward(host, "get"),
-            "search", forward(host, "search"),
-            "create", forward(host, "create"),
-            "fetch", forward(host, "fetch")));
+    Map<String, Object> members = new java.util.HashMap<>();
+    for (String op : HOST_OPERATIONS) {
+      members.put(op, forward(host, op));
+    }
+    return ProxyObject.fromMap(members);
   }
 
   private static ProxyExecutable forward(HostBridge host, String op) {
