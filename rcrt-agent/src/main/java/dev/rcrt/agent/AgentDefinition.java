@@ -17,24 +17,30 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An agent, read from an RCRT {@code agent.definition.v1} or {@code agent.def.v1} breadcrumb:
- * {@code {agent_id, model, system_prompt, temperature?, max_tokens?, tool_choice?,
- * response_format?, parallel_tool_calls?, seed?, stop?, subscriptions: {selectors: [...]}}}, or
- * built in code with {@link #builder(String)}.
+ * {@code {agent_id, model?, llm_config_id?, system_prompt, temperature?, max_tokens?, tool_choice?,
+ * response_format?, parallel_tool_calls?, seed?, stop?, tool_protocol?, subscriptions: {selectors:
+ * [...]}}}, or built in code with {@link #builder(String)}. RCRT's own agents name no {@code model}
+ * but an {@code llm_config_id} ({@link LlmConfig}); their selectors may carry {@code role}, {@code
+ * key} and {@code fetch} (read by the executor from {@link #context()}).
  *
  * @param agentId the agent's id; written as {@code requestedBy} on its tool requests
- * @param model the model id to ask
+ * @param model the model id to ask, or null when it comes from the {@code llm_config_id}'s
+ *     config ({@link LlmConfig#resolve})
  * @param systemPrompt the first system message of every turn
  * @param options the sampling and output settings every request of this agent carries
- * @param subscriptions the selectors whose new breadcrumbs trigger a turn; copied
+ * @param subscriptions the selectors whose new breadcrumbs trigger a turn (RCRT's {@code role:
+ *     "trigger"} ones, or those without a role; {@code role: "context"} ones supply data instead);
+ *     copied
  * @param context the definition's whole context, for settings read by later features (tool
  *     selectors, budgets, context sources)
  */
 public record AgentDefinition(
     String agentId,
-    String model,
+    @Nullable String model,
     String systemPrompt,
     ChatOptions options,
     List<Selector> subscriptions,
@@ -46,11 +52,16 @@ public record AgentDefinition(
   /** Validates and copies. */
   public AgentDefinition {
     Objects.requireNonNull(agentId, "agentId");
-    Objects.requireNonNull(model, "model");
     Objects.requireNonNull(systemPrompt, "systemPrompt");
     Objects.requireNonNull(options, "options");
     subscriptions = List.copyOf(subscriptions);
     Objects.requireNonNull(context, "context");
+  }
+
+  /** The {@code tool.config.v1} id RCRT's agents take their model from, or null. */
+  public @Nullable String llmConfigId() {
+    JsonNode id = context.get("llm_config_id");
+    return id != null && id.isTextual() && !id.asText().isBlank() ? id.asText() : null;
   }
 
   /** The same agent asking another model. */
@@ -61,9 +72,8 @@ public record AgentDefinition(
   /**
    * Reads an agent from its breadcrumb.
    *
-   * @throws ValidationException if the schema is not an agent schema, {@code system_prompt} or
-   *     {@code model} is missing, a model setting has the wrong type, or a subscription selector
-   *     is malformed
+   * @throws ValidationException if the schema is not an agent schema, {@code system_prompt} is
+   *     missing, a model setting has the wrong type, or a subscription selector is malformed
    */
   public static AgentDefinition fromBreadcrumb(Breadcrumb b) {
     if (!SCHEMAS.contains(b.schemaName())) {
@@ -75,8 +85,8 @@ public record AgentDefinition(
     String agentId = b.contextText("agent_id");
     String model = b.contextText("model");
     String prompt = b.contextText("system_prompt");
-    if (model == null || model.isBlank()) {
-      throw new ValidationException(where + " context/model: required, found none");
+    if (model != null && model.isBlank()) {
+      model = null;
     }
     if (prompt == null) {
       throw new ValidationException(where + " context/system_prompt: required, found none");
@@ -84,6 +94,9 @@ public record AgentDefinition(
     List<Selector> selectors = new ArrayList<>();
     JsonNode list = c.path("subscriptions").path("selectors");
     for (int i = 0; i < list.size(); i++) {
+      if ("context".equals(list.get(i).path("role").asText())) {
+        continue; // RCRT's context selectors supply data; they start no turn
+      }
       try {
         selectors.add(Selector.fromJson(list.get(i)));
       } catch (ValidationException e) {

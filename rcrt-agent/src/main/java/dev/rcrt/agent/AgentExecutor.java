@@ -163,8 +163,11 @@ public final class AgentExecutor implements AutoCloseable {
 
   /**
    * Subscribes to the agent's trigger selectors and answers each new matching {@code
-   * user.message.v1}, one at a time per selector, on the store's event thread. Model failures are
-   * recorded as error responses; nothing escapes.
+   * user.message.v1} or RCRT {@code agent.context.v1} (which names the user message it assembles
+   * context for), one at a time per selector, on the store's event thread. Other records a trigger
+   * selector matches are left alone: RCRT's agents also trigger on their {@code tool.response.v1}s
+   * to continue a turn, which this executor does within the turn. Model failures are recorded as
+   * error responses; nothing escapes.
    *
    * @return closes every subscription; answers already running finish
    */
@@ -180,7 +183,8 @@ public final class AgentExecutor implements AutoCloseable {
 
   private void onEvent(BreadcrumbEvent event) {
     Breadcrumb trigger = event.breadcrumb();
-    if (event.type() != BreadcrumbEvent.Type.CREATED || !UserMessage.SCHEMA.equals(trigger.schemaName())) {
+    boolean startsTurn = UserMessage.SCHEMA.equals(trigger.schemaName()) || "agent.context.v1".equals(trigger.schemaName());
+    if (event.type() != BreadcrumbEvent.Type.CREATED || !startsTurn) {
       return;
     }
     try {

@@ -7,6 +7,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.Records;
 import dev.rcrt.llm.ChatResponse;
 import java.util.Locale;
 import java.util.Objects;
@@ -14,9 +15,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An agent's answer to one user message: an RCRT {@code agent.response.v1} breadcrumb, {@code
- * context {message, agent_id, session_id, trigger_id, model, status, rounds, tool_calls, usage?,
- * error?}}, tagged {@code agent:response} and {@code session:<sessionId>}, written by {@code
- * agent:<agent_id>}.
+ * context {message, creator: {type: "agent", agent_id}, trigger_event_id, timestamp, agent_id,
+ * session_id, trigger_id, model, status, rounds, tool_calls, usage?, error?}}, tagged {@code
+ * agent:response}, {@code chat:output} and {@code session:<sessionId>}, written by {@code
+ * agent:<agent_id>}. The first three are RCRT's fields, which its runners and dashboard read; the
+ * rest are the SDK's ({@code agent_id} and {@code trigger_id} repeat them). Records in RCRT's form
+ * alone are read too.
  *
  * @param id the breadcrumb's id (empty before it is stored)
  * @param sessionId the conversation
@@ -84,6 +88,9 @@ public record AgentResponse(
   public BreadcrumbCreate toBreadcrumb() {
     ObjectNode c = RcrtJson.object();
     c.put("message", message);
+    c.putObject("creator").put("type", "agent").put("agent_id", agentId);
+    c.put("trigger_event_id", triggerId);
+    c.put("timestamp", Records.timestamp());
     c.put("agent_id", agentId);
     c.put("session_id", sessionId);
     c.put("trigger_id", triggerId);
@@ -102,7 +109,7 @@ public record AgentResponse(
     }
     return BreadcrumbCreate.builder(SCHEMA, "Agent response")
         .context(c)
-        .tags("agent:response", "session:" + sessionId)
+        .tags("agent:response", "chat:output", "session:" + sessionId)
         .createdBy(Principal.agent(agentId).wire())
         .build();
   }
@@ -127,8 +134,8 @@ public record AgentResponse(
     return new AgentResponse(
         b.id(),
         UserMessage.sessionOf(b),
-        Objects.requireNonNullElse(b.contextText("agent_id"), ""),
-        Objects.requireNonNullElse(b.contextText("trigger_id"), ""),
+        firstText(b.contextText("agent_id"), c.path("creator").path("agent_id").textValue()),
+        firstText(b.contextText("trigger_id"), b.contextText("trigger_event_id")),
         message,
         b.contextText("model"),
         status(c.path("status").asText("success")),
@@ -138,6 +145,10 @@ public record AgentResponse(
             ? new ChatResponse.Usage(u.path("prompt_tokens").asLong(), u.path("completion_tokens").asLong(), u.path("total_tokens").asLong())
             : null,
         e.isObject() ? new Error(e.path("code").asText(""), e.path("message").asText("")) : null);
+  }
+
+  private static String firstText(@Nullable String sdk, @Nullable String rcrt) {
+    return sdk != null ? sdk : Objects.requireNonNullElse(rcrt, "");
   }
 
   private static Status status(String wire) {

@@ -5,11 +5,13 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.Records;
 import java.util.Objects;
 
 /**
  * What a user said: an RCRT {@code user.message.v1} breadcrumb, {@code context {content,
- * session_id}}, tagged {@code user:message} and {@code session:<sessionId>}. Writing one triggers
+ * session_id, timestamp}} ({@code timestamp}: ISO-8601, required by RCRT's own schema definition),
+ * tagged {@code user:message} and {@code session:<sessionId>}. Writing one triggers
  * the agents subscribed to it ({@link AgentExecutor#start()}).
  *
  * @param sessionId the conversation it belongs to
@@ -25,9 +27,10 @@ public record UserMessage(String sessionId, String content) {
     Objects.requireNonNull(content, "content");
   }
 
-  /** The breadcrumb to write, created by {@code user}. */
+  /** The breadcrumb to write, created by {@code user}, stamped with the wall clock's time now. */
   public BreadcrumbCreate toBreadcrumb() {
-    ObjectNode context = RcrtJson.object().put("content", content).put("session_id", sessionId);
+    ObjectNode context =
+        RcrtJson.object().put("content", content).put("session_id", sessionId).put("timestamp", Records.timestamp());
     return BreadcrumbCreate.builder(SCHEMA, "User message")
         .context(context)
         .tags("user:message", "session:" + sessionId)

@@ -70,8 +70,12 @@ class AgentExecutorTest {
     Breadcrumb answer = executor(llm).answer(trigger);
 
     assertThat(answer.schemaName()).isEqualTo("agent.response.v1");
-    assertThat(answer.tags()).containsExactly("agent:response", "session:s1");
+    assertThat(answer.tags()).containsExactly("agent:response", "chat:output", "session:s1");
     assertThat(answer.context().get("message").asText()).isEqualTo("17 * 23 is 391.");
+    assertThat(RcrtJson.write(answer.context().get("creator"))).isEqualTo("{\"type\":\"agent\",\"agent_id\":\"default-chat-assistant\"}");
+    assertThat(answer.context().get("trigger_event_id").asText()).isEqualTo(trigger.id());
+    assertThat(answer.context().get("timestamp").asText()).endsWith("Z");
+    assertThat(trigger.context().get("timestamp").asText()).endsWith("Z");
     assertThat(answer.context().get("status").asText()).isEqualTo("success");
     assertThat(answer.context().get("tool_calls").asInt()).isEqualTo(1);
     assertThat(answer.context().get("trigger_id").asText()).isEqualTo(trigger.id());

@@ -73,7 +73,7 @@ public record Breadcrumb(
     Objects.requireNonNull(title, "title");
     context = context == null ? RcrtJson.object() : context;
     tags = tags == null ? List.of() : List.copyOf(tags);
-    visibility = visibility == null ? Visibility.PUBLIC : visibility;
+    visibility = visibility == null ? Visibility.TEAM : visibility;
     sensitivity = sensitivity == null ? Sensitivity.LOW : sensitivity;
     checksum = checksum == null ? "" : checksum;
     Objects.requireNonNull(createdAt, "createdAt");

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param tags tags; copied, empty when null
  * @param schemaName the schema of the context, or null
  * @param llmHints RCRT {@code llm_hints}, or null
- * @param visibility null for {@link Visibility#PUBLIC}
+ * @param visibility null for {@link Visibility#TEAM}, RCRT's default
  * @param sensitivity null for {@link Sensitivity#LOW}
  * @param ttl absolute expiry, or null
  * @param ttlType expiry policy, or null

@@ -45,6 +45,28 @@ class BreadcrumbJsonTest {
   }
 
   @Test
+  void readsRcrtsFullViewWithExplicitNullsOwnerIdAndAUuidWriter() {
+    Breadcrumb b = RcrtJson.parseAs("""
+        {"id":"7d3f5e0a-1c2b-4d5e-8f90-123456789abc","owner_id":"00000000-0000-0000-0000-000000000001",
+         "title":"T","description":null,"semantic_version":null,"context":{"a":1},"tags":null,"schema_name":null,
+         "llm_hints":null,"visibility":"Team","sensitivity":"Low","version":1,"checksum":null,"ttl":null,
+         "ttl_type":null,"ttl_config":null,"read_count":0,"created_at":"2025-11-12T10:00:00.123456Z",
+         "updated_at":null,"created_by":"00000000-0000-0000-0000-0000000000aa","updated_by":null,"size_bytes":7}""");
+    assertThat(b.tags()).isEmpty();
+    assertThat(b.schemaName()).isNull();
+    assertThat(b.visibility()).isEqualTo(Visibility.TEAM);
+    assertThat(b.checksum()).isEmpty();
+    assertThat(b.updatedAt()).isEqualTo(b.createdAt());
+    assertThat(b.createdBy()).isEqualTo("00000000-0000-0000-0000-0000000000aa");
+  }
+
+  @Test
+  void theDefaultVisibilityIsRcrtsTeam() {
+    Breadcrumb b = RcrtJson.parseAs("{\"id\":\"x\",\"title\":\"T\",\"created_at\":\"2025-11-12T10:00:00Z\"}");
+    assertThat(b.visibility()).isEqualTo(Visibility.TEAM);
+  }
+
+  @Test
   void enumsReadLowercaseAndCapitalisedSpellings() {
     assertThat(Visibility.fromWire("team")).isEqualTo(Visibility.TEAM);
     assertThat(Visibility.fromWire("Private")).isEqualTo(Visibility.PRIVATE);

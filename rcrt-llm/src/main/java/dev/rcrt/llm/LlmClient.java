@@ -17,4 +17,13 @@ public interface LlmClient {
    *     error, or answers with something that is not a chat completion
    */
   ChatResponse chat(ChatRequest request);
+
+  /**
+   * The model to ask when the agent names none, neither directly nor through an RCRT {@code
+   * llm_config_id} (RCRT's agents leave the model to the client then). The default: none, and such
+   * an agent fails with a message that says what to set.
+   */
+  default java.util.Optional<String> defaultModel() {
+    return java.util.Optional.empty();
+  }
 }

@@ -52,8 +52,10 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final TimeSource time;
+  private final @Nullable String defaultModel;
 
   private OpenAiCompatibleLlmClient(Builder b, URI endpoint) {
+    this.defaultModel = b.defaultModel;
     Map<String, String> headers = new LinkedHashMap<>(b.headers);
     if (b.apiKey != null) {
       headers.put("Authorization", "Bearer " + b.apiKey);
@@ -76,6 +78,11 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.time = b.time;
+  }
+
+  @Override
+  public java.util.Optional<String> defaultModel() {
+    return java.util.Optional.ofNullable(defaultModel);
   }
 
   /**
@@ -155,6 +162,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
   public static final class Builder {
     private final String baseUrl;
     private @Nullable String apiKey;
+    private @Nullable String defaultModel;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private final Map<String, String> query = new LinkedHashMap<>();
     private HttpClient http = SharedHttpClient.get();
@@ -175,6 +183,14 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     /** The key sent as {@code Authorization: Bearer}; null or blank sends no header (Ollama, or Azure's {@code api-key}). */
     public Builder apiKey(@Nullable String apiKey) {
       this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey;
+      return this;
+    }
+
+    /**
+     * The model asked when an agent names none ({@link LlmClient#defaultModel()}); default none.
+     */
+    public Builder defaultModel(@Nullable String model) {
+      this.defaultModel = model == null || model.isBlank() ? null : model;
       return this;
     }
 

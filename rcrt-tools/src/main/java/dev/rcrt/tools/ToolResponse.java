@@ -6,6 +6,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.internal.Records;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,8 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The outcome of a tool run: the context of an RCRT {@code tool.response.v1} breadcrumb, {@code
  * {request_id, tool, status: "success"|"error", output | error, execution_time_ms}}, tagged {@code
- * tool:response} and {@code request:<request_id>}. Error responses add {@code error_code} (a {@link
- * ToolException} code) at the end.
+ * tool:response}, {@code request:<request_id>} and {@code workspace:tools} (RCRT's agents continue on
+ * it). Error responses add {@code error_code} (a {@link ToolException} code); the record adds
+ * RCRT's {@code timestamp}.
  *
  * @param requestId the request this answers
  * @param tool the tool name
@@ -80,15 +82,16 @@ public record ToolResponse(
   public static final String IDEMPOTENCY_PREFIX = SCHEMA + ":";
 
   /**
-   * The breadcrumb to write: tags {@code tool:response}, {@code request:<id>} and {@code
-   * extraTags}, and the idempotency key {@link #IDEMPOTENCY_PREFIX}{@code <request_id>}, so a
+   * The breadcrumb to write: tags {@code tool:response}, {@code request:<id>}, {@code
+   * workspace:tools} and {@code extraTags}, the context with RCRT's {@code timestamp} (the wall
+   * clock now), and the idempotency key {@link #IDEMPOTENCY_PREFIX}{@code <request_id>}, so a
    * second write for the same request (a runner that lost its lease) stores nothing.
    */
   public BreadcrumbCreate toBreadcrumb(List<String> extraTags, @Nullable String writer) {
-    List<String> tags = new ArrayList<>(List.of("tool:response", "request:" + requestId));
+    List<String> tags = new ArrayList<>(List.of("tool:response", "request:" + requestId, "workspace:tools"));
     tags.addAll(extraTags);
     return BreadcrumbCreate.builder(SCHEMA, "Tool response: " + tool + (success ? "" : " (error)"))
-        .context(toContext())
+        .context(toContext().put("timestamp", Records.timestamp()))
         .tags(tags)
         .createdBy(writer)
         .idempotencyKey(IDEMPOTENCY_PREFIX + requestId) // one response per request, whichever runner writes first

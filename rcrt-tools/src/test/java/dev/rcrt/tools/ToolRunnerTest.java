@@ -55,7 +55,8 @@ class ToolRunnerTest {
     assertThat(typed.output().get("result").asLong()).isEqualTo(391);
 
     assertThat(response.schemaName()).isEqualTo("tool.response.v1");
-    assertThat(response.tags()).containsExactly("tool:response", "request:" + request.requestId(), "session:s1");
+    assertThat(response.tags()).containsExactly("tool:response", "request:" + request.requestId(), "workspace:tools", "session:s1");
+    assertThat(response.context().get("timestamp").asText()).matches("\\d{4}-\\d{2}-\\d{2}T.*Z");
     assertThat(store.get(request.requestId()).orElseThrow().tags()).contains(ToolRunner.DIRECT_TAG);
     JsonNode c = response.context();
     assertThat(c.get("request_id").asText()).isEqualTo(request.requestId());

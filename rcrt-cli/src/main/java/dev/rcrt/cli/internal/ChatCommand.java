@@ -2,11 +2,14 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.LlmConfig;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.ValidationException;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.OpenAiCompatibleLlmClient;
+import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -93,11 +96,16 @@ public final class ChatCommand implements Callable<Integer> {
     if (maxRounds < 1) {
       throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
     }
-    LlmClient llm = llm();
+    checkEndpoint();
     try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      AgentDefinition agent = workspace.agent(agentId);
+      if (model != null) {
+        agent = agent.withModel(model);
+      }
+      LlmClient llm = llm(agent, workspace);
       try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy());
           Subscription local = localRunner(runner, workspace);
-          AgentExecutor executor = executor(llm, runner, workspace)) {
+          AgentExecutor executor = executor(agent, llm, runner)) {
         String sessionId = session != null ? session : UUID.randomUUID().toString();
         if (!message.isEmpty()) {
           print(executor.ask(sessionId, String.join(" ", message)).message());
@@ -121,11 +129,7 @@ public final class ChatCommand implements Callable<Integer> {
     return inProcess ? runner.listen() : () -> {};
   }
 
-  private AgentExecutor executor(LlmClient llm, ToolRunner runner, Workspace workspace) {
-    AgentDefinition agent = workspace.agent(agentId);
-    if (model != null) {
-      agent = agent.withModel(model);
-    }
+  private AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner) {
     AgentExecutor.Builder builder = AgentExecutor.builder(llm, runner).agent(agent).maxRounds(maxRounds);
     if (toolMode == AgentExecutor.ToolMode.EVENT) {
       builder.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(120));
@@ -166,19 +170,39 @@ public final class ChatCommand implements Callable<Integer> {
   }
 
 
-  private LlmClient llm() {
-    String key = firstEnv("RCRT_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY");
-    String url = baseUrl != null ? baseUrl : cli.env().get("RCRT_BASE_URL");
+  /** {@code --model} needs a real endpoint: a usage error before anything is opened. */
+  private void checkEndpoint() {
+    if (model != null && endpoint() == null && apiKey() == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--model " + model + " needs a real endpoint: pass --base-url URL (and set RCRT_API_KEY if it needs a key),"
+              + " or set OPENAI_API_KEY or OPENROUTER_API_KEY; without them chat uses the offline demo model");
+    }
+  }
+
+  private @Nullable String endpoint() {
+    return baseUrl != null ? baseUrl : cli.env().get("RCRT_BASE_URL");
+  }
+
+  private @Nullable String apiKey() {
+    return firstEnv("RCRT_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY");
+  }
+
+  /**
+   * The model client: the endpoint and key given, else the offline demo. With an endpoint and no
+   * key, an RCRT agent's {@code llm_config_id} config may name the key's secret ({@code
+   * apiKeySecretId}), read from the environment.
+   */
+  private LlmClient llm(AgentDefinition agent, Workspace workspace) {
+    String key = apiKey();
+    String url = endpoint();
     if (url == null && key == null) {
-      if (model != null) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "--model " + model + " needs a real endpoint: pass --base-url URL (and set RCRT_API_KEY if it needs a key),"
-                + " or set OPENAI_API_KEY or OPENROUTER_API_KEY; without them chat uses the offline demo model");
-      }
       cli.note("no --base-url and no API key: using the offline demo model (it knows a few phrases;"
           + " set OPENAI_API_KEY or pass --base-url for a real model)");
       return new DemoLlmClient();
+    }
+    if (key == null && agent.llmConfigId() != null) {
+      key = configuredKey(agent, workspace);
     }
     if (url == null) {
       url = cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null
@@ -191,6 +215,25 @@ public final class ChatCommand implements Callable<Integer> {
     } catch (LlmException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+  }
+
+  /** The value of the secret an agent's trusted llm config names for its key, or null. */
+  private @Nullable String configuredKey(AgentDefinition agent, Workspace workspace) {
+    String secret;
+    try {
+      secret = LlmConfig.resolve(agent, workspace.store(), trust.policy()).apiKeySecretId();
+    } catch (ValidationException e) {
+      return null; // the turn reports what is wrong with the config
+    }
+    if (secret == null) {
+      return null;
+    }
+    String name = secret.startsWith("secret:") ? secret.substring("secret:".length()) : secret;
+    String value = SecretResolver.environment(cli.env()).resolve(name).orElse(null);
+    if (value == null) {
+      cli.note("agent '" + agent.agentId() + "' llm config names secret '" + name + "' for the API key, which is not set in the environment");
+    }
+    return value;
   }
 
   private @Nullable String firstEnv(String... names) {

@@ -192,4 +192,9 @@ public final class DemoLlmClient implements LlmClient {
         + " \"Give me a random number between 1 and 6\", \"echo hello\", \"remember buy milk\" or"
         + " \"search my notes\". For real answers, pass --base-url or set OPENAI_API_KEY.";
   }
+
+  @Override
+  public java.util.Optional<String> defaultModel() {
+    return java.util.Optional.of(MODEL);
+  }
 }

@@ -16,6 +16,15 @@ public final class Records {
   private Records() {}
 
   /**
+   * The {@code timestamp} RCRT's conversation records carry in their context ({@code
+   * user.message.v1}, {@code tool.response.v1}, {@code agent.response.v1}): the wall clock now, as
+   * ISO-8601 in UTC with milliseconds, as JavaScript's {@code new Date().toISOString()} writes it.
+   */
+  public static String timestamp() {
+    return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+  }
+
+  /**
    * Checks a create payload before anything is written.
    *
    * @throws dev.rcrt.core.ValidationException if the context or hints nest too deep or the TTL is malformed

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -63,12 +62,17 @@ final class Offers {
             .build();
   }
 
-  /** The offer for a turn answering {@code message} in {@code session}. */
-  Offer offer(String message, String session) {
+  /**
+   * The offer for a turn answering {@code message} in {@code session}, asking {@code model}, with
+   * {@code triggerContext} (an {@code agent.context.v1}'s breadcrumbs, or empty) and the agent's
+   * context selectors' data after the tools.
+   */
+  Offer offer(String message, String session, String model, String triggerContext) {
     LoadReport<ToolDefinition> discovered = runner.discovery().discover();
     discovered.problems().forEach(p -> LOG.warn("tool breadcrumb skipped: {}", p));
     List<ToolDefinition> tools = new ArrayList<>(discovered.items());
-    boolean text = "text".equals(agent.context().path("tool_protocol").asText("native").toLowerCase(Locale.ROOT));
+    Offer.Protocol protocol = Offer.Protocol.of(agent);
+    boolean text = protocol != Offer.Protocol.NATIVE;
     JsonNode categories = agent.context().path("tool_categories");
     if (categories.isArray() && !categories.isEmpty()) {
       Set<String> wanted = new HashSet<>();
@@ -77,16 +81,22 @@ final class Offers {
     }
     JsonNode limit = agent.context().path("tool_budget_tokens");
     if (limit.canConvertToInt() && limit.asInt() > 0) {
-      tools = settings.budget().select(tools, message, limit.asInt(), agent.model(), !text);
+      tools = settings.budget().select(tools, message, limit.asInt(), model, !text);
     }
     tools.addAll(specialists());
     ToolPrompt prompt = text ? adapter.adapt(tools) : adapter.adaptForFunctionCalling(tools);
     Map<String, ToolDefinition> byName = new LinkedHashMap<>();
     tools.forEach(t -> byName.put(t.name(), t));
+    String protocolText = tools.isEmpty() ? "" : switch (protocol) {
+      case TEXT -> TextToolCalls.INSTRUCTIONS;
+      case ENVELOPE -> Envelope.INSTRUCTIONS;
+      case NATIVE -> "";
+    };
+    String data = SelectorContext.build(store, views, agent.context(), message) + triggerContext;
     String instructions =
-        ContextSources.build(store, views, agent.context(), session).orElse(prompt.text())
-            + (text && !tools.isEmpty() ? TextToolCalls.INSTRUCTIONS : "");
-    return new Offer(prompt, byName, instructions, text);
+        ContextSources.build(store, views, agent.context(), session).orElse(prompt.text()) + protocolText
+            + (data.isEmpty() ? "" : "\n" + data);
+    return new Offer(prompt, byName, instructions, protocol);
   }
 
   /**

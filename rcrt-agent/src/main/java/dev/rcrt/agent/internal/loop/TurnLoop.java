@@ -2,8 +2,10 @@ package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.LlmConfig;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.internal.DaemonThreads;
@@ -48,8 +50,18 @@ public final class TurnLoop {
    * nothing is written and the model is not asked.
    */
   public ChatRequest preview(String text) {
-    Offer offer = offers.offer(text, "preview");
-    return request(offer, opening(offer, List.of(), text));
+    LlmConfig llm = llmConfig();
+    Offer offer = offers.offer(text, "preview", llm.model(), "");
+    return request(offer, llm, opening(offer, List.of(), text));
+  }
+
+  /**
+   * The model and options of this turn: the agent's, else its {@code llm_config_id}'s (read now),
+   * else the client's default model; the model is never null.
+   */
+  private LlmConfig llmConfig() {
+    LlmConfig config = LlmConfig.resolve(agent, store, settings.runner().policy());
+    return new LlmConfig(config.model(settings.llm().defaultModel().orElse(null)), config.options(), config.apiKeySecretId());
   }
 
   /** System prompt, the offer's instructions, the session's memory, the user's message. */
@@ -64,9 +76,9 @@ public final class TurnLoop {
     return messages;
   }
 
-  /** One round's request: the text protocol sends no {@code tools}. */
-  private ChatRequest request(Offer offer, List<ChatMessage> messages) {
-    return new ChatRequest(agent.model(), messages, offer.textProtocol() ? null : offer.prompt().tools(), agent.options(), null);
+  /** One round's request: only the native protocol sends {@code tools}. */
+  private static ChatRequest request(Offer offer, LlmConfig llm, List<ChatMessage> messages) {
+    return new ChatRequest(llm.model(), messages, offer.sendsTools() ? offer.prompt().tools() : null, llm.options(), null);
   }
 
   /** Writes {@code message} as a {@code user.message.v1} and answers it. */
@@ -75,42 +87,65 @@ public final class TurnLoop {
   }
 
   /**
-   * Answers one stored {@code user.message.v1} and writes the {@code agent.response.v1}.
+   * Answers one stored {@code user.message.v1}, or the one an {@code agent.context.v1} names
+   * ({@link Trigger}), and writes the {@code agent.response.v1}.
    *
    * @return the stored response
-   * @throws dev.rcrt.core.ValidationException if the trigger is not a user message with content
+   * @throws dev.rcrt.core.ValidationException if the trigger is neither with content, or the agent
+   *     has no usable model ({@link LlmConfig#resolve})
    * @throws dev.rcrt.llm.LlmException if the model cannot be asked; tool failures never throw
    */
-  public Breadcrumb answer(Breadcrumb trigger) {
-    UserMessage said = UserMessage.fromBreadcrumb(trigger);
+  public Breadcrumb answer(Breadcrumb received) {
+    Trigger trigger = Trigger.read(store, received);
+    UserMessage said = trigger.message();
     String session = said.sessionId();
-    Offer offer = offers.offer(said.content(), session);
+    LlmConfig llm = llmConfig();
+    Offer offer = offers.offer(said.content(), session, llm.model(), trigger.context());
     List<ChatMessage> messages =
-        opening(offer, SessionMemory.before(store, trigger, session, settings.historyLimit()), said.content());
+        opening(offer, SessionMemory.before(store, trigger.question(), session, settings.historyLimit()), said.content());
 
     Counters turn = new Counters();
     String answer = null;
+    Envelope envelope = null;
     while (answer == null && turn.rounds < settings.maxRounds()) {
       turn.rounds++;
-      String round = trigger.id() + "#" + turn.rounds;
-      ChatRequest request = request(offer, messages).withStream(depth == 0 ? settings.streamListener() : null);
+      String round = trigger.question().id() + "#" + turn.rounds;
+      ChatRequest request = request(offer, llm, messages).withStream(depth == 0 ? settings.streamListener() : null);
       ChatResponse response = settings.llm().chat(request);
-      turn.add(response.model() != null ? response : response.withModel(agent.model()));
+      turn.add(response.model() != null ? response : response.withModel(llm.model()));
       ChatMessage assistant = response.message();
+      String content = assistant.content() == null ? "" : assistant.content();
+      if (offer.protocol() == Offer.Protocol.ENVELOPE) {
+        envelope = Envelope.parse(content).orElse(null);
+        if (envelope == null || envelope.requests().isEmpty()) {
+          answer = envelope == null || envelope.message().isEmpty() ? content : envelope.message();
+          break;
+        }
+        List<ToolCall> calls = envelope.toolCalls(String.valueOf(turn.rounds));
+        turn.toolCalls += calls.size();
+        List<String> results = dispatcher.run(calls, offer, session, round);
+        if (!envelope.returnsToModel()) {
+          answer = Envelope.direct(envelope.message(), calls, results);
+          break;
+        }
+        messages.add(ChatMessage.assistant(content, List.of()));
+        messages.add(ChatMessage.user(TextToolCalls.results(calls, results)));
+        continue;
+      }
       List<ToolCall> calls = assistant.toolCalls();
       boolean written = false;
-      if (calls.isEmpty() && assistant.content() != null) {
-        calls = TextToolCalls.parse(assistant.content(), String.valueOf(turn.rounds));
+      if (calls.isEmpty()) {
+        calls = TextToolCalls.parse(content, String.valueOf(turn.rounds));
         written = !calls.isEmpty();
       }
       if (calls.isEmpty()) {
-        answer = assistant.content() == null ? "" : assistant.content();
+        answer = content;
         break;
       }
       turn.toolCalls += calls.size();
       List<String> results = dispatcher.run(calls, offer, session, round);
       if (written) {
-        messages.add(ChatMessage.assistant(assistant.content(), List.of()));
+        messages.add(ChatMessage.assistant(content, List.of()));
         messages.add(ChatMessage.user(TextToolCalls.results(calls, results)));
       } else {
         messages.add(assistant);
@@ -126,23 +161,24 @@ public final class TurnLoop {
           "I stopped after " + settings.maxRounds() + " rounds of tool calls without reaching a final answer"
               + " (the round limit is " + settings.maxRounds() + "). Please ask again, more specifically.";
     }
-    return record(trigger, session, answer, status, turn, null);
+    BreadcrumbCreate written = record(trigger.question(), session, answer, status, turn, null);
+    return store.create(envelope == null ? written : envelope.decorate(written));
   }
 
   /** Records that {@code trigger} could not be answered: an {@code agent.response.v1} with {@code status: "error"}. */
   public Breadcrumb recordFailure(Breadcrumb trigger, RcrtException e) {
     String session = UserMessage.sessionOf(trigger);
-    return record(trigger, session, "Sorry, I could not answer: " + e.getMessage(), AgentResponse.Status.ERROR, new Counters(),
-        new AgentResponse.Error(e.code(), e.getMessage()));
+    return store.create(record(trigger, session, "Sorry, I could not answer: " + e.getMessage(), AgentResponse.Status.ERROR, new Counters(),
+        new AgentResponse.Error(e.code(), e.getMessage())));
   }
 
-  private Breadcrumb record(
+  private BreadcrumbCreate record(
       Breadcrumb trigger, String session, String message, AgentResponse.Status status, Counters turn, AgentResponse.@Nullable Error error) {
     AgentResponse response =
         new AgentResponse(
             "", session, agent.agentId(), trigger.id(), message, turn.model, status, turn.rounds,
             turn.toolCalls, turn.usage(), error);
-    return store.create(response.toBreadcrumb());
+    return response.toBreadcrumb();
   }
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */

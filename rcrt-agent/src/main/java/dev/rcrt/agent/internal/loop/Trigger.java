@@ -1,0 +1,52 @@
+package dev.rcrt.agent.internal.loop;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.agent.UserMessage;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+
+/**
+ * What starts a turn: a {@code user.message.v1}, or RCRT's {@code agent.context.v1}, which a
+ * context builder writes for one consumer ({@code {consumer_id, trigger_event_id, breadcrumbs:
+ * [{id, schema_name, created_at, content}], token_estimate}}, tagged {@code agent:context}, {@code
+ * consumer:<agent_id>} and {@code session:<id>}). The latter answers the user message its {@code
+ * trigger_event_id} names, with the assembled breadcrumbs as context.
+ *
+ * @param question the user message answered; its id is the response's {@code trigger_event_id}
+ * @param message what was said, in the trigger's session
+ * @param context the context builder's breadcrumbs as a prompt section, or empty
+ */
+record Trigger(Breadcrumb question, UserMessage message, String context) {
+  /** The schema RCRT's context builders write. */
+  static final String AGENT_CONTEXT = "agent.context.v1";
+
+  /**
+   * Reads a trigger.
+   *
+   * @throws ValidationException for a record that is neither, an {@code agent.context.v1} whose
+   *     {@code trigger_event_id} names no stored user message, or a user message without content
+   */
+  static Trigger read(BreadcrumbStore store, Breadcrumb trigger) {
+    if (!AGENT_CONTEXT.equals(trigger.schemaName())) {
+      return new Trigger(trigger, UserMessage.fromBreadcrumb(trigger), "");
+    }
+    String id = trigger.contextText("trigger_event_id");
+    Breadcrumb question = id == null ? null : store.get(id).orElse(null);
+    if (question == null) {
+      throw new ValidationException(
+          AGENT_CONTEXT + " '" + trigger.id() + "' context/trigger_event_id: " + (id == null ? "required, found none" : "'" + id + "' is not in the store"));
+    }
+    UserMessage said = UserMessage.fromBreadcrumb(question);
+    String session = trigger.tagValue("session:").orElse(said.sessionId());
+    StringBuilder text = new StringBuilder();
+    for (JsonNode item : trigger.context().path("breadcrumbs")) {
+      if (!id.equals(item.path("id").asText())) {
+        text.append("- ").append(item.path("schema_name").asText("breadcrumb")).append(' ').append(item.path("id").asText())
+            .append(": ").append(RcrtJson.write(item.path("content"))).append('\n');
+      }
+    }
+    return new Trigger(question, new UserMessage(session, said.content()), text.isEmpty() ? "" : "=== CONTEXT ===\n\n" + text);
+  }
+}
