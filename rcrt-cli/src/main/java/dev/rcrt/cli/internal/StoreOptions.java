@@ -19,8 +19,9 @@ public final class StoreOptions {
       names = "--store",
       paramLabel = "URL",
       converter = Converters.StoreUrlValue.class,
-      description = "The store: memory (the default, gone at exit) or postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]"
-          + " (shared and persistent). Default: $RCRT_STORE, else memory.")
+      description = "The store: memory (the default, gone at exit), postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]"
+          + " (shared and persistent), or a running RCRT server, rcrt+http://HOST:PORT (token from $RCRT_TOKEN, or fetched for"
+          + " $RCRT_OWNER_ID and $RCRT_AGENT_ID). Default: $RCRT_STORE, else memory.")
   @Nullable StoreUrl store;
 
   public List<Path> paths() {

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.serverstore.RcrtServerStore;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -14,9 +15,12 @@ import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * Where the command line's store lives: {@code memory}, or {@code
+ * Where the command line's store lives: {@code memory}, {@code
  * postgresql://USER[:PASSWORD]@HOST[:PORT]/DB[?schema=NAME]} (also {@code postgres://}; the
- * password may come from {@code PGPASSWORD} instead). {@link #toString()} never shows the password.
+ * password may come from {@code PGPASSWORD} instead), or a running RCRT server, {@code
+ * rcrt+http://HOST:PORT} (or {@code rcrt+https://}), authenticated with {@code RCRT_TOKEN}, else
+ * a token fetched for {@code RCRT_OWNER_ID} and {@code RCRT_AGENT_ID}, else none (a server with
+ * {@code AUTH_MODE=disabled}). {@link #toString()} never shows the password.
  */
 public record StoreUrl(String kind, @Nullable URI uri) {
   public static final StoreUrl MEMORY = new StoreUrl("memory", null);
@@ -36,8 +40,14 @@ public record StoreUrl(String kind, @Nullable URI uri) {
     } catch (URISyntaxException e) {
       throw invalid(text, e.getReason());
     }
+    if ("rcrt+http".equals(uri.getScheme()) || "rcrt+https".equals(uri.getScheme())) {
+      if (uri.getHost() == null) {
+        throw invalid(text, "an RCRT server URL needs a host, as in rcrt+http://localhost:8081");
+      }
+      return new StoreUrl("rcrt", uri);
+    }
     if (!"postgresql".equals(uri.getScheme()) && !"postgres".equals(uri.getScheme())) {
-      throw invalid(text, "the scheme must be postgresql:// (or the word memory)");
+      throw invalid(text, "the scheme must be postgresql://, rcrt+http:// or rcrt+https:// (or the word memory)");
     }
     if (uri.getHost() == null || uri.getPath() == null || uri.getPath().length() < 2) {
       throw invalid(text, "it needs a host and a database name");
@@ -48,7 +58,8 @@ public record StoreUrl(String kind, @Nullable URI uri) {
   private static IllegalArgumentException invalid(String text, String why) {
     String shown = text.replaceAll("://([^:@/]*):[^@/]*@", "://$1:***@");
     return new IllegalArgumentException(
-        "store URL '" + shown + "' is not usable: " + why + "; write memory or postgresql://user@localhost:5432/rcrt?schema=rcrt");
+        "store URL '" + shown + "' is not usable: " + why
+            + "; write memory, postgresql://user@localhost:5432/rcrt?schema=rcrt or rcrt+http://localhost:8081");
   }
 
   /** An opened store and what closing it releases (the store's listener, the connection pool). */
@@ -58,6 +69,17 @@ public record StoreUrl(String kind, @Nullable URI uri) {
   Opened open(Map<String, String> env) {
     if (uri == null) {
       return new Opened(new InMemoryBreadcrumbStore(), () -> {});
+    }
+    if (kind.equals("rcrt")) {
+      RcrtServerStore.Builder b = RcrtServerStore.builder(uri.toString().substring("rcrt+".length()));
+      String token = env.get("RCRT_TOKEN");
+      if (token != null && !token.isBlank()) {
+        b.token(token);
+      } else if (env.get("RCRT_OWNER_ID") != null && env.get("RCRT_AGENT_ID") != null) {
+        b.credentials(env.get("RCRT_OWNER_ID"), env.get("RCRT_AGENT_ID"), java.util.List.of("curator", "emitter", "subscriber"));
+      }
+      RcrtServerStore store = b.build();
+      return new Opened(store, store::close);
     }
     PGSimpleDataSource ds = new PGSimpleDataSource();
     ds.setServerNames(new String[] {uri.getHost()});
@@ -108,6 +130,6 @@ public record StoreUrl(String kind, @Nullable URI uri) {
 
   @Override
   public String toString() {
-    return uri == null ? "memory" : uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + uri.getPath();
+    return uri == null ? "memory" : kind.equals("rcrt") ? uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") : uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + uri.getPath();
   }
 }
