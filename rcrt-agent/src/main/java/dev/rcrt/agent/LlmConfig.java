@@ -40,21 +40,22 @@ public record LlmConfig(@Nullable String model, ChatOptions options, @Nullable S
    */
   public static LlmConfig resolve(AgentDefinition agent, BreadcrumbStore store, ToolTrustPolicy policy) {
     String id = agent.llmConfigId();
+    if (id == null) {
+      return new LlmConfig(agent.model(), agent.options(), null);
+    }
     JsonNode config = RcrtJson.object();
-    if (id != null) {
-      String where = "agent '" + agent.agentId() + "' llm_config_id '" + id + "'";
-      Breadcrumb record = store.get(id).orElse(null);
-      if (record == null || !SCHEMA.equals(record.schemaName())) {
-        if (agent.model() == null) {
-          throw new ValidationException(where + ": no " + SCHEMA + " record has that id; store one with config.defaultModel, or give the agent a model");
-        }
-      } else {
-        String untrusted = policy.whyUntrusted(record);
-        if (untrusted != null) {
-          throw new ValidationException(where + " is not used: " + untrusted);
-        }
-        config = record.context().path("config");
+    String where = "agent '" + agent.agentId() + "' llm_config_id '" + id + "'";
+    Breadcrumb record = store.get(id).orElse(null);
+    if (record == null || !SCHEMA.equals(record.schemaName())) {
+      if (agent.model() == null) {
+        throw new ValidationException(where + ": no " + SCHEMA + " record has that id; store one with config.defaultModel, or give the agent a model");
       }
+    } else {
+      String untrusted = policy.whyUntrusted(record);
+      if (untrusted != null) {
+        throw new ValidationException(where + " is not used: " + untrusted);
+      }
+      config = record.context().path("config");
     }
     String model = agent.model() != null ? agent.model() : text(config, "defaultModel", "model");
     ObjectNode merged = RcrtJson.object();

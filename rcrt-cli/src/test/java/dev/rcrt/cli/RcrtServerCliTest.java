@@ -60,15 +60,21 @@ class RcrtServerCliTest {
     Files.writeString(knowledge, """
         [{"schema_name":"knowledge.v1","title":"How to create an agent","tags":["knowledge"],"context":{"text":"An agent is an agent.def.v1 record"}},
          {"schema_name":"knowledge.v1","title":"Tides","tags":["knowledge"],"context":{"text":"the moon"}}]""");
-    CliHarness run = CliHarness.run(credentials(), "", "tool", "call", "breadcrumb-search", "{\"query\":\"how to create an agent\",\"nn\":3,\"schema_name\":\"knowledge.v1\"}",
-        "--store", url(), "--breadcrumbs", tools.toString(), "--breadcrumbs", knowledge.toString());
-    assertThat(run.status).as(run.err()).isZero();
-    JsonNode out = RcrtJson.parse(run.out());
-    assertThat(out.get("method").asText()).isEqualTo("vector");
-    List<String> titles = new java.util.ArrayList<>();
-    out.get("breadcrumbs").forEach(b -> titles.add(b.get("title").asText()));
-    assertThat(titles).first().isEqualTo("How to create an agent");
-    assertThat(titles).doesNotContain("Tides");
+    JsonNode example = RcrtJson.parse(Files.readString(tools.resolve("breadcrumb-search.json"))).path("context").path("examples").get(0).get("input");
+    assertThat(example.get("query").asText()).isEqualTo("how to create an agent");
+    for (JsonNode input : List.of(example, ((com.fasterxml.jackson.databind.node.ObjectNode) example.deepCopy()).put("schema_name", "knowledge.v1"))) {
+      CliHarness run = CliHarness.run(credentials(), "", "tool", "call", "breadcrumb-search", RcrtJson.write(input),
+          "--store", url(), "--breadcrumbs", tools.toString(), "--breadcrumbs", knowledge.toString());
+      assertThat(run.status).as(run.err()).isZero();
+      JsonNode out = RcrtJson.parse(run.out());
+      assertThat(out.get("method").asText()).isEqualTo("vector");
+      List<String> titles = new java.util.ArrayList<>();
+      out.get("breadcrumbs").forEach(b -> titles.add(b.get("title").asText()));
+      assertThat(titles).contains("How to create an agent").doesNotContain("Tides").hasSizeLessThanOrEqualTo(3);
+      if (input.has("schema_name")) {
+        assertThat(titles).containsExactly("How to create an agent");
+      }
+    }
   }
 
   @Test
