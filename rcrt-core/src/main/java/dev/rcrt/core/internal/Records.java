@@ -21,8 +21,19 @@ public final class Records {
    * ISO-8601 in UTC with milliseconds, as JavaScript's {@code new Date().toISOString()} writes it.
    */
   public static String timestamp() {
-    return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+    long now = System.currentTimeMillis();
+    Stamp last = lastStamp;
+    if (last.millis != now) {
+      last = new Stamp(now, java.time.Instant.ofEpochMilli(now).toString());
+      lastStamp = last;
+    }
+    return last.text;
   }
+
+  /** The last timestamp formatted: records written within one millisecond share the text. */
+  private record Stamp(long millis, String text) {}
+
+  private static volatile Stamp lastStamp = new Stamp(-1, "");
 
   /**
    * Checks a create payload before anything is written.

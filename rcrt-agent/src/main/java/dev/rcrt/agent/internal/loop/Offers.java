@@ -93,9 +93,10 @@ final class Offers {
       case NATIVE -> "";
     };
     String data = SelectorContext.build(store, views, agent.context(), message) + triggerContext;
-    String instructions =
-        ContextSources.build(store, views, agent.context(), session).orElse(prompt.text()) + protocolText
-            + (data.isEmpty() ? "" : "\n" + data);
+    String instructions = ContextSources.build(store, views, agent.context(), session).orElse(prompt.text());
+    if (!protocolText.isEmpty() || !data.isEmpty()) { // the prompt text is long: copy it only when something is added
+      instructions = instructions + protocolText + (data.isEmpty() ? "" : "\n" + data);
+    }
     return new Offer(prompt, byName, instructions, protocol);
   }
 
