@@ -2,6 +2,10 @@ package dev.rcrt.cli;
 
 import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
+import dev.rcrt.cli.internal.McpCallCommand;
+import dev.rcrt.cli.internal.McpCommand;
+import dev.rcrt.cli.internal.McpServeCommand;
+import dev.rcrt.cli.internal.McpToolsCommand;
 import dev.rcrt.cli.internal.RunnerCommand;
 import dev.rcrt.cli.internal.SearchCommand;
 import dev.rcrt.cli.internal.SignCommand;
@@ -89,6 +93,11 @@ public final class Main implements Callable<Integer> {
     cmd.addSubcommand("validate", new ValidateCommand(cli));
     cmd.addSubcommand("runner", new RunnerCommand(cli));
     cmd.addSubcommand("sign", new SignCommand(cli));
+    CommandLine mcp = new CommandLine(new McpCommand());
+    mcp.addSubcommand("serve", new McpServeCommand(cli));
+    mcp.addSubcommand("tools", new McpToolsCommand(cli));
+    mcp.addSubcommand("call", new McpCallCommand(cli));
+    cmd.addSubcommand("mcp", mcp);
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));

@@ -32,6 +32,31 @@ final class CliHarness {
     return h;
   }
 
+  /** Starts a command that runs until interrupted (a server) on a thread of its own; its output can be read meanwhile. */
+  static CliHarness start(Map<String, String> env, String... args) {
+    CliHarness h = new CliHarness();
+    Cli cli =
+        new Cli(
+            new PrintStream(h.out, true, StandardCharsets.UTF_8),
+            new PrintStream(h.err, true, StandardCharsets.UTF_8),
+            new BufferedReader(new StringReader("")),
+            env,
+            false,
+            b -> {});
+    h.thread = new Thread(() -> h.status = Main.run(args, cli), "cli-" + String.join("-", args).replaceAll("[^a-z-]", ""));
+    h.thread.setDaemon(true);
+    h.thread.start();
+    return h;
+  }
+
+  /** Stops a command started with {@link #start} and waits for it to end. */
+  void stop() throws InterruptedException {
+    thread.interrupt();
+    thread.join(30_000);
+  }
+
+  private Thread thread;
+
   static CliHarness run(String... args) {
     return run(Map.of(), "", args);
   }

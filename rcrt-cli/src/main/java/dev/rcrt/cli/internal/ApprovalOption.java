@@ -18,6 +18,20 @@ public final class ApprovalOption {
   @Option(names = "--approve", description = "Run tools that need approval (requires_approval) without asking.")
   boolean approveAll;
 
+  /**
+   * The approval handler for a command whose standard input is not a person's (an MCP server on
+   * stdio): with {@code --approve} every tool runs, without it tools that need approval are
+   * denied with a note.
+   */
+  public ApprovalHandler withoutTerminal(Cli cli) {
+    return (ToolRequest request, ToolDefinition tool) -> {
+      if (!approveAll) {
+        cli.note("tool '" + tool.name() + "' needs approval and was denied: start the server with --approve to allow it");
+      }
+      return approveAll;
+    };
+  }
+
   /** The approval handler for a command talking to {@code cli}. */
   public ApprovalHandler handler(Cli cli) {
     return (ToolRequest request, ToolDefinition tool) -> {

@@ -69,6 +69,28 @@ final class Converters {
     }
   }
 
+  /** Where to listen: {@code PORT} (on 127.0.0.1) or {@code HOST:PORT}, the port 0 to 65535. */
+  record HostPortValue(String host, int port) {}
+
+  /** Reads {@code [HOST:]PORT}; a bracketed IPv6 host such as {@code [::1]:8808} too. */
+  static final class HostPort implements ITypeConverter<HostPortValue> {
+    @Override
+    public HostPortValue convert(String value) {
+      int colon = value.lastIndexOf(':');
+      String host = colon < 0 ? "127.0.0.1" : value.substring(0, colon).replace("[", "").replace("]", "");
+      String port = colon < 0 ? value : value.substring(colon + 1);
+      try {
+        int n = Integer.parseInt(port);
+        if (n < 0 || n > 65535 || host.isBlank()) {
+          throw new NumberFormatException();
+        }
+        return new HostPortValue(host, n);
+      } catch (NumberFormatException e) {
+        throw new TypeConversionException("'" + value + "' is not [HOST:]PORT, such as 8808 or 127.0.0.1:8808");
+      }
+    }
+  }
+
   /** A store URL ({@link StoreUrl}). */
   static final class StoreUrlValue implements ITypeConverter<StoreUrl> {
     @Override

@@ -1,0 +1,63 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.mcp.McpToolServer;
+import dev.rcrt.tools.ToolRunner;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "serve",
+    description = {
+      "Serve the store's tools to MCP clients (Claude Desktop, IDEs, agent frameworks): tools/list is the",
+      "live list of trusted tools, and changes to tool records reach connected clients at once",
+      "(notifications/tools/list_changed); tools/call runs each call through the tool chain and leaves the",
+      "usual tool.request.v1 / tool.response.v1 trail, with the client as the requester.",
+      "Without --http it speaks MCP on stdin and stdout, as an MCP client that starts it expects, and ends",
+      "when stdin closes; notes go to stderr. With --http it listens for streamable HTTP on",
+      "http://HOST:PORT/mcp (HOST 127.0.0.1 unless given) until stopped; on any other address it requires",
+      "the bearer token in RCRT_MCP_TOKEN. Tools that need approval run only with --approve."
+    })
+public final class McpServeCommand implements Callable<Integer> {
+  private final Cli cli;
+
+  @Mixin StoreOptions store;
+
+  @Mixin ApprovalOption approval;
+
+  @Mixin TrustOption trust;
+
+  @Option(names = "--http", paramLabel = "[HOST:]PORT", converter = Converters.HostPort.class,
+      description = "Listen for streamable HTTP instead of stdio, e.g. 8808 or 0.0.0.0:8808 (port 0: any free port).")
+  Converters.@Nullable HostPortValue http;
+
+  public McpServeCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try (Workspace workspace = new Workspace(store, cli);
+        ToolRunner runner = workspace.runner(approval.withoutTerminal(cli), trust.policy())) {
+      McpToolServer.Builder builder = McpToolServer.builder(runner).serverInfo("rcrt", "0.1.0");
+      if (http == null) {
+        try (McpToolServer server = builder.stdio(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out))) {
+          server.awaitClose();
+        }
+        return 0;
+      }
+      String token = cli.env().get("RCRT_MCP_TOKEN");
+      try (McpToolServer server = builder.http(http.host(), http.port(), token == null || token.isBlank() ? null : token)) {
+        cli.note("MCP server listening on " + server.uri() + (token == null ? "" : " (bearer token required)") + "; Ctrl-C to stop");
+        new CountDownLatch(1).await(); // until the process is stopped
+      }
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The official MCP conformance suite ({@code @modelcontextprotocol/conformance}, run on Node 22)
+ * against {@code ./rcrt mcp serve --http}, whose tools are breadcrumbs in a fixture
+ * ({@code mcp-conformance/tools.json}: the {@code test_simple_text} and {@code test_error_handling}
+ * the scenarios call), not special cases in the server. Each scenario's result is printed as a
+ * table in the build log.
+ */
+class McpConformanceTest {
+  static final List<String> SERVER_SCENARIOS =
+      List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "logging-set-level", "dns-rebinding-protection");
+  private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
+
+  @Test
+  void theServerPassesTheListedScenarios() throws Exception {
+    Path node = NodeTools.node();
+    CliHarness serve = CliHarness.start(Map.of(), "mcp", "serve", "--http", "127.0.0.1:0", "--breadcrumbs", "src/test/resources/mcp-conformance/tools.json");
+    try {
+      String url = awaitUrl(serve);
+      Map<String, String> results = new LinkedHashMap<>();
+      List<String> failures = new ArrayList<>();
+      for (String scenario : SERVER_SCENARIOS) {
+        NodeTools.Result r = NodeTools.run(
+            List.of(node.toString(), NodeTools.bin("conformance").toString(), "server", "--url", url, "--scenario", scenario), Map.of(), 120);
+        Matcher m = RESULT.matcher(r.output());
+        boolean passed = r.exit() == 0 && m.find() && m.group(3).equals("0") && m.group(1).equals(m.group(2));
+        results.put(scenario, passed ? "passed (" + m.group(1) + "/" + m.group(2) + " checks)" : "FAILED");
+        if (!passed) {
+          failures.add(scenario + ":\n" + r.output());
+        }
+      }
+      print("server", results);
+      assertThat(failures).as("failed scenarios").isEmpty();
+    } finally {
+      serve.stop();
+    }
+  }
+
+  /**
+   * The client scenarios against the SDK's client as {@code ./rcrt mcp} drives it: the suite starts
+   * its own server and appends its URL to the command.
+   */
+  @Test
+  void theClientPassesTheListedScenarios() throws Exception {
+    Path node = NodeTools.node();
+    String cli = ProcessHandle.current().info().command().orElse("java") + " -cp " + System.getProperty("java.class.path") + " dev.rcrt.cli.Main";
+    Map<String, String> commands = new LinkedHashMap<>();
+    commands.put("initialize", cli + " mcp tools");
+    commands.put("tools_call", cli + " mcp call --tool add_numbers --input '{\"a\":5,\"b\":3}'");
+    Map<String, String> results = new LinkedHashMap<>();
+    List<String> failures = new ArrayList<>();
+    for (Map.Entry<String, String> c : commands.entrySet()) {
+      NodeTools.Result r = NodeTools.run(
+          List.of(node.toString(), NodeTools.bin("conformance").toString(), "client", "--command", c.getValue(), "--scenario", c.getKey(),
+              "--timeout", "120000"), Map.of(), 240);
+      Matcher m = RESULT.matcher(r.output());
+      boolean passed = r.exit() == 0 && m.find() && m.group(3).equals("0") && m.group(1).equals(m.group(2));
+      results.put(c.getKey(), passed ? "passed (" + m.group(1) + "/" + m.group(2) + " checks)" : "FAILED");
+      if (!passed) {
+        failures.add(c.getKey() + ":\n" + r.output());
+      }
+    }
+    print("client", results);
+    assertThat(failures).as("failed scenarios").isEmpty();
+  }
+
+  static String awaitUrl(CliHarness serve) throws InterruptedException {
+    Pattern listening = Pattern.compile("listening on (http://\\S+/mcp)");
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      Matcher m = listening.matcher(serve.err());
+      if (m.find()) {
+        return m.group(1);
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("mcp serve did not start: " + serve.err());
+  }
+
+  static void print(String side, Map<String, String> results) {
+    StringBuilder table = new StringBuilder("MCP conformance (" + NodeTools.CONFORMANCE + "), " + side + " scenarios:\n");
+    results.forEach((scenario, status) -> table.append(String.format("  %-28s %s%n", scenario, status)));
+    System.out.print(table);
+  }
+}

@@ -1,0 +1,140 @@
+package dev.rcrt.mcp;
+
+import dev.rcrt.core.RcrtException;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One initialized connection to an MCP server, on the official SDK's client: its tools listed and
+ * called. A command is started as a child process and stopped on {@link #close()}. Thread-safe.
+ */
+public final class McpClientSession implements AutoCloseable {
+  private final McpSyncClient client;
+  private final McpServerAddress address;
+
+  private McpClientSession(McpSyncClient client, McpServerAddress address) {
+    this.client = client;
+    this.address = address;
+  }
+
+  /**
+   * Connects and initializes.
+   *
+   * @param address the server, secrets already resolved
+   * @param timeout the limit of each request, initialization included
+   * @param toolsChanged called with the new list when the server sends {@code
+   *     notifications/tools/list_changed}
+   * @throws McpException {@code mcp_unavailable} when the server cannot be started or reached, or
+   *     does not initialize in time; the message names the server, never a header or env value
+   */
+  public static McpClientSession connect(McpServerAddress address, Duration timeout, Consumer<List<McpSchema.Tool>> toolsChanged) {
+    McpClientTransport transport;
+    if (address.url() != null) {
+      URI url = address.url();
+      HttpRequest.Builder requests = HttpRequest.newBuilder();
+      address.headers().forEach(requests::header);
+      String base = url.getScheme() + "://" + url.getRawAuthority();
+      String endpoint = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath() + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
+      transport = HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(requests).connectTimeout(timeout).build();
+    } else {
+      ServerParameters.Builder p = ServerParameters.builder(address.command().get(0)).args(address.command().subList(1, address.command().size()));
+      if (!address.env().isEmpty()) {
+        p.env(Map.copyOf(address.env()));
+      }
+      transport = new StdioClientTransport(p.build(), McpJsonDefaults.getMapper());
+    }
+    McpSyncClient client =
+        McpClient.sync(transport)
+            .clientInfo(new McpSchema.Implementation("rcrt", "0.1.0"))
+            .requestTimeout(timeout)
+            .initializationTimeout(timeout)
+            .toolsChangeConsumer(toolsChanged)
+            .build();
+    try {
+      client.initialize();
+    } catch (RuntimeException e) {
+      client.close();
+      throw new McpException("mcp_unavailable", "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
+    }
+    return new McpClientSession(client, address);
+  }
+
+  /** The server's tools, every page; none when the server does not offer the tools capability. */
+  public List<McpSchema.Tool> listTools() {
+    McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+    if (capabilities == null || capabilities.tools() == null) {
+      return List.of();
+    }
+    try {
+      java.util.ArrayList<McpSchema.Tool> all = new java.util.ArrayList<>();
+      String cursor = null;
+      do {
+        McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
+        all.addAll(page.tools());
+        cursor = page.nextCursor();
+      } while (cursor != null);
+      return all;
+    } catch (RuntimeException e) {
+      throw new McpException("mcp_failed", "MCP server " + address + " could not list its tools: " + reason(e), true, e);
+    }
+  }
+
+  /**
+   * Calls one tool.
+   *
+   * @return the result; {@code isError} results are returned, not thrown
+   * @throws McpException {@code mcp_failed} for a protocol error (an unknown tool, invalid
+   *     arguments) or a server that went away
+   */
+  public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+    try {
+      return client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+    } catch (RuntimeException e) {
+      throw new McpException("mcp_failed", "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e);
+    }
+  }
+
+  /** The server's name and version, as it gave them when initializing. */
+  public McpSchema.Implementation serverInfo() {
+    return client.getServerInfo();
+  }
+
+  private static String reason(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getMessage() == null) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+
+  /** Ends the session and stops a started server process. */
+  @Override
+  public void close() {
+    try {
+      client.closeGracefully();
+    } catch (RuntimeException e) {
+      client.close();
+    }
+  }
+
+  /** A failure talking to an MCP server: {@code mcp_unavailable} or {@code mcp_failed}. */
+  public static final class McpException extends RcrtException {
+    private static final long serialVersionUID = 1L;
+
+    McpException(String code, String message, boolean retriable, Throwable cause) {
+      super(code, message, retriable, cause);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+package dev.rcrt.mcp;
+
+import dev.rcrt.mcp.internal.HttpListener;
+import dev.rcrt.mcp.internal.ToolCalls;
+import dev.rcrt.mcp.internal.ToolCatalog;
+import dev.rcrt.tools.ToolRunner;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The tools of a store served to any MCP client (Claude Desktop, IDEs, LangChain4j, Spring AI), on
+ * the official MCP Java SDK, over stdio or streamable HTTP.
+ *
+ * <ul>
+ *   <li>{@code tools/list} is the runner's live discovery: the tools whose records the trust policy
+ *       trusts, with {@code inputSchema}, {@code outputSchema}, title and annotations from the
+ *       record. Creating, updating or deleting a tool record updates the list at once and sends
+ *       {@code notifications/tools/list_changed}.
+ *   <li>{@code tools/call} runs through the {@link ToolRunner} like any call: validation, secrets,
+ *       approval, trust and the {@code tool.request.v1}/{@code tool.response.v1} trail, with the MCP
+ *       client as the requester ({@code agent:mcp:<clientInfo.name>}, which the default trust
+ *       policy lets request tools). Results carry a text block and, for object outputs, {@code
+ *       structuredContent}; tool failures are {@code isError: true} results; protocol errors are
+ *       JSON-RPC errors. A {@code progressToken} gets progress against the tool's time limit every
+ *       second; log notifications follow the level the client sets.
+ *   <li>Streamable HTTP listens on {@code 127.0.0.1} unless told otherwise, checks {@code Origin}
+ *       and {@code Host} against the address it serves (DNS-rebinding protection), and on any
+ *       other address requires a bearer token.
+ * </ul>
+ *
+ * <p>Close it to stop serving; the runner stays the caller's. Thread-safe.
+ */
+public final class McpToolServer implements AutoCloseable {
+  private final McpSyncServer server;
+  private final ToolCatalog catalog;
+  private final ToolCalls calls;
+  private final @Nullable HttpListener http;
+  private final CountDownLatch ended;
+
+  private McpToolServer(Builder b, McpServer.SyncSpecification<?> spec, @Nullable HttpListener http, CountDownLatch ended) {
+    this.ended = ended;
+    this.calls = new ToolCalls(b.runner, b.defaultLimit);
+    this.catalog = new ToolCatalog(b.runner, calls);
+    this.server =
+        spec.serverInfo(b.name, b.version)
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
+            .requestTimeout(b.requestTimeout)
+            .validateToolInputs(false) // the tool chain validates, records the refusal, and says where
+            .build();
+    this.http = http;
+    catalog.attach(server);
+  }
+
+  /** A builder serving the tools {@code runner} discovers and runs. */
+  public static Builder builder(ToolRunner runner) {
+    return new Builder(runner);
+  }
+
+  /** The streamable-HTTP endpoint, such as {@code http://127.0.0.1:8808/mcp}; null when serving stdio. */
+  public @Nullable URI uri() {
+    return http == null ? null : http.uri();
+  }
+
+  /**
+   * Blocks until the stdio client closes its end (the server's input reaches end of file), or
+   * until {@link #close()}.
+   */
+  public void awaitClose() throws InterruptedException {
+    ended.await();
+  }
+
+  @Override
+  public void close() {
+    catalog.close();
+    server.closeGracefully();
+    calls.close();
+    if (http != null) {
+      http.close();
+    }
+    ended.countDown();
+  }
+
+  /** Builder for {@link McpToolServer}. Not thread-safe. */
+  public static final class Builder {
+    private final ToolRunner runner;
+    private String name = "rcrt";
+    private String version = "0.1.0";
+    private Duration requestTimeout = Duration.ofMinutes(10);
+    private Duration defaultLimit = Duration.ofSeconds(30);
+
+    private Builder(ToolRunner runner) {
+      this.runner = Objects.requireNonNull(runner, "runner");
+    }
+
+    /** The {@code serverInfo} clients see; default {@code rcrt} {@code 0.1.0}. */
+    public Builder serverInfo(String name, String version) {
+      this.name = Objects.requireNonNull(name, "name");
+      this.version = Objects.requireNonNull(version, "version");
+      return this;
+    }
+
+    /** The longest a request may take before the SDK answers it with an error; default 10 minutes. */
+    public Builder requestTimeout(Duration timeout) {
+      this.requestTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** The runner's limit for tools that set none, used as the progress total; default 30 s, the runner's default. */
+    public Builder defaultToolLimit(Duration limit) {
+      this.defaultLimit = Objects.requireNonNull(limit, "limit");
+      return this;
+    }
+
+    /**
+     * Serves over stdio: JSON-RPC lines on {@code in} and {@code out} (the process's own streams
+     * for a server an MCP client starts). Nothing else may write to {@code out}.
+     */
+    public McpToolServer stdio(InputStream in, OutputStream out) {
+      CountDownLatch ended = new CountDownLatch(1);
+      InputStream watched = new FilterInputStream(in) {
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          int n = super.read(b, off, len);
+          if (n < 0) {
+            ended.countDown();
+          }
+          return n;
+        }
+
+        @Override
+        public int read() throws IOException {
+          int c = super.read();
+          if (c < 0) {
+            ended.countDown();
+          }
+          return c;
+        }
+      };
+      return new McpToolServer(this, McpServer.sync(new StdioServerTransportProvider(McpJsonDefaults.getMapper(), watched, out)), null, ended);
+    }
+
+    /**
+     * Serves streamable HTTP at {@code http://host:port/mcp}.
+     *
+     * @param host the address to bind; {@code 127.0.0.1} keeps it to this machine
+     * @param port 0 for a free port
+     * @param bearerToken the token clients must send; required unless {@code host} is a loopback
+     *     address
+     * @throws IllegalArgumentException for a non-loopback address without a token
+     * @throws IllegalStateException when the address cannot be bound
+     */
+    public McpToolServer http(String host, int port, @Nullable String bearerToken) {
+      if (bearerToken == null && !loopback(host)) {
+        throw new IllegalArgumentException(
+            "an MCP server listening on " + host + " is reachable from other machines: give it a bearer token (RCRT_MCP_TOKEN),"
+                + " or listen on 127.0.0.1");
+      }
+      List<String> hosts = new ArrayList<>(List.of("localhost:*", "127.0.0.1:*", "[::1]:*"));
+      List<String> origins = new ArrayList<>(List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"));
+      if (!loopback(host)) {
+        hosts.add(host + ":*");
+        origins.add("http://" + host + ":*");
+      }
+      HttpServletStreamableServerTransportProvider transport =
+          HttpServletStreamableServerTransportProvider.builder()
+              .mcpEndpoint(HttpListener.ENDPOINT)
+              .keepAliveInterval(Duration.ofSeconds(30))
+              .securityValidator(DefaultServerTransportSecurityValidator.builder().allowedHosts(hosts).allowedOrigins(origins).build())
+              .build();
+      HttpListener listener = new HttpListener(transport, host, port, bearerToken);
+      try {
+        return new McpToolServer(this, McpServer.sync(transport), listener, new CountDownLatch(1));
+      } catch (RuntimeException e) {
+        listener.close();
+        throw e;
+      }
+    }
+
+    private static boolean loopback(String host) {
+      try {
+        return InetAddress.getByName(host).isLoopbackAddress();
+      } catch (UnknownHostException e) {
+        return false;
+      }
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package dev.rcrt.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolRunner;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The store's tools over streamable HTTP, driven by the official MCP Java SDK's client. */
+class McpToolServerTest {
+  private InMemoryBreadcrumbStore store;
+  private ToolRunner runner;
+  private McpToolServer server;
+  private McpSyncClient client;
+
+  @BeforeEach
+  void start() {
+    store = new InMemoryBreadcrumbStore();
+    BuiltinTools.seed(store);
+    runner = ToolRunner.builder(store).build();
+    server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
+  }
+
+  @AfterEach
+  void stop() {
+    if (client != null) {
+      client.closeGracefully();
+    }
+    server.close();
+    runner.close();
+  }
+
+  private McpSyncClient connect(BlockingQueue<List<McpSchema.Tool>> changes) {
+    URI uri = server.uri();
+    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
+        .clientInfo(new McpSchema.Implementation("test-client", "1.0"))
+        .requestTimeout(Duration.ofSeconds(20))
+        .toolsChangeConsumer(changes::add)
+        .build();
+    client.initialize();
+    return client;
+  }
+
+  @Test
+  void toolsAreListedWithTheirSchemasAndACallRunsThroughTheChainWithTheClientAsRequester() {
+    McpSyncClient c = connect(new LinkedBlockingQueue<>());
+    McpSchema.Tool calculator = c.listTools().tools().stream().filter(t -> t.name().equals("calculator")).findFirst().orElseThrow();
+    assertThat(RcrtJson.mapper().valueToTree(calculator.inputSchema()).path("properties").has("expression")).isTrue();
+    assertThat(calculator.outputSchema()).containsEntry("type", "object");
+
+    McpSchema.CallToolResult result = c.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", "17 * 23")));
+    assertThat(result.isError()).isFalse();
+    assertThat(((McpSchema.TextContent) result.content().get(0)).text()).contains("391");
+    assertThat(RcrtJson.write(RcrtJson.mapper().valueToTree(result.structuredContent()))).contains("\"result\":391");
+
+    Breadcrumb request = store.search(Selector.schema("tool.request.v1"), 10, 0).get(0);
+    assertThat(request.context().get("requestedBy").asText()).isEqualTo("agent:mcp:test-client");
+    assertThat(request.createdBy()).isEqualTo("agent:mcp:test-client");
+    assertThat(store.search(Selector.schema("tool.response.v1"), 10, 0)).hasSize(1);
+  }
+
+  @Test
+  void aToolFailureIsAnErrorResultAndAnUnknownToolAProtocolError() {
+    McpSyncClient c = connect(new LinkedBlockingQueue<>());
+    McpSchema.CallToolResult bad = c.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", 5)));
+    assertThat(bad.isError()).isTrue();
+    assertThat(((McpSchema.TextContent) bad.content().get(0)).text()).contains("/expression: expected string").contains("[tool_input_invalid]");
+    assertThatThrownBy(() -> c.callTool(new McpSchema.CallToolRequest("no-such-tool", Map.of())))
+        .isInstanceOfSatisfying(io.modelcontextprotocol.spec.McpError.class, e -> {
+          assertThat(e.getJsonRpcError().code()).isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS);
+          assertThat(String.valueOf(e.getJsonRpcError().data())).contains("no-such-tool");
+        });
+  }
+
+  @Test
+  void creatingAndDeletingAToolRecordChangesTheListAtOnceAndUntrustedToolsAreNeverListed() throws Exception {
+    BlockingQueue<List<McpSchema.Tool>> changes = new LinkedBlockingQueue<>();
+    McpSyncClient c = connect(changes);
+    Breadcrumb made = store.create(BreadcrumbCreate.builder("tool.definition.v1", "Shout").context(RcrtJson.parse("""
+        {"name":"shout","description":"Upper-cases text","implementation":{"type":"builtin","handler":"echo"}}""")).build());
+    List<McpSchema.Tool> after = changes.poll(10, TimeUnit.SECONDS);
+    assertThat(after).extracting(McpSchema.Tool::name).contains("shout");
+
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "Evil").createdBy("tool:breadcrumb-create").context(RcrtJson.parse("""
+        {"name":"evil","description":"written by a tool"}""")).build());
+    assertThat(c.listTools().tools()).extracting(McpSchema.Tool::name).doesNotContain("evil");
+
+    store.delete(made.id());
+    List<McpSchema.Tool> gone = changes.poll(10, TimeUnit.SECONDS);
+    while (gone != null && gone.stream().anyMatch(t -> t.name().equals("shout"))) {
+      gone = changes.poll(10, TimeUnit.SECONDS);
+    }
+    assertThat(gone).extracting(McpSchema.Tool::name).doesNotContain("shout").contains("calculator");
+  }
+
+  @Test
+  void aRequestFromAnotherSiteIsRefusedAsDnsRebindingProtection() throws Exception {
+    HttpRequest foreign = HttpRequest.newBuilder(server.uri())
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .header("Origin", "http://evil.example")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).build();
+    HttpResponse<String> answer = HttpClient.newHttpClient().send(foreign, HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void anotherAddressNeedsABearerTokenAndRequestsWithoutItAreRefused() throws Exception {
+    assertThatThrownBy(() -> McpToolServer.builder(runner).http("0.0.0.0", 0, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bearer token");
+    try (McpToolServer guarded = McpToolServer.builder(runner).http("127.0.0.1", 0, "s3cret-token")) {
+      HttpRequest anonymous = HttpRequest.newBuilder(guarded.uri()).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
+      HttpResponse<String> answer = HttpClient.newHttpClient().send(anonymous, HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).isEqualTo(401);
+      assertThat(answer.headers().firstValue("WWW-Authenticate")).contains("Bearer");
+      McpSyncClient authorised = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + guarded.uri().getAuthority())
+              .endpoint("/mcp").requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer s3cret-token")).build())
+          .requestTimeout(Duration.ofSeconds(20)).build();
+      try {
+        authorised.initialize();
+        assertThat(authorised.listTools().tools()).isNotEmpty();
+      } finally {
+        authorised.closeGracefully();
+      }
+    }
+  }
+}
