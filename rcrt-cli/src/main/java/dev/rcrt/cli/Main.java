@@ -4,6 +4,7 @@ import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
 import dev.rcrt.cli.internal.McpCallCommand;
 import dev.rcrt.cli.internal.McpCommand;
+import dev.rcrt.cli.internal.McpImportCommand;
 import dev.rcrt.cli.internal.McpServeCommand;
 import dev.rcrt.cli.internal.McpToolsCommand;
 import dev.rcrt.cli.internal.RunnerCommand;
@@ -97,6 +98,7 @@ public final class Main implements Callable<Integer> {
     mcp.addSubcommand("serve", new McpServeCommand(cli));
     mcp.addSubcommand("tools", new McpToolsCommand(cli));
     mcp.addSubcommand("call", new McpCallCommand(cli));
+    mcp.addSubcommand("import", new McpImportCommand(cli));
     cmd.addSubcommand("mcp", mcp);
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));

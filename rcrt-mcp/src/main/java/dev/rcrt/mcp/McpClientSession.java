@@ -95,12 +95,17 @@ public final class McpClientSession implements AutoCloseable {
    * Calls one tool.
    *
    * @return the result; {@code isError} results are returned, not thrown
-   * @throws McpException {@code mcp_failed} for a protocol error (an unknown tool, invalid
-   *     arguments) or a server that went away
+   * @throws McpException {@code mcp_error} when the server answers with a JSON-RPC error (an
+   *     unknown tool, invalid arguments; the session is fine), {@code mcp_failed} when the server
+   *     went away or did not answer
    */
   public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
     try {
       return client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+    } catch (io.modelcontextprotocol.spec.McpError e) {
+      Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
+      throw new McpException("mcp_error", "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
+          + (data == null ? "" : " (" + data + ")"), false, e);
     } catch (RuntimeException e) {
       throw new McpException("mcp_failed", "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e);
     }
@@ -129,7 +134,7 @@ public final class McpClientSession implements AutoCloseable {
     }
   }
 
-  /** A failure talking to an MCP server: {@code mcp_unavailable} or {@code mcp_failed}. */
+  /** A failure talking to an MCP server: {@code mcp_unavailable}, {@code mcp_error} or {@code mcp_failed}. */
   public static final class McpException extends RcrtException {
     private static final long serialVersionUID = 1L;
 

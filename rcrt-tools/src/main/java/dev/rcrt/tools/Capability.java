@@ -33,6 +33,17 @@ public sealed interface Capability {
   }
 
   /**
+   * Start {@code program} (the first word of a command a tool record names, such as the command
+   * of an MCP server: {@code npx}, {@code /opt/tools/server}) as a child process of the host.
+   */
+  record StartProcess(String program) implements Capability {
+    /** Validates. */
+    public StartProcess {
+      Objects.requireNonNull(program, "program");
+    }
+  }
+
+  /**
    * Connect to {@code address} (what {@code host} resolved to) on {@code port}, for an {@code http}
    * tool or a JavaScript {@code fetch}. Asked once for every address the name resolves to; one
    * refusal refuses the call.

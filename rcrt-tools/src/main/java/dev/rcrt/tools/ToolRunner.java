@@ -13,6 +13,7 @@ import dev.rcrt.tools.internal.fleet.RequestWorker;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.ModuleLoader;
+import dev.rcrt.tools.internal.loader.RuntimeLoader;
 import dev.rcrt.tools.internal.loader.ToolLoader;
 import dev.rcrt.tools.internal.loader.container.ContainerLoader;
 import dev.rcrt.tools.internal.loader.http.HttpLoader;
@@ -102,6 +103,12 @@ public final class ToolRunner implements AutoCloseable {
     byType.put("http", new HttpLoader(network));
     byType.put("breadcrumb", new JsLoader(b.store, b.defaultTimeout, b.policy, network));
     byType.put("container", new ContainerLoader(b.policy));
+    Map<String, ToolRuntime> runtimes = new LinkedHashMap<>();
+    for (ToolRuntime r : ServiceLoader.load(ToolRuntime.class, ToolRunner.class.getClassLoader())) {
+      runtimes.put(r.type(), r);
+    }
+    b.runtimes.forEach(r -> runtimes.put(r.type(), r));
+    runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.policy, network)));
     this.loader = new ToolLoader(byType);
     this.chain =
         new ExecutionChain(
@@ -273,6 +280,7 @@ public final class ToolRunner implements AutoCloseable {
     private final List<ToolInterceptor> application = new ArrayList<>();
     private final List<ToolInterceptor> runtime = new ArrayList<>();
     private final List<ToolEventListener> listeners = new ArrayList<>();
+    private final List<ToolRuntime> runtimes = new ArrayList<>();
     private Duration defaultTimeout = Duration.ofSeconds(30);
     private SecretResolver secrets = SecretResolver.environment();
     private ToolTrustPolicy policy = ToolTrustPolicy.defaults();
@@ -286,6 +294,15 @@ public final class ToolRunner implements AutoCloseable {
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /**
+     * Adds a runtime for its {@link ToolRuntime#type()}, replacing one of the same type found on
+     * the classpath or built in. The runner closes it when it is closed.
+     */
+    public Builder runtime(ToolRuntime runtime) {
+      runtimes.add(Objects.requireNonNull(runtime, "runtime"));
+      return this;
     }
 
     /**

@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>{@link #defaults()} trusts the host only, lets the host and agents request tools, and allows
- * no container image, no jar outside the host's list and no connection to a loopback, link-local,
+ * no container image, no program to start, no jar outside the host's list and no connection to a loopback, link-local,
  * private, unique-local, multicast or unspecified address. {@link #permissive()} restores the
  * original RCRT's everything-goes behaviour, for closed deployments only. Implementations must be
  * thread-safe and fast (they are asked on every call).
@@ -97,6 +97,7 @@ public interface ToolTrustPolicy {
     private Predicate<Principal> trustedWriters = Principal::isHost;
     private Predicate<Principal> requesters = p -> p.isHost() || p.kind() == Principal.Kind.AGENT;
     private final List<String> images = new ArrayList<>();
+    private final List<String> commands = new ArrayList<>();
     private final List<String> moduleLocations = new ArrayList<>();
     private final List<String> networks = new ArrayList<>();
     private @Nullable List<PublicKey> publishers;
@@ -138,6 +139,16 @@ public interface ToolTrustPolicy {
       for (String p : patterns) {
         images.add(Objects.requireNonNull(p, "pattern"));
       }
+      return this;
+    }
+
+    /**
+     * Lets tool records start programs matching {@code patterns} ({@code *} matches anything; the
+     * program as the record writes it, e.g. {@code npx} or {@code /opt/mcp/*}): MCP servers run as
+     * child processes. None by default.
+     */
+    public Builder allowCommands(String... patterns) {
+      commands.addAll(List.of(patterns));
       return this;
     }
 
@@ -192,6 +203,7 @@ public interface ToolTrustPolicy {
       private final Predicate<Principal> trustedWriters;
       private final Predicate<Principal> requesters;
       private final List<Pattern> images;
+      private final List<Pattern> commands;
       private final List<String> moduleLocations;
       private final List<AddressRules.Cidr> networks;
       private final @Nullable List<PublicKey> publishers;
@@ -201,6 +213,7 @@ public interface ToolTrustPolicy {
         this.trustedWriters = b.trustedWriters;
         this.requesters = b.requesters;
         this.images = b.images.stream().map(AddressRules::glob).toList();
+        this.commands = b.commands.stream().map(AddressRules::glob).toList();
         this.moduleLocations = List.copyOf(b.moduleLocations);
         this.networks = b.networks.stream().map(AddressRules.Cidr::parse).toList();
       }
@@ -231,6 +244,9 @@ public interface ToolTrustPolicy {
         if (capability instanceof Capability.ModuleJar m) {
           return moduleAllowed(m.location());
         }
+        if (capability instanceof Capability.StartProcess p) {
+          return commands.stream().anyMatch(c -> c.matcher(p.program()).matches());
+        }
         Capability.Connect connect = (Capability.Connect) capability;
         return AddressRules.isPublic(connect.address()) || networks.stream().anyMatch(n -> n.contains(connect.address()));
       }
@@ -250,7 +266,7 @@ public interface ToolTrustPolicy {
 
       @Override
       public String toString() {
-        return "ToolTrustPolicy[images=" + images + ", moduleLocations=" + moduleLocations + ", networks=" + networks + "]";
+        return "ToolTrustPolicy[images=" + images + ", commands=" + commands + ", moduleLocations=" + moduleLocations + ", networks=" + networks + "]";
       }
     }
   }

@@ -21,6 +21,10 @@ public final class TrustOption {
       description = "Let container tools run images matching PATTERN (* matches anything), e.g. ghcr.io/acme/*. None by default. Repeatable.")
   List<String> images = new ArrayList<>();
 
+  @Option(names = "--allow-command", paramLabel = "PATTERN",
+      description = "Let tool records start programs matching PATTERN (* matches anything), such as MCP servers: npx, /opt/mcp/*. None by default. Repeatable.")
+  List<String> commands = new ArrayList<>();
+
   @Option(names = "--allow-module-dir", paramLabel = "DIR", converter = Converters.ExistingPath.class,
       description = "Let module tools load jars from DIR. None by default. Repeatable.")
   List<Path> moduleDirs = new ArrayList<>();
@@ -44,6 +48,7 @@ public final class TrustOption {
     }
     networks.forEach(b::allowNetwork);
     b.allowImages(images.toArray(String[]::new));
+    b.allowCommands(commands.toArray(String[]::new));
     moduleDirs.forEach(b::allowModuleLocation);
     if (!publishers.isEmpty()) {
       b.requireSignatures(publishers.toArray(PublicKey[]::new));

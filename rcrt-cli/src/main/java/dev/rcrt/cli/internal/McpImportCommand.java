@@ -1,0 +1,83 @@
+package dev.rcrt.cli.internal;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.mcp.McpClientSession;
+import dev.rcrt.mcp.McpImport;
+import dev.rcrt.mcp.McpServerAddress;
+import dev.rcrt.tools.SecretResolver;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "import",
+    description = {
+      "Print an MCP server's tools as tool records (a JSON array, ready for --breadcrumbs): one tool.v1 per",
+      "tool, named ALIAS.TOOL, of implementation type mcp, with the server's schemas. The server is kept",
+      "as given, secret:NAME header and env values included (resolved from the environment now, to list",
+      "the tools, and again at each call). Records are trusted as their writer is: loaded from a file by",
+      "the host they are trusted; starting a command needs --allow-command when they run."
+    })
+public final class McpImportCommand implements Callable<Integer> {
+  private final Cli cli;
+
+  static final class Server {
+    @Option(names = "--url", paramLabel = "URL", description = "A streamable-HTTP server, e.g. https://example.com/mcp.")
+    @Nullable String url;
+
+    @Option(names = "--command", paramLabel = "CMD", description = "A server to start over stdio, e.g. \"npx -y @modelcontextprotocol/server-everything\".")
+    @Nullable String command;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Server server;
+
+  @Option(names = "--alias", paramLabel = "NAME", description = "Prefix of the tool names (default: from the server's name).")
+  @Nullable String alias;
+
+  @Option(names = "--header", paramLabel = "NAME=VALUE", description = "An HTTP header for a URL server; VALUE may be secret:NAME. Repeatable.")
+  Map<String, String> headers = new LinkedHashMap<>();
+
+  @Option(names = "--env", paramLabel = "NAME=VALUE", description = "An environment variable for a command server; VALUE may be secret:NAME. Repeatable.")
+  Map<String, String> env = new LinkedHashMap<>();
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Limit of starting and listing (default: ${DEFAULT-VALUE}).")
+  int timeoutSeconds = 60;
+
+  public McpImportCommand(Cli cli) {
+    this.cli = cli;
+  }
+
+  @Override
+  public Integer call() {
+    ObjectNode json = RcrtJson.object();
+    if (server.url != null) {
+      json.put("url", server.url);
+      json.set("headers", RcrtJson.mapper().valueToTree(headers));
+    } else {
+      json.set("command", RcrtJson.mapper().valueToTree(List.of(server.command.trim().split("\\s+"))));
+      json.set("env", RcrtJson.mapper().valueToTree(env));
+    }
+    SecretResolver secrets = SecretResolver.environment(cli.env());
+    McpServerAddress address = McpServerAddress.fromJson(json).resolved(v -> !v.startsWith("secret:") ? v
+        : secrets.resolve(v.substring("secret:".length())).orElseThrow(() -> new IllegalArgumentException(
+            "secret '" + v.substring("secret:".length()) + "' is not set in the environment")));
+    try (McpClientSession session = McpClientSession.connect(address, Duration.ofSeconds(timeoutSeconds), t -> {})) {
+      String name = alias != null ? alias : McpImport.aliasOf(session.serverInfo());
+      List<BreadcrumbCreate> records = McpImport.records(session.listTools(), name, json);
+      ArrayNode out = RcrtJson.mapper().valueToTree(records);
+      cli.out().println(out.toPrettyString());
+      cli.note(records.size() + " tool(s) of " + address + " imported as " + name + ".*");
+      return 0;
+    }
+  }
+}

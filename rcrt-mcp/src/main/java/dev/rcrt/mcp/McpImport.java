@@ -1,0 +1,149 @@
+package dev.rcrt.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbFiles;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * An MCP server's tools as tool records: one {@code tool.v1} per tool, named {@code
+ * <alias>.<tool>}, its {@code implementation} of type {@code mcp} pointing back at the server and
+ * the tool ({@link McpToolRuntime} runs it), its input and output schemas, title and annotations as
+ * the server gives them. Record ids are {@code mcp-<alias>-<tool>}, so importing again updates in
+ * place. The server's address is kept as given, {@code secret:NAME} references included: values
+ * are resolved only when a tool is called.
+ *
+ * <p>{@link #follow} keeps a store in step while it runs: the server's {@code
+ * notifications/tools/list_changed} re-imports, writing new and changed tools and deleting the
+ * records of tools the server no longer has. Imported tools are trusted as their writer is: write
+ * them as the host (or sign them) for the trust policy to offer them. Thread-safe.
+ */
+public final class McpImport implements AutoCloseable {
+  /** The tag every imported record carries, {@code mcp:<alias>}, by which {@link #follow} finds its own. */
+  public static final String TAG_PREFIX = "mcp:";
+
+  private final BreadcrumbStore store;
+  private final JsonNode server;
+  private final String alias;
+  private final McpClientSession session;
+
+  private McpImport(BreadcrumbStore store, JsonNode server, String alias, McpClientSession session) {
+    this.store = store;
+    this.server = server;
+    this.alias = alias;
+    this.session = session;
+  }
+
+  /**
+   * The records for {@code tools} of the server at {@code server} (its JSON form, {@link
+   * McpServerAddress}).
+   */
+  public static List<BreadcrumbCreate> records(List<McpSchema.Tool> tools, String alias, JsonNode server) {
+    List<BreadcrumbCreate> out = new ArrayList<>();
+    for (McpSchema.Tool tool : tools) {
+      String name = alias + "." + tool.name();
+      ObjectNode context = RcrtJson.object();
+      context.put("name", name);
+      context.put("description", Objects.requireNonNullElse(tool.description(), tool.name()));
+      ObjectNode implementation = context.putObject("implementation").put("type", "mcp");
+      implementation.set("server", server.deepCopy());
+      implementation.put("tool", tool.name());
+      ObjectNode definition = context.putObject("definition");
+      definition.set("inputSchema", withoutDialect(RcrtJson.mapper().valueToTree(tool.inputSchema())));
+      if (tool.outputSchema() != null) {
+        definition.set("outputSchema", withoutDialect(RcrtJson.mapper().valueToTree(tool.outputSchema())));
+      }
+      if (tool.annotations() != null) {
+        context.set("annotations", RcrtJson.mapper().valueToTree(tool.annotations()));
+      }
+      out.add(BreadcrumbCreate.builder("tool.v1", tool.title() != null ? tool.title() : name)
+          .id("mcp-" + alias + "-" + tool.name())
+          .tags("tool", "tool:" + name, "workspace:tools", TAG_PREFIX + alias)
+          .context(context)
+          .build());
+    }
+    return out;
+  }
+
+  /**
+   * A short name for a server: its {@code serverInfo.name}'s last path segment, lower case, with
+   * anything but letters, digits and {@code -} made {@code -} ({@code mcp-servers/everything} →
+   * {@code everything}).
+   */
+  public static String aliasOf(McpSchema.Implementation serverInfo) {
+    String name = serverInfo == null || serverInfo.name() == null ? "mcp" : serverInfo.name();
+    String last = name.substring(name.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]+", "-").replaceAll("^-+|-+$", "");
+    return last.isEmpty() ? "mcp" : last;
+  }
+
+  /**
+   * Connects to the server, imports its tools into {@code store} and keeps them in step until
+   * closed.
+   *
+   * @param server the server's JSON form, as the records will hold it
+   * @param alias the name prefix, or null for {@link #aliasOf the server's}
+   * @param secrets resolves {@code secret:NAME} header and env values for this connection
+   */
+  public static McpImport follow(BreadcrumbStore store, JsonNode server, String alias, UnaryOperator<String> secrets, Duration timeout) {
+    McpServerAddress address = McpServerAddress.fromJson(server).resolved(v -> v.startsWith("secret:") ? secrets.apply(v) : v);
+    McpImport[] self = new McpImport[1];
+    McpClientSession session = McpClientSession.connect(address, timeout, tools -> {
+      if (self[0] != null) {
+        self[0].write(tools);
+      }
+    });
+    McpImport imported = new McpImport(store, server, alias != null ? alias : aliasOf(session.serverInfo()), session);
+    self[0] = imported;
+    imported.write(session.listTools());
+    return imported;
+  }
+
+  /** The alias the records are named with. */
+  public String alias() {
+    return alias;
+  }
+
+  /** Writes the records for {@code tools} and deletes this alias's records of tools no longer listed. */
+  private synchronized void write(List<McpSchema.Tool> tools) {
+    List<BreadcrumbCreate> records = records(tools, alias, server);
+    Set<String> ids = new HashSet<>();
+    for (BreadcrumbCreate r : records) {
+      BreadcrumbFiles.upsert(store, r);
+      ids.add(r.id());
+    }
+    for (Breadcrumb old : store.search(Selector.allTags(TAG_PREFIX + alias), 10_000, 0)) {
+      if ("tool.v1".equals(old.schemaName()) && !ids.contains(old.id())) {
+        store.delete(old.id());
+      }
+    }
+  }
+
+  /** Stops following; the records stay. */
+  @Override
+  public void close() {
+    session.close();
+  }
+
+  /** MCP servers declare their schema dialect; the records' validator reads the schema itself. */
+  private static JsonNode withoutDialect(JsonNode schema) {
+    if (schema.isObject() && schema.has("$schema")) {
+      ObjectNode copy = ((ObjectNode) schema).deepCopy();
+      copy.remove("$schema");
+      return copy;
+    }
+    return schema;
+  }
+}

@@ -1,0 +1,146 @@
+package dev.rcrt.mcp;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.mcp.McpClientSession.McpException;
+import dev.rcrt.tools.Capability;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolRuntime;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@code mcp} implementation type: a tool record that points at a tool of an MCP server,
+ * {@code {"type": "mcp", "server": {"command": [...], "env": {...}} | {"url": ..., "headers":
+ * {...}}, "tool": "name"}} ({@link McpServerAddress}; {@code secret:NAME} in headers and env,
+ * resolved at call time). Found by the {@link dev.rcrt.tools.ToolRunner} through {@link
+ * java.util.ServiceLoader} when {@code rcrt-mcp} is on the classpath.
+ *
+ * <p>A server is started (or connected to) on its first call and reused by every later call with
+ * the same address; {@link #close()} (the runner's) stops them. A server that dies fails the call
+ * that found it dead with a message that says so, and is started again on the next call. Starting a
+ * program needs {@link Capability.StartProcess} ({@code ToolTrustPolicy.Builder.allowCommands},
+ * CLI {@code --allow-command}); a URL needs the policy to allow connecting to its host, as HTTP
+ * tools do. Results: the {@code structuredContent} when the server gives one, else the text blocks
+ * joined (a string), else the content blocks as JSON; an {@code isError} result is a {@code
+ * tool_failed} with its text.
+ */
+public final class McpToolRuntime implements ToolRuntime {
+  private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+  /** The longest a server may take to start and initialize. */
+  private static final Duration START = Duration.ofSeconds(60);
+
+  private final Map<McpServerAddress, McpClientSession> sessions = new ConcurrentHashMap<>();
+
+  @Override
+  public String type() {
+    return "mcp";
+  }
+
+  @Override
+  public List<String> problems(ToolDefinition definition) {
+    List<String> out = new ArrayList<>();
+    JsonNode spec = definition.implementation().spec();
+    try {
+      McpServerAddress.fromJson(spec.path("server"));
+    } catch (ValidationException | IllegalArgumentException e) {
+      out.add("tool '" + definition.name() + "' implementation.server: " + e.getMessage());
+    }
+    if (!spec.path("tool").isTextual() || spec.path("tool").asText().isBlank()) {
+      out.add("tool '" + definition.name() + "' implementation.tool: required, the name of the MCP server's tool");
+    }
+    return out;
+  }
+
+  @Override
+  public Loaded load(ToolDefinition definition, Services services) {
+    List<String> problems = problems(definition);
+    if (!problems.isEmpty()) {
+      throw new ToolException("tool_definition_invalid", String.join("; ", problems));
+    }
+    JsonNode spec = definition.implementation().spec();
+    McpServerAddress address = McpServerAddress.fromJson(spec.get("server"));
+    if (address.url() != null) {
+      services.checkConnect("MCP server", address.url());
+    } else if (!services.policy().allows(new Capability.StartProcess(address.command().get(0)))) {
+      throw new ToolException(
+          "tool_untrusted",
+          "tool '" + definition.name() + "' would start '" + address.command().get(0) + "' (an MCP server), which the trust policy does not"
+              + " allow; allow it with ToolTrustPolicy.Builder.allowCommands (CLI --allow-command)");
+    }
+    String tool = spec.get("tool").asText();
+    return (input, call) -> {
+      McpServerAddress resolved = address.resolved(v -> v.startsWith("secret:") ? call.secret(v) : v);
+      McpClientSession session = session(resolved);
+      McpSchema.CallToolResult result;
+      try {
+        result = session.call(tool, RcrtJson.mapper().convertValue(input, MAP));
+      } catch (McpException e) {
+        if (e.code().equals("mcp_failed")) {
+          sessions.remove(resolved, session);
+          session.close();
+          throw new ToolException("tool_failed", e.getMessage() + "; the server is started again on the next call");
+        }
+        throw new ToolException("tool_failed", e.getMessage());
+      }
+      if (Boolean.TRUE.equals(result.isError())) {
+        throw new ToolException("tool_failed", "MCP tool '" + tool + "' of " + address + " reported an error: " + text(result));
+      }
+      return output(result);
+    };
+  }
+
+  private McpClientSession session(McpServerAddress address) {
+    McpClientSession existing = sessions.get(address);
+    if (existing != null) {
+      return existing;
+    }
+    synchronized (sessions) {
+      existing = sessions.get(address);
+      if (existing != null) {
+        return existing;
+      }
+      try {
+        McpClientSession started = McpClientSession.connect(address, START, tools -> {});
+        sessions.put(address, started);
+        return started;
+      } catch (McpException e) {
+        throw new ToolException("tool_failed", e.getMessage());
+      }
+    }
+  }
+
+  private static JsonNode output(McpSchema.CallToolResult result) {
+    if (result.structuredContent() != null) {
+      return RcrtJson.mapper().valueToTree(result.structuredContent());
+    }
+    if (result.content().stream().allMatch(c -> c instanceof McpSchema.TextContent)) {
+      return RcrtJson.mapper().getNodeFactory().textNode(text(result));
+    }
+    ArrayNode blocks = RcrtJson.mapper().valueToTree(result.content());
+    return blocks;
+  }
+
+  private static String text(McpSchema.CallToolResult result) {
+    StringBuilder out = new StringBuilder();
+    for (McpSchema.Content c : result.content()) {
+      out.append(out.isEmpty() ? "" : "\n").append(c instanceof McpSchema.TextContent t ? t.text() : "[" + c.type() + " content]");
+    }
+    return out.toString();
+  }
+
+  /** Stops every server this runtime started and ends every session. */
+  @Override
+  public void close() {
+    sessions.values().forEach(McpClientSession::close);
+    sessions.clear();
+  }
+}
