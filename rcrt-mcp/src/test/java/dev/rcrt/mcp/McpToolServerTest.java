@@ -116,6 +116,33 @@ class McpToolServerTest {
   }
 
   @Test
+  void logNotificationsFollowTheLevelTheClientSetsAndProgressCountsTowardsTheLimit() throws Exception {
+    BlockingQueue<McpSchema.LoggingMessageNotification> logs = new LinkedBlockingQueue<>();
+    BlockingQueue<McpSchema.ProgressNotification> progress = new LinkedBlockingQueue<>();
+    URI uri = server.uri();
+    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
+        .clientInfo(new McpSchema.Implementation("log-client", "1.0")).requestTimeout(Duration.ofSeconds(20))
+        .loggingConsumer(logs::add).progressConsumer(progress::add).build();
+    client.initialize();
+    client.setLoggingLevel(McpSchema.LoggingLevel.ERROR);
+    client.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", "1 + 1")));
+    client.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", 1)));
+    McpSchema.LoggingMessageNotification first = logs.poll(10, TimeUnit.SECONDS);
+    assertThat(first).isNotNull();
+    assertThat(first.level()).isEqualTo(McpSchema.LoggingLevel.ERROR);
+    assertThat(first.data()).contains("tool 'calculator' failed");
+
+    client.setLoggingLevel(McpSchema.LoggingLevel.DEBUG);
+    logs.clear();
+    client.callTool(McpSchema.CallToolRequest.builder("calculator").arguments(Map.of("expression", "2 + 2")).meta(Map.of("progressToken", "p1")).build());
+    McpSchema.LoggingMessageNotification debug = logs.poll(10, TimeUnit.SECONDS);
+    assertThat(debug.data()).isEqualTo("running tool 'calculator' for agent:mcp:log-client");
+    McpSchema.ProgressNotification tick = progress.poll(10, TimeUnit.SECONDS);
+    assertThat(tick.progressToken()).isEqualTo("p1");
+    assertThat(tick.total()).isEqualTo(30_000.0);
+  }
+
+  @Test
   void aRequestFromAnotherSiteIsRefusedAsDnsRebindingProtection() throws Exception {
     HttpRequest foreign = HttpRequest.newBuilder(server.uri())
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")

@@ -84,17 +84,17 @@ public final class ToolCalls implements AutoCloseable {
     }
     double total = (tool.timeout() != null ? tool.timeout() : defaultLimit).toMillis();
     long start = System.nanoTime();
-    return ticker.scheduleAtFixedRate(
-        () -> {
-          double elapsed = Math.min(total, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-          try {
-            exchange.progressNotification(
-                McpSchema.ProgressNotification.builder(token, elapsed).total(total).message("running " + tool.name()).build());
-          } catch (RuntimeException gone) {
-            // the client went away; the call ends on its own deadline
-          }
-        },
-        0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+    Runnable tick = () -> {
+      double elapsed = Math.min(total, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+      try {
+        exchange.progressNotification(
+            McpSchema.ProgressNotification.builder(token, elapsed).total(total).message("running " + tool.name()).build());
+      } catch (RuntimeException gone) {
+        // the client went away; the call ends on its own deadline
+      }
+    };
+    tick.run(); // on the calling thread, so it precedes the result on the request's stream
+    return ticker.scheduleAtFixedRate(tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private static void log(McpSyncServerExchange exchange, LoggingLevel level, String text) {
