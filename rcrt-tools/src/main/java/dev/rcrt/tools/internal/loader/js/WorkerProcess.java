@@ -45,6 +45,16 @@ final class WorkerProcess {
   }
 
   /**
+   * What GraalJS 24.2 (the last line that runs on Java 17) needs on JDK 24 and newer so that the JVM
+   * prints no warnings about it: native access for Truffle, and {@code sun.misc.Unsafe} memory
+   * access. Neither option exists before those JDKs.
+   */
+  static final List<String> GRAAL_ON_NEW_JDKS =
+      Runtime.version().feature() >= 24
+          ? List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+          : List.of();
+
+  /**
    * Starts a worker and waits until its engine is up.
    *
    * @param heapMegabytes the worker's maximum heap ({@code -Xmx})
@@ -52,18 +62,16 @@ final class WorkerProcess {
    *     startup}, naming why and the end of its standard error; the process is gone then
    */
   static WorkerProcess start(int heapMegabytes, Duration startup) throws IOException {
-    List<String> command =
-        List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx" + heapMegabytes + "m",
-            "-XX:+ExitOnOutOfMemoryError",
-            "-XX:+DisplayVMOutputToStderr",
-            "-Xlog:all=warning:stderr",
-            "-XX:+UseSerialGC",
-            "-Xshare:auto",
-            "-cp",
-            System.getProperty("java.class.path"),
-            JsWorkerMain.class.getName());
+    List<String> command = new java.util.ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heapMegabytes + "m",
+        "-XX:+ExitOnOutOfMemoryError",
+        "-XX:+DisplayVMOutputToStderr",
+        "-Xlog:all=warning:stderr",
+        "-XX:+UseSerialGC",
+        "-Xshare:auto"));
+    command.addAll(GRAAL_ON_NEW_JDKS);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), JsWorkerMain.class.getName()));
     WorkerProcess worker = new WorkerProcess(new ProcessBuilder(command).start());
     String failure;
     try {
