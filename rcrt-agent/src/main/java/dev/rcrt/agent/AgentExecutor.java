@@ -214,6 +214,7 @@ public final class AgentExecutor implements AutoCloseable {
     private int parallelism = 4;
     private @Nullable ExecutorService toolPool;
     private @Nullable StreamListener streamListener;
+    private AgentObserver observer = AgentObserver.NONE;
     private ToolMode toolMode = ToolMode.DIRECT;
     private Duration responseTimeout = Duration.ofSeconds(60);
     private int maxAgentDepth = 2;
@@ -258,6 +259,12 @@ public final class AgentExecutor implements AutoCloseable {
      */
     public Builder toolExecutor(ExecutorService pool) {
       this.toolPool = Objects.requireNonNull(pool, "pool");
+      return this;
+    }
+
+    /** Told of every turn, for tracing and metrics ({@code rcrt-opentelemetry}); default {@link AgentObserver#NONE}. */
+    public Builder observer(AgentObserver observer) {
+      this.observer = Objects.requireNonNull(observer, "observer");
       return this;
     }
 
@@ -313,7 +320,7 @@ public final class AgentExecutor implements AutoCloseable {
       LoopSettings settings =
           new LoopSettings(
               llm, runner, maxRounds, historyLimit, parallelism, toolPool, streamListener, toolMode == ToolMode.EVENT,
-              responseTimeout, maxAgentDepth, specialistTimeout, time != null ? time : runner.timeSource(), budget);
+              responseTimeout, maxAgentDepth, specialistTimeout, time != null ? time : runner.timeSource(), budget, observer);
       return new AgentExecutor(settings, Objects.requireNonNull(agent, "agent"));
     }
   }

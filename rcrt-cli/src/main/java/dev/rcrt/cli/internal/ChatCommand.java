@@ -81,6 +81,10 @@ public final class ChatCommand implements Callable<Integer> {
     }
   }
 
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "Write the run's spans (invoke_agent, chat, execute_tool, after the OpenTelemetry GenAI conventions; no prompt or tool content) to FILE as OTLP JSON, one line per span.")
+  @Nullable Path trace;
+
   @Option(names = "--dump", paramLabel = "FILE", description = "At exit, write every breadcrumb in the store to FILE as JSON Lines: the audit trail of the run.")
   @Nullable Path dump;
 
@@ -97,15 +101,24 @@ public final class ChatCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
     }
     checkEndpoint();
-    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+    try (Workspace workspace = new Workspace(breadcrumbs, cli);
+        TraceFile tracing = trace == null ? null : new TraceFile(trace)) {
       AgentDefinition agent = workspace.agent(agentId);
       if (model != null) {
         agent = agent.withModel(model);
       }
       LlmClient llm = llm(agent, workspace);
-      try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy());
+      if (tracing != null) {
+        llm = tracing.telemetry().instrument(llm, providerName(llm));
+      }
+      try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy(),
+              b -> {
+                if (tracing != null) {
+                  b.addInterceptor(tracing.telemetry().toolInterceptor());
+                }
+              });
           Subscription local = localRunner(runner, workspace);
-          AgentExecutor executor = executor(agent, llm, runner)) {
+          AgentExecutor executor = executor(agent, llm, runner, tracing)) {
         String sessionId = session != null ? session : UUID.randomUUID().toString();
         if (!message.isEmpty()) {
           print(executor.ask(sessionId, String.join(" ", message)).message());
@@ -129,8 +142,11 @@ public final class ChatCommand implements Callable<Integer> {
     return inProcess ? runner.listen() : () -> {};
   }
 
-  private AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner) {
+  private AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner, @Nullable TraceFile tracing) {
     AgentExecutor.Builder builder = AgentExecutor.builder(llm, runner).agent(agent).maxRounds(maxRounds);
+    if (tracing != null) {
+      builder.observer(tracing.telemetry().agentObserver());
+    }
     if (toolMode == AgentExecutor.ToolMode.EVENT) {
       builder.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(120));
     }
@@ -169,6 +185,20 @@ public final class ChatCommand implements Callable<Integer> {
     cli.out().println(stream ? "" : answer);
   }
 
+
+  /** The GenAI {@code gen_ai.provider.name} of the model endpoint: well-known names, else the host. */
+  private String providerName(LlmClient llm) {
+    String url = endpoint();
+    if (llm instanceof DemoLlmClient || url == null && apiKey() == null) {
+      return "rcrt.offline_demo";
+    }
+    String host = url == null ? (cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null ? "openrouter.ai" : "api.openai.com")
+        : java.net.URI.create(url).getHost();
+    if (host == null) {
+      return "openai";
+    }
+    return host.endsWith("openai.com") ? "openai" : host.endsWith("openrouter.ai") ? "openrouter" : host.endsWith("azure.com") ? "azure.ai.openai" : host;
+  }
 
   /** {@code --model} needs a real endpoint: a usage error before anything is opened. */
   private void checkEndpoint() {

@@ -60,7 +60,7 @@ final class CallDispatcher {
     }
     List<Future<String>> running = new ArrayList<>();
     for (ToolCall call : calls) {
-      running.add(pool.submit(() -> run(call, offer, session, round)));
+      running.add(pool.submit(settings.observer().carry(() -> run(call, offer, session, round))));
     }
     List<String> results = new ArrayList<>();
     for (int i = 0; i < calls.size(); i++) {

@@ -1,5 +1,6 @@
 package dev.rcrt.agent.internal.loop;
 
+import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.StreamListener;
@@ -16,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  *     threads owned by the executor
  * @param eventMode whether calls are written for a listening runner instead of run directly
  * @param budget shared by every turn: caches token counts and relevance documents (thread-safe)
+ * @param observer told of each turn (tracing)
  */
 public record LoopSettings(
     LlmClient llm,
@@ -30,4 +32,5 @@ public record LoopSettings(
     int maxAgentDepth,
     Duration specialistTimeout,
     TimeSource time,
-    ToolBudget budget) {}
+    ToolBudget budget,
+    AgentObserver observer) {}

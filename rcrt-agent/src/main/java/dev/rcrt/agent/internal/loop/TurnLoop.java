@@ -1,6 +1,7 @@
 package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.LlmConfig;
 import dev.rcrt.agent.UserMessage;
@@ -96,6 +97,23 @@ public final class TurnLoop {
    * @throws dev.rcrt.llm.LlmException if the model cannot be asked; tool failures never throw
    */
   public Breadcrumb answer(Breadcrumb received) {
+    AgentObserver observer = settings.observer();
+    if (observer == AgentObserver.NONE) {
+      return turn(received);
+    }
+    AgentObserver.Turn observed = observer.turnStarted(agent.agentId(), UserMessage.sessionOf(received));
+    Breadcrumb recorded;
+    try {
+      recorded = turn(received);
+    } catch (RuntimeException e) {
+      observed.ended(null, e);
+      throw e;
+    }
+    observed.ended(AgentResponse.fromBreadcrumb(recorded), null);
+    return recorded;
+  }
+
+  private Breadcrumb turn(Breadcrumb received) {
     Trigger trigger = Trigger.read(store, received);
     UserMessage said = trigger.message();
     String session = said.sessionId();

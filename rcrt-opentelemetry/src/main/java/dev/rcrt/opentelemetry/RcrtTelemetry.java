@@ -1,0 +1,223 @@
+package dev.rcrt.opentelemetry;
+
+import dev.rcrt.agent.AgentObserver;
+import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.core.RcrtException;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.LlmException;
+import dev.rcrt.tools.ToolInterceptor;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongHistogram;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Traces and metrics of the SDK after the OpenTelemetry GenAI semantic conventions, on the {@link
+ * OpenTelemetry} instance the host configured (its SDK, exporters and sampling):
+ *
+ * <ul>
+ *   <li>{@link #agentObserver()}: a span {@code invoke_agent {agent_id}} per turn
+ *       ({@code gen_ai.operation.name}, {@code gen_ai.agent.name}, {@code gen_ai.conversation.id},
+ *       {@code gen_ai.response.model}, token usage, {@code error.type}), current while the turn runs
+ *       and carried to the threads that run its parallel tool calls;
+ *   <li>{@link #instrument(LlmClient, String)}: a client span {@code chat {model}} per model call
+ *       ({@code gen_ai.provider.name}, {@code gen_ai.request.model}, {@code
+ *       gen_ai.request.temperature}, {@code gen_ai.request.max_tokens}, {@code
+ *       gen_ai.response.model}, {@code gen_ai.response.finish_reasons}, {@code
+ *       gen_ai.usage.input_tokens}/{@code output_tokens}, {@code error.type} = the {@link
+ *       LlmException} code), and the metrics {@code gen_ai.client.operation.duration} (seconds) and
+ *       {@code gen_ai.client.token.usage} ({@code gen_ai.token.type} input/output);
+ *   <li>{@link #toolInterceptor()}: a span {@code execute_tool {tool}} per tool call ({@code
+ *       gen_ai.tool.name}, {@code gen_ai.tool.call.id} for a model's call, {@code
+ *       rcrt.tool.implementation}, {@code error.type} = the {@code ToolException} code), and the
+ *       metric {@code rcrt.tool.call.duration} (seconds) by tool, implementation type and outcome.
+ * </ul>
+ *
+ * <p>No prompt, answer, tool input or output is recorded: only names, sizes, times and codes, so
+ * no content and no secret reaches a span or a metric. Thread-safe.
+ */
+public final class RcrtTelemetry {
+  static final String SCOPE = "dev.rcrt";
+  static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
+  static final AttributeKey<String> PROVIDER = AttributeKey.stringKey("gen_ai.provider.name");
+  static final AttributeKey<String> REQUEST_MODEL = AttributeKey.stringKey("gen_ai.request.model");
+  static final AttributeKey<String> RESPONSE_MODEL = AttributeKey.stringKey("gen_ai.response.model");
+  static final AttributeKey<Double> TEMPERATURE = AttributeKey.doubleKey("gen_ai.request.temperature");
+  static final AttributeKey<Long> MAX_TOKENS = AttributeKey.longKey("gen_ai.request.max_tokens");
+  static final AttributeKey<List<String>> FINISH_REASONS = AttributeKey.stringArrayKey("gen_ai.response.finish_reasons");
+  static final AttributeKey<Long> INPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.input_tokens");
+  static final AttributeKey<Long> OUTPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.output_tokens");
+  static final AttributeKey<String> TOKEN_TYPE = AttributeKey.stringKey("gen_ai.token.type");
+  static final AttributeKey<String> AGENT_NAME = AttributeKey.stringKey("gen_ai.agent.name");
+  static final AttributeKey<String> CONVERSATION = AttributeKey.stringKey("gen_ai.conversation.id");
+  static final AttributeKey<String> TOOL_NAME = AttributeKey.stringKey("gen_ai.tool.name");
+  static final AttributeKey<String> TOOL_CALL_ID = AttributeKey.stringKey("gen_ai.tool.call.id");
+  static final AttributeKey<String> TOOL_IMPLEMENTATION = AttributeKey.stringKey("rcrt.tool.implementation");
+  static final AttributeKey<String> TOOL_OUTCOME = AttributeKey.stringKey("rcrt.tool.outcome");
+  static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+
+  private final Tracer tracer;
+  private final DoubleHistogram operationDuration;
+  private final LongHistogram tokenUsage;
+  private final DoubleHistogram toolDuration;
+
+  private RcrtTelemetry(OpenTelemetry otel) {
+    this.tracer = otel.getTracer(SCOPE, "0.1.0");
+    Meter meter = otel.getMeter(SCOPE);
+    this.operationDuration = meter.histogramBuilder("gen_ai.client.operation.duration").setUnit("s")
+        .setDescription("GenAI operation duration").build();
+    this.tokenUsage = meter.histogramBuilder("gen_ai.client.token.usage").ofLongs().setUnit("{token}")
+        .setDescription("Number of input and output tokens used").build();
+    this.toolDuration = meter.histogramBuilder("rcrt.tool.call.duration").setUnit("s")
+        .setDescription("Tool call duration, by tool, implementation type and outcome").build();
+  }
+
+  /** Telemetry through {@code otel}, such as {@code GlobalOpenTelemetry.get()} or the host's SDK. */
+  public static RcrtTelemetry create(OpenTelemetry otel) {
+    return new RcrtTelemetry(Objects.requireNonNull(otel, "otel"));
+  }
+
+  /** For {@code AgentExecutor.Builder.observer}: a span per turn. */
+  public AgentObserver agentObserver() {
+    return new AgentObserver() {
+      @Override
+      public Turn turnStarted(String agentId, String sessionId) {
+        Span span = tracer.spanBuilder("invoke_agent " + agentId).setSpanKind(SpanKind.INTERNAL)
+            .setAttribute(OPERATION, "invoke_agent").setAttribute(AGENT_NAME, agentId).setAttribute(CONVERSATION, sessionId).startSpan();
+        Scope scope = span.makeCurrent();
+        return (response, failure) -> {
+          if (response != null) {
+            if (response.model() != null) {
+              span.setAttribute(RESPONSE_MODEL, response.model());
+            }
+            if (response.usage() != null) {
+              span.setAttribute(INPUT_TOKENS, response.usage().promptTokens());
+              span.setAttribute(OUTPUT_TOKENS, response.usage().completionTokens());
+            }
+            if (response.status() == AgentResponse.Status.ERROR && response.error() != null) {
+              fail(span, response.error().code());
+            }
+          }
+          if (failure != null) {
+            fail(span, failure instanceof RcrtException r ? r.code() : failure.getClass().getName());
+          }
+          scope.close();
+          span.end();
+        };
+      }
+
+      @Override
+      public <T> Callable<T> carry(Callable<T> task) {
+        return Context.current().wrap(task);
+      }
+    };
+  }
+
+  /** {@code client} with a {@code chat} span and the GenAI client metrics around every call. */
+  public LlmClient instrument(LlmClient client, String providerName) {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(providerName, "providerName");
+    return new LlmClient() {
+      @Override
+      public ChatResponse chat(ChatRequest request) {
+        var builder = tracer.spanBuilder("chat " + request.model()).setSpanKind(SpanKind.CLIENT)
+            .setAttribute(OPERATION, "chat").setAttribute(PROVIDER, providerName).setAttribute(REQUEST_MODEL, request.model());
+        if (request.options().temperature() != null) {
+          builder.setAttribute(TEMPERATURE, request.options().temperature());
+        }
+        if (request.options().maxTokens() != null) {
+          builder.setAttribute(MAX_TOKENS, request.options().maxTokens().longValue());
+        }
+        Span span = builder.startSpan();
+        long start = System.nanoTime();
+        AttributesBuilder metric = Attributes.builder().put(OPERATION, "chat").put(PROVIDER, providerName).put(REQUEST_MODEL, request.model());
+        try (Scope ignored = span.makeCurrent()) {
+          ChatResponse response = client.chat(request);
+          if (response.model() != null) {
+            span.setAttribute(RESPONSE_MODEL, response.model());
+            metric.put(RESPONSE_MODEL, response.model());
+          }
+          if (response.finishReason() != null) {
+            span.setAttribute(FINISH_REASONS, List.of(response.finishReason()));
+          }
+          if (response.usage() != null) {
+            span.setAttribute(INPUT_TOKENS, response.usage().promptTokens());
+            span.setAttribute(OUTPUT_TOKENS, response.usage().completionTokens());
+            Attributes base = metric.build();
+            tokenUsage.record(response.usage().promptTokens(), base.toBuilder().put(TOKEN_TYPE, "input").build());
+            tokenUsage.record(response.usage().completionTokens(), base.toBuilder().put(TOKEN_TYPE, "output").build());
+          }
+          return response;
+        } catch (RuntimeException e) {
+          String type = e instanceof RcrtException r ? r.code() : e.getClass().getName();
+          fail(span, type);
+          metric.put(ERROR_TYPE, type);
+          throw e;
+        } finally {
+          operationDuration.record((System.nanoTime() - start) / 1e9, metric.build());
+          span.end();
+        }
+      }
+
+      @Override
+      public Optional<String> defaultModel() {
+        return client.defaultModel();
+      }
+    };
+  }
+
+  /** For {@code ToolRunner.Builder.addInterceptor}: an {@code execute_tool} span and the tool metric per call. */
+  public ToolInterceptor toolInterceptor() {
+    return chain -> {
+      ToolRequest request = chain.request();
+      String implementation = chain.tool().implementation().type();
+      var builder = tracer.spanBuilder("execute_tool " + request.tool()).setSpanKind(SpanKind.INTERNAL)
+          .setAttribute(OPERATION, "execute_tool").setAttribute(TOOL_NAME, request.tool()).setAttribute(TOOL_IMPLEMENTATION, implementation);
+      if (request.modelCall() != null) {
+        builder.setAttribute(TOOL_CALL_ID, request.modelCall().toolCallId());
+      }
+      Span span = builder.startSpan();
+      long start = System.nanoTime();
+      @Nullable String outcome = null;
+      try (Scope ignored = span.makeCurrent()) {
+        ToolResponse response = chain.proceed(request);
+        outcome = response.success() ? "success" : response.errorCode();
+        if (!response.success()) {
+          fail(span, String.valueOf(response.errorCode()));
+        }
+        return response;
+      } catch (RuntimeException e) {
+        outcome = e instanceof RcrtException r ? r.code() : e.getClass().getName();
+        fail(span, outcome);
+        throw e;
+      } finally {
+        toolDuration.record((System.nanoTime() - start) / 1e9, Attributes.of(
+            TOOL_NAME, request.tool(), TOOL_IMPLEMENTATION, implementation, TOOL_OUTCOME, outcome == null ? "unknown" : outcome));
+        span.end();
+      }
+    };
+  }
+
+  private static void fail(Span span, String type) {
+    span.setStatus(StatusCode.ERROR);
+    span.setAttribute(ERROR_TYPE, type);
+  }
+}

@@ -1,0 +1,108 @@
+package dev.rcrt.opentelemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.ToolCall;
+import dev.rcrt.testing.ScriptedLlmClient;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolRunner;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The GenAI spans and metrics of one agent turn, read with the OpenTelemetry SDK's in-memory exporters. */
+class RcrtTelemetryTest {
+  private static final String CANARY = "canary-secret-90913";
+
+  @Test
+  void aTurnIsAnInvokeAgentSpanWithChatAndExecuteToolSpansInsideAndNoSecretAnywhere() {
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+        .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+        .build();
+    RcrtTelemetry telemetry = RcrtTelemetry.create(otel);
+
+    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+    BuiltinTools.seed(store);
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "Leaky").context(RcrtJson.parse("""
+        {"name":"leaky","description":"fails with its secret in the message","required_secrets":["CANARY"],
+         "implementation":{"type":"builtin","handler":"leaky"}}""")).build());
+    ScriptedLlmClient scripted = ScriptedLlmClient.replying(
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant(null, List.of(
+            new ToolCall("call_1", "calculator", "{\"expression\":\"17 * 23\"}"), new ToolCall("call_2", "leaky", "{}"))),
+            "tool_calls", new ChatResponse.Usage(30, 10, 40), "model-x"),
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant("17 * 23 = 391", List.of()), "stop", new ChatResponse.Usage(50, 8, 58), "model-x"));
+    LlmClient llm = telemetry.instrument(scripted, "openai");
+    try (ToolRunner runner = ToolRunner.builder(store)
+            .handler("leaky", (input, context) -> {
+              throw new ToolException("tool_failed", "could not use " + context.secrets().get("CANARY"));
+            })
+            .secretResolver(SecretResolver.environment(Map.of("CANARY", CANARY)))
+            .addInterceptor(telemetry.toolInterceptor())
+            .build();
+        AgentExecutor executor = AgentExecutor.builder(llm, runner)
+            .agent(AgentDefinition.builder("calc-bot").model("model-x").build())
+            .observer(telemetry.agentObserver())
+            .build()) {
+      AgentResponse answer = executor.ask("s1", "What is 17 * 23?");
+      assertThat(answer.message()).isEqualTo("17 * 23 = 391");
+    }
+
+    List<SpanData> all = spans.getFinishedSpanItems();
+    SpanData turn = one(all, "invoke_agent calc-bot");
+    assertThat(turn.getParentSpanContext().isValid()).isFalse();
+    assertThat(turn.getAttributes().get(AttributeKey.stringKey("gen_ai.operation.name"))).isEqualTo("invoke_agent");
+    assertThat(turn.getAttributes().get(AttributeKey.stringKey("gen_ai.conversation.id"))).isEqualTo("s1");
+    assertThat(turn.getAttributes().get(AttributeKey.longKey("gen_ai.usage.input_tokens"))).isEqualTo(80);
+
+    List<SpanData> chats = all.stream().filter(s -> s.getName().equals("chat model-x")).toList();
+    assertThat(chats).hasSize(2).allSatisfy(s -> {
+      assertThat(s.getParentSpanId()).isEqualTo(turn.getSpanId());
+      assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.provider.name"))).isEqualTo("openai");
+      assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.request.model"))).isEqualTo("model-x");
+      assertThat(s.getAttributes().get(AttributeKey.stringKey("gen_ai.response.model"))).isEqualTo("model-x");
+    });
+
+    SpanData calculator = one(all, "execute_tool calculator");
+    assertThat(calculator.getParentSpanId()).as("carried to the tool thread").isEqualTo(turn.getSpanId());
+    assertThat(calculator.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.id"))).isEqualTo("call_1");
+    assertThat(calculator.getAttributes().get(AttributeKey.stringKey("rcrt.tool.implementation"))).isEqualTo("builtin");
+    SpanData leaky = one(all, "execute_tool leaky");
+    assertThat(leaky.getAttributes().get(AttributeKey.stringKey("error.type"))).isEqualTo("tool_failed");
+
+    Collection<MetricData> measured = metrics.collectAllMetrics();
+    assertThat(measured).extracting(MetricData::getName)
+        .contains("gen_ai.client.operation.duration", "gen_ai.client.token.usage", "rcrt.tool.call.duration");
+
+    assertThat(all.toString() + measured).doesNotContain(CANARY).doesNotContain("17 * 23");
+    otel.close();
+  }
+
+  private static SpanData one(List<SpanData> spans, String name) {
+    List<SpanData> found = spans.stream().filter(s -> s.getName().equals(name)).toList();
+    assertThat(found).as(name + " among " + spans.stream().map(SpanData::getName).toList()).hasSize(1);
+    return found.get(0);
+  }
+}
