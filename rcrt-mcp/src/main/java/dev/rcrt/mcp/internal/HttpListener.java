@@ -34,6 +34,7 @@ public final class HttpListener implements AutoCloseable {
 
   private final Tomcat tomcat;
   private final URI uri;
+  private final Path base;
 
   /**
    * Starts listening.
@@ -44,8 +45,7 @@ public final class HttpListener implements AutoCloseable {
    */
   public HttpListener(HttpServletStreamableServerTransportProvider transport, String host, int port, @Nullable String bearerToken) {
     try {
-      Path base = Files.createTempDirectory("rcrt-mcp-tomcat");
-      base.toFile().deleteOnExit();
+      base = Files.createTempDirectory("rcrt-mcp-tomcat");
       tomcat = new Tomcat();
       tomcat.setBaseDir(base.toString());
       Connector connector = new Connector();
@@ -82,6 +82,7 @@ public final class HttpListener implements AutoCloseable {
     return uri;
   }
 
+  /** Stops listening and removes Tomcat's working directory. */
   @Override
   public void close() {
     try {
@@ -89,6 +90,11 @@ public final class HttpListener implements AutoCloseable {
       tomcat.destroy();
     } catch (LifecycleException e) {
       // stopping anyway
+    }
+    try (var files = Files.walk(base)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      // a temporary directory left behind is harmless
     }
   }
 
