@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.tools.testing.TestDocker;
+import dev.rcrt.tools.docker.TestDocker;
 import dev.rcrt.tools.testing.TestJars;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -61,6 +61,9 @@ public record ToolDefinition(
   /** The schemas tool breadcrumbs use, in discovery priority order. */
   public static final List<String> TOOL_SCHEMAS = List.of("tool.code.v1", "tool.v1", "tool.definition.v1");
 
+  /** The default of {@link #maxResponseBytes()}: 10 MiB. */
+  public static final long DEFAULT_MAX_RESPONSE_BYTES = 10L * 1024 * 1024;
+
   /** Validates required fields and copies the examples. */
   public ToolDefinition {
     Objects.requireNonNull(name, "name");
@@ -71,6 +74,16 @@ public record ToolDefinition(
     Objects.requireNonNull(sourceId, "sourceId");
     Objects.requireNonNull(schemaName, "schemaName");
     Objects.requireNonNull(context, "context");
+  }
+
+  /**
+   * The most bytes of one response body the tool may read (an HTTP tool's answer, a JavaScript
+   * {@code fetch}): {@code limits.max_response_bytes} when it is a positive number, else {@link
+   * #DEFAULT_MAX_RESPONSE_BYTES}.
+   */
+  public long maxResponseBytes() {
+    JsonNode max = context.path("limits").path("max_response_bytes");
+    return max.canConvertToLong() && max.asLong() > 0 ? max.asLong() : DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   /**

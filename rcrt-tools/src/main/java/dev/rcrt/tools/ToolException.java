@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code tool_not_found}: no tool breadcrumb has that name;
  *   <li>{@code tool_definition_invalid}: the tool breadcrumb is malformed (bad schema, no name);
- *   <li>{@code tool_unsupported}: no loader for the implementation type, or no handler registered
- *       for a builtin;
+ *   <li>{@code tool_unsupported}: no runtime for the implementation type (the message names the
+ *       artifact that brings it, such as {@code rcrt-tools-js}), or no handler registered for a
+ *       builtin;
  *   <li>{@code tool_load_failed}: the code could not be loaded: a missing module, export or image,
  *       a module version mismatch, no Docker daemon;
  *   <li>{@code tool_secret_missing}: a secret the tool needs is not known to the resolver (the
@@ -35,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  *       limits.max_output_bytes} (default 8 MiB, {@link ToolRunner.Builder#maxOutputBytes});
  *   <li>{@code tool_memory_limit}: a JavaScript call allocated more than its {@code
  *       limits.memory_mb} (default 256 MB) and was stopped;
+ *   <li>{@code tool_unreachable}: the tool's endpoint could not be reached, or dropped the
+ *       connection before answering (after the tool's retries);
  *   <li>{@code tool_failed}: the tool itself failed;
  *   <li>{@code tool_timeout}: it ran past its time limit (retriable).
  * </ul>

@@ -15,9 +15,7 @@ import dev.rcrt.tools.internal.loader.ImplementationLoader;
 import dev.rcrt.tools.internal.loader.ModuleLoader;
 import dev.rcrt.tools.internal.loader.RuntimeLoader;
 import dev.rcrt.tools.internal.loader.ToolLoader;
-import dev.rcrt.tools.internal.loader.container.ContainerLoader;
 import dev.rcrt.tools.internal.loader.http.HttpLoader;
-import dev.rcrt.tools.internal.loader.js.JsLoader;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -46,8 +44,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>trust</b>: the {@link ToolTrustPolicy} accepts the caller and the tool's writer;
  *   <li><b>approval</b> for tools that need it ({@link ApprovalHandler});
  *   <li><b>validate</b> the input against the input schema (loading the code by {@code
- *       implementation.type} once per breadcrumb version: {@code builtin}, {@code module}, {@code
- *       http}, {@code breadcrumb} JavaScript/TypeScript on GraalJS, {@code container} on Docker);
+ *       implementation.type} once per breadcrumb version: {@code builtin}, {@code module} and
+ *       {@code http} here; {@code breadcrumb} JavaScript/TypeScript with {@code rcrt-tools-js},
+ *       {@code container} with {@code rcrt-tools-docker}, {@code mcp} with {@code rcrt-mcp}, and
+ *       any other type a {@link ToolRuntime} on the classpath or {@link Builder#runtime} adds);
  *   <li><b>scrub</b>: the call's configuration and granted secrets; on the way back, every secret
  *       value is removed;
  *   <li>the host's runtime interceptors;
@@ -61,10 +61,10 @@ import org.slf4j.LoggerFactory;
  * {@link ToolException}). Only a store failure while recording propagates.
  *
  * <p>The runner watches the store: a tool breadcrumb that is updated runs its new version on the
- * next call, and one that is deleted is unloaded (its JavaScript contexts and containers released).
+ * next call, and one that is deleted is unloaded (what its runtime held for it released).
  *
  * <p>Thread-safe: any number of calls may run at once. {@link #close()} stops the watch and the
- * listener threads, and unloads every tool (removing its containers).
+ * listener threads, unloads every tool and closes the runtimes.
  */
 public final class ToolRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ToolRunner.class);
@@ -101,14 +101,12 @@ public final class ToolRunner implements AutoCloseable {
     byType.put("builtin", new BuiltinLoader(builtin));
     byType.put("module", new ModuleLoader(modules, b.policy));
     byType.put("http", new HttpLoader(network));
-    byType.put("breadcrumb", new JsLoader(b.store, b.defaultTimeout, b.policy, network));
-    byType.put("container", new ContainerLoader(b.policy));
     Map<String, ToolRuntime> runtimes = new LinkedHashMap<>();
     for (ToolRuntime r : ServiceLoader.load(ToolRuntime.class, ToolRunner.class.getClassLoader())) {
       runtimes.put(r.type(), r);
     }
     b.runtimes.forEach(r -> runtimes.put(r.type(), r));
-    runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.policy, network)));
+    runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.store, b.defaultTimeout, b.policy, network)));
     this.loader = new ToolLoader(byType);
     this.chain =
         new ExecutionChain(

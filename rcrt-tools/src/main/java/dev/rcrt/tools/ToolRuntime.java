@@ -1,9 +1,14 @@
 package dev.rcrt.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.BreadcrumbStore;
 import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A runtime for one {@code implementation.type}, added to a {@link ToolRunner} from outside
@@ -13,9 +18,18 @@ import java.util.List;
  * types: the record's trust, approval, input and output validation, secrets, the deadline and the
  * recorded trail are the runner's; a runtime only turns an input into an output.
  *
- * <p>Deadlines: the runner interrupts the calling thread when the call's limit passes; a runtime
- * must give up when interrupted. Implementations must be thread-safe; the runner closes its
- * runtimes when it is closed.
+ * <p>The JavaScript ({@code breadcrumb}, artifact {@code rcrt-tools-js}), container ({@code
+ * container}, {@code rcrt-tools-docker}) and MCP ({@code mcp}, {@code rcrt-mcp}) types are runtimes
+ * on this interface too: a tool whose type has no runtime on the classpath fails with {@code
+ * tool_unsupported} naming the artifact to add.
+ *
+ * <p>Deadlines: unless {@link Loaded#enforcesDeadline()} says otherwise, the runner interrupts the
+ * calling thread when the call's limit passes; a runtime must give up when interrupted.
+ *
+ * <p>Implementations must be thread-safe and have a public no-argument constructor to be found by
+ * {@code ServiceLoader}. One instance may serve several runners; each runner calls {@link #close()}
+ * on the runtimes it holds when it is closed, so a runtime must release only what it holds for
+ * that use (or nothing, when what it holds is shared and outlives runners).
  */
 public interface ToolRuntime extends AutoCloseable {
 
@@ -44,8 +58,22 @@ public interface ToolRuntime extends AutoCloseable {
 
   /** What the runner lends a runtime. */
   interface Services {
-    /** The runner's trust policy, to ask about {@link Capability capabilities} before using them. */
+    /**
+     * The runner's trust policy: to ask about {@link Capability capabilities} before using them,
+     * and to check the writer of a record the runtime reads on its own behalf ({@link
+     * ToolTrustPolicy#whyUntrusted}).
+     */
     ToolTrustPolicy policy();
+
+    /**
+     * The runner's whole store, for records the runtime reads on its own behalf while loading (a
+     * tool's code kept in another breadcrumb); check their writer through {@link #policy()} before
+     * using them. What a call reads and writes goes through its {@link ToolContext#store()}.
+     */
+    BreadcrumbStore store();
+
+    /** The limit of a call whose tool names none ({@link ToolRunner.Builder#defaultTimeout}). */
+    Duration defaultTimeout();
 
     /**
      * Checks that the policy lets a tool connect to {@code uri}'s host (every address it resolves
@@ -68,6 +96,15 @@ public interface ToolRuntime extends AutoCloseable {
      */
     JsonNode call(JsonNode input, Call call) throws Exception;
 
+    /**
+     * Whether {@link #call} stops by {@link Call#remaining()} on its own (a process killed, an
+     * exchange cancelled) and reports {@code tool_timeout} itself; then the runner does not interrupt
+     * the calling thread at the limit. Default false.
+     */
+    default boolean enforcesDeadline() {
+      return false;
+    }
+
     /** Releases this version's resources. Never throws. */
     @Override
     default void close() {}
@@ -78,8 +115,11 @@ public interface ToolRuntime extends AutoCloseable {
     /** Who asked, the store view, the configuration and the declared secrets. */
     ToolContext context();
 
-    /** Time left before the call's limit. */
+    /** Time left before the call's limit; zero once it has passed. */
     Duration remaining();
+
+    /** The call's whole time limit, for messages such as "timed out after 30000 ms". */
+    Duration limit();
 
     /**
      * The value of secret {@code NAME} or {@code secret:NAME}, if the tool is granted it; the value
@@ -88,5 +128,39 @@ public interface ToolRuntime extends AutoCloseable {
      * @throws ToolException {@code tool_secret_denied} or {@code tool_secret_missing}
      */
     String secret(String nameOrReference);
+
+    /**
+     * {@code text} with every secret value the runner has handed out replaced by {@code [secret]}:
+     * for what the runtime logs or puts in an error message itself (a worker's error output, a
+     * container's log). The call's output and error are scrubbed by the runner.
+     */
+    String scrub(String text);
+
+    /**
+     * Sends one HTTP request through the runner's client (which never follows redirects) and reads
+     * the whole response, body included, within the call's time left and {@code maxBodyBytes}. The
+     * address is not checked here: call {@link Services#checkConnect} first for any address a tool
+     * record or its input named.
+     *
+     * @param maxBodyBytes the most body bytes to read, such as {@link
+     *     ToolDefinition#maxResponseBytes()}
+     * @throws ToolException {@code tool_timeout} at the limit (the exchange is cancelled), {@code
+     *     tool_too_large} past the cap (nothing more is read), {@code tool_unreachable} when the
+     *     connection could not be made or broke before the answer, {@code tool_failed} when
+     *     interrupted
+     */
+    HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes);
+
+    /**
+     * One JSON exchange, as {@code http} tools make it: sends {@code body} as {@code
+     * application/json} (no body when null) and returns the answer, which must be a 2xx with a JSON
+     * content type and a JSON body; through {@link #send}, with its limits and errors.
+     *
+     * @param headers extra request headers; values are sent as given (resolve {@code secret:}
+     *     references with {@link #secret} first)
+     * @throws ToolException as {@link #send}, or {@code tool_failed} naming the status, content type
+     *     or parse error with an excerpt of the body
+     */
+    JsonNode exchangeJson(String method, URI uri, Map<String, String> headers, @Nullable JsonNode body, long maxBodyBytes);
   }
 }

@@ -117,7 +117,7 @@ class HttpToolTest {
     server.stubFor(post(urlEqualTo("/weather")).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
     weatherTool("", "");
     ToolResponse r = h.call("weather", "{\"city\":\"Oslo\"}");
-    assertThat(r.errorCode()).isEqualTo("tool_failed");
+    assertThat(r.errorCode()).isEqualTo("tool_unreachable");
     assertThat(r.error()).startsWith("tool 'weather' could not reach " + server.baseUrl() + "/weather: ");
   }
 
@@ -241,34 +241,6 @@ class HttpToolTest {
   void anEndpointThatIsNotHttpIsAnInvalidDefinition() {
     h.define("tool.v1", "{\"name\":\"ftp\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"ftp://example.org/x\"}}");
     assertThat(h.call("ftp", "{}").error()).isEqualTo("tool 'ftp' implementation: endpoint must be an http or https URL with a host, found 'ftp://example.org/x'");
-  }
-
-  @Test
-  void aJavaScriptToolFetchesOnlyFromTheHostsItsPermissionsList() {
-    server.stubFor(get(urlEqualTo("/data")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"v\":42}")));
-    String hostPort = "localhost:" + server.getPort();
-    h.store.create(BreadcrumbCreate.builder("tool.code.v1", "fetcher").context(RcrtJson.parse("""
-        {"name":"fetcher","code":{"language":"javascript","source":"export async function execute(i) { const r = await fetch(i.url); return {status: r.status, v: (await r.json()).v}; }"},
-         "permissions":{"net":["%s"]}}
-        """.formatted(hostPort))).build());
-    ToolResponse ok = h.call("fetcher", "{\"url\":\"" + server.baseUrl() + "/data\"}");
-    assertThat(ok.error()).isNull();
-    assertThat(RcrtJson.write(ok.output())).isEqualTo("{\"status\":200,\"v\":42}");
-
-    ToolResponse refused = h.call("fetcher", "{\"url\":\"http://127.0.0.1:" + server.getPort() + "/data\"}");
-    assertThat(refused.error()).contains("fetch to '127.0.0.1:" + server.getPort() + "' is not allowed").contains(hostPort);
-  }
-
-  @Test
-  void aJavaScriptFetchPastItsSizeLimitIsAnErrorTheScriptSeesAndNothingMoreIsRead() {
-    server.stubFor(get(urlEqualTo("/big")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("\"" + "z".repeat(200_000) + "\"")));
-    h.store.create(BreadcrumbCreate.builder("tool.code.v1", "fetcher").context(RcrtJson.parse("""
-        {"name":"big-fetcher","code":{"language":"javascript","source":"export async function execute(i) { try { await fetch(i.url); return {read: true}; } catch (e) { return {error: String(e.message)}; } }"},
-         "permissions":{"net":true},"limits":{"max_response_bytes":50000}}
-        """)).build());
-    ToolResponse r = h.call("big-fetcher", "{\"url\":\"" + server.baseUrl() + "/big\"}");
-    assertThat(r.output().get("error").asText())
-        .isEqualTo("fetch " + server.baseUrl() + "/big failed: the response body is larger than 50000 bytes (the tool's limits.max_response_bytes)");
   }
 
   @Test

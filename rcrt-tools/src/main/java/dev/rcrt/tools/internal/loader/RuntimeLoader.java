@@ -1,27 +1,45 @@
 package dev.rcrt.tools.internal.loader;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRuntime;
 import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.CallScope;
+import dev.rcrt.tools.internal.loader.http.JsonHttp;
 import dev.rcrt.tools.internal.trust.NetworkGuard;
 import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
-/** A {@link ToolRuntime} from outside, as one of the runner's implementation loaders. */
+/** A {@link ToolRuntime} as one of the runner's implementation loaders. */
 public final class RuntimeLoader implements ImplementationLoader, AutoCloseable {
   private final ToolRuntime runtime;
   private final ToolRuntime.Services services;
+  private final NetworkGuard network;
 
-  public RuntimeLoader(ToolRuntime runtime, ToolTrustPolicy policy, NetworkGuard network) {
+  public RuntimeLoader(ToolRuntime runtime, BreadcrumbStore store, Duration defaultTimeout, ToolTrustPolicy policy, NetworkGuard network) {
     this.runtime = runtime;
+    this.network = network;
     this.services = new ToolRuntime.Services() {
       @Override
       public ToolTrustPolicy policy() {
         return policy;
+      }
+
+      @Override
+      public BreadcrumbStore store() {
+        return store;
+      }
+
+      @Override
+      public Duration defaultTimeout() {
+        return defaultTimeout;
       }
 
       @Override
@@ -37,27 +55,12 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
     return new Invoker() {
       @Override
       public JsonNode invoke(JsonNode input, ToolContext context, CallScope scope) throws Exception {
-        return loaded.call(input, new ToolRuntime.Call() {
-          @Override
-          public ToolContext context() {
-            return context;
-          }
-
-          @Override
-          public Duration remaining() {
-            return scope.remaining();
-          }
-
-          @Override
-          public String secret(String nameOrReference) {
-            return scope.secret(nameOrReference);
-          }
-        });
+        return loaded.call(input, new Call(context, scope));
       }
 
       @Override
       public boolean enforcesDeadline() {
-        return false; // the chain's watchdog interrupts the calling thread
+        return loaded.enforcesDeadline();
       }
 
       @Override
@@ -65,6 +68,58 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
         loaded.close();
       }
     };
+  }
+
+  /** One call as a runtime sees it: the scope's deadline and secrets, and the runner's HTTP. */
+  private final class Call implements ToolRuntime.Call {
+    private final ToolContext context;
+    private final CallScope scope;
+    private final String what;
+
+    Call(ToolContext context, CallScope scope) {
+      this.context = context;
+      this.scope = scope;
+      this.what = "tool '" + context.tool() + "'";
+    }
+
+    @Override
+    public ToolContext context() {
+      return context;
+    }
+
+    @Override
+    public Duration remaining() {
+      return scope.remaining();
+    }
+
+    @Override
+    public Duration limit() {
+      return scope.limit();
+    }
+
+    @Override
+    public String secret(String nameOrReference) {
+      return scope.secret(nameOrReference);
+    }
+
+    @Override
+    public String scrub(String text) {
+      return scope.scrub(text);
+    }
+
+    @Override
+    public HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes) {
+      return JsonHttp.send(network.client(), what, request, scope, maxBodyBytes);
+    }
+
+    @Override
+    public JsonNode exchangeJson(String method, URI uri, Map<String, String> headers, @Nullable JsonNode body, long maxBodyBytes) {
+      try {
+        return JsonHttp.exchange(network.client(), what, method, uri, headers, body, scope, maxBodyBytes);
+      } catch (dev.rcrt.tools.ToolException e) {
+        throw JsonHttp.settled(e);
+      }
+    }
   }
 
   @Override

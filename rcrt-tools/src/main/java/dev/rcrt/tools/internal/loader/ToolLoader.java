@@ -147,14 +147,22 @@ public final class ToolLoader implements AutoCloseable {
     return found;
   }
 
+  /** The artifacts that bring the runtimes {@code rcrt-tools} leaves out, by implementation type. */
+  private static final Map<String, String> ARTIFACTS =
+      Map.of("breadcrumb", "rcrt-tools-js", "container", "rcrt-tools-docker", "mcp", "rcrt-mcp");
+
   private ImplementationLoader loaderFor(ToolDefinition definition) {
-    ImplementationLoader loader = byType.get(definition.implementation().type());
+    String type = definition.implementation().type();
+    ImplementationLoader loader = byType.get(type);
     if (loader == null) {
+      String artifact = ARTIFACTS.get(type);
       throw new ToolException(
           "tool_unsupported",
-          "tool '" + definition.name() + "' has implementation type '"
-              + definition.implementation().type() + "', which this runner cannot run; supported: "
-              + new java.util.TreeSet<>(byType.keySet()));
+          "tool '" + definition.name() + "' has implementation type '" + type + "', which this runner cannot run; "
+              + (artifact == null
+                  ? "no ToolRuntime on the classpath runs it"
+                  : "add the dependency dev.rcrt:" + artifact + " (its runtime is found on the classpath)")
+              + "; supported: " + new java.util.TreeSet<>(byType.keySet()));
     }
     return loader;
   }

@@ -23,9 +23,6 @@ import java.util.concurrent.TimeoutException;
  * that refuses to grow past the cap (cancelling the exchange as soon as it would).
  */
 public final class BoundedBody {
-  /** The default cap on a response body a tool reads: 10 MiB. */
-  public static final long DEFAULT_MAX_BYTES = 10L * 1024 * 1024;
-
   private BoundedBody() {}
 
   /** What went wrong with an exchange, for the caller to word. */

@@ -95,7 +95,7 @@ public final class HttpLoader implements ImplementationLoader {
     String method = checked.method();
     JsonNode auth = checked.auth();
     String authType = checked.authType();
-    long maxBytes = maxResponseBytes(definition);
+    long maxBytes = definition.maxResponseBytes();
     int attempts = Math.max(1, spec.path("retry").path("max_attempts").asInt(1));
     Duration backoff = Duration.ofMillis(Math.max(0, spec.path("retry").path("backoff_ms").asLong(200)));
     return new Invoker() {
@@ -153,15 +153,6 @@ public final class HttpLoader implements ImplementationLoader {
   private static String sent(CallScope scope, String value) {
     scope.remember(value);
     return value;
-  }
-
-  /**
-   * The most bytes a response body may have: {@code limits.max_response_bytes}, else {@link
-   * BoundedBody#DEFAULT_MAX_BYTES} (10 MiB).
-   */
-  public static long maxResponseBytes(ToolDefinition definition) {
-    JsonNode max = definition.context().path("limits").path("max_response_bytes");
-    return max.canConvertToLong() && max.asLong() > 0 ? max.asLong() : BoundedBody.DEFAULT_MAX_BYTES;
   }
 
   private static URI withQuery(URI uri, JsonNode input) {

@@ -25,23 +25,18 @@ public final class JsonHttp {
 
   /**
    * Sends {@code body} (null for none) and returns the JSON answer, within the call's remaining
-   * time.
+   * time (the whole exchange, body included, see {@link BoundedBody}).
    *
    * @param what names the tool in messages, e.g. {@code "tool 'weather'"}
-   * @throws ToolException {@code tool_timeout} past the deadline, else a failure whose internal
-   *     code {@link #retriable} and {@link #unreachable} read; pass it through {@link #settled}
-   *     before it leaves the loader
+   * @throws ToolException as {@link #send}, or a failed answer (status, content type, not JSON)
+   *     whose code {@link #retriable} reads; pass it through {@link #settled} before it leaves the
+   *     loader
    */
   public static JsonNode exchange(
       HttpClient http, String what, String method, URI uri, Map<String, String> headers,
       @org.jspecify.annotations.Nullable JsonNode body, CallScope scope, long maxBytes) {
-    Duration timeout = scope.remaining();
-    if (timeout.isZero() || timeout.isNegative()) {
-      throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
-    }
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
-            .timeout(timeout)
             .header("Accept", "application/json")
             .method(
                 method,
@@ -52,20 +47,7 @@ public final class JsonHttp {
       request.header("Content-Type", "application/json");
     }
     headers.forEach(request::header);
-    HttpResponse<byte[]> exchanged;
-    try {
-      exchanged = BoundedBody.send(http, request.build(), timeout, maxBytes);
-    } catch (BoundedBody.Failure f) {
-      throw switch (f.kind()) {
-        case TIMEOUT -> new ToolException(
-            "tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri + " (" + f.getMessage() + ")");
-        case TOO_LARGE -> new ToolException(
-            "tool_too_large", what + " endpoint " + uri + " answered more than " + maxBytes + " bytes; nothing past the limit was read"
-                + " (raise limits.max_response_bytes if the answer is meant to be that large)");
-        case INTERRUPTED -> new ToolException("tool_failed", what + " was interrupted while calling " + uri);
-        case IO -> new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + f.getMessage(), f.getCause());
-      };
-    }
+    HttpResponse<byte[]> exchanged = send(http, what, request.build(), scope, maxBytes);
     String text = new String(exchanged.body(), java.nio.charset.StandardCharsets.UTF_8);
     int status = exchanged.statusCode();
     if (status < 200 || status > 299) {
@@ -90,23 +72,48 @@ public final class JsonHttp {
     }
   }
 
-  /** Internal codes: answered 429 or 5xx, and no connection at all. Never recorded; see {@link #settled}. */
+  /**
+   * Sends {@code request} and reads its whole response, body included, within the call's remaining
+   * time and {@code maxBytes}.
+   *
+   * @throws ToolException {@code tool_timeout} at the deadline, {@code tool_too_large} past the cap
+   *     (nothing more is read), {@code tool_unreachable} when the connection could not be made or
+   *     broke before the answer, {@code tool_failed} when the calling thread is interrupted
+   */
+  public static HttpResponse<byte[]> send(HttpClient http, String what, HttpRequest request, CallScope scope, long maxBytes) {
+    URI uri = request.uri();
+    Duration timeout = scope.remaining();
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
+    }
+    try {
+      return BoundedBody.send(http, request, timeout, maxBytes);
+    } catch (BoundedBody.Failure f) {
+      throw switch (f.kind()) {
+        case TIMEOUT -> new ToolException(
+            "tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri + " (" + f.getMessage() + ")");
+        case TOO_LARGE -> new ToolException(
+            "tool_too_large", what + " endpoint " + uri + " answered more than " + maxBytes + " bytes; nothing past the limit was read"
+                + " (raise limits.max_response_bytes if the answer is meant to be that large)");
+        case INTERRUPTED -> new ToolException("tool_failed", what + " was interrupted while calling " + uri);
+        case IO -> new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + f.getMessage(), f.getCause());
+      };
+    }
+  }
+
+  /** Internal code: answered 429 or 5xx. Never recorded; see {@link #settled}. */
   private static final String RETRIABLE_FAILURE = "tool_failed_retriable";
+  /** The connection could not be made or broke before the answer: a public code ({@link ToolException}). */
   private static final String UNREACHABLE = "tool_unreachable";
 
-  /** Whether the failure may be cured by a retry: no connection, 429 or 5xx. */
+  /** Whether the failure may be cured by a retry: unreachable, 429 or 5xx. */
   public static boolean retriable(ToolException e) {
-    return RETRIABLE_FAILURE.equals(e.code()) || unreachable(e);
+    return RETRIABLE_FAILURE.equals(e.code()) || UNREACHABLE.equals(e.code());
   }
 
-  /** Whether no connection could be made at all. */
-  public static boolean unreachable(ToolException e) {
-    return UNREACHABLE.equals(e.code());
-  }
-
-  /** The same failure with the public {@code tool_failed} code. */
+  /** The failure with a public code: an answer of 429 or 5xx becomes {@code tool_failed}. */
   public static ToolException settled(ToolException e) {
-    return retriable(e) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
+    return RETRIABLE_FAILURE.equals(e.code()) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
   }
 
 }

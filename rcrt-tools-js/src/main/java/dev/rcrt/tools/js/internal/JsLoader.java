@@ -1,0 +1,131 @@
+package dev.rcrt.tools.js.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolRuntime;
+import dev.rcrt.tools.js.internal.worker.JsProgram;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Type {@code breadcrumb}: JavaScript or TypeScript that exports {@code execute(input, context)},
+ * either inline in a {@code tool.code.v1} ({@code code{language, source}}) or in another breadcrumb
+ * named by {@code {runtime, breadcrumb_id, handler}} (its {@code context.code}, a string or {@code
+ * {language, source}}), which must be last written by someone the trust policy trusts. TypeScript
+ * is transpiled once per source checksum, by a compiler started on the first TypeScript tool and
+ * closed with the loader. Thread-safe.
+ */
+public final class JsLoader implements AutoCloseable {
+  private static final long STATEMENTS_PER_MS = 200_000;
+
+  private final WorkerPool workers = WorkerPool.shared();
+  private @Nullable TypeScriptCompiler typescript;
+  private boolean closed;
+
+  /** Loads one version of a tool: its code is evaluated once by a worker, so a broken one fails here. */
+  public ToolRuntime.Loaded load(ToolDefinition definition, ToolRuntime.Services services) {
+    workers.prewarm();
+    JsCode first = code(definition, services);
+    boolean elsewhere = definition.implementation().spec().hasNonNull("breadcrumb_id");
+    return new JsTool(first, elsewhere ? () -> code(definition, services) : () -> first, services, workers);
+  }
+
+  private JsCode code(ToolDefinition def, ToolRuntime.Services services) {
+    String tool = def.name();
+    JsonNode spec = def.implementation().spec();
+    JsonNode code;
+    String language;
+    if (spec.hasNonNull("breadcrumb_id")) {
+      String id = spec.get("breadcrumb_id").asText();
+      Breadcrumb holder =
+          services.store().get(id)
+              .orElseThrow(
+                  () -> new ToolException("tool_load_failed", "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
+      String untrusted = services.policy().whyUntrusted(holder);
+      if (untrusted != null) {
+        throw new ToolException(
+            "tool_untrusted", "tool '" + tool + "': its code breadcrumb '" + id + "' was not loaded: " + untrusted);
+      }
+      code = holder.context().path("code");
+      language = code.path("language").asText(spec.path("runtime").asText("javascript"));
+    } else {
+      code = spec;
+      language = spec.path("language").asText(spec.path("runtime").asText("javascript"));
+    }
+    String source = code.isTextual() ? code.textValue() : code.path("source").asText(null);
+    if (source == null || source.isBlank()) {
+      throw new ToolException("tool_definition_invalid", "tool '" + tool + "': no code source (expected code.source or a code string)");
+    }
+    String checksum = sha256(language + "\n" + source);
+    String js =
+        switch (language.toLowerCase(Locale.ROOT)) {
+          case "javascript", "js" -> source;
+          case "typescript", "ts" -> typescript().toJavaScript(tool, source, checksum);
+          default -> throw new ToolException(
+              "tool_definition_invalid", "tool '" + tool + "': code language '" + language + "' is not javascript or typescript");
+        };
+    Duration timeout = def.timeout() != null ? def.timeout() : services.defaultTimeout();
+    long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
+    Set<String> hosts = allowedHosts(def);
+    JsProgram program =
+        new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, hosts != null, memoryBytes(def), timeout.toMillis());
+    return new JsCode(program, hosts, def.maxResponseBytes());
+  }
+
+  /** {@code limits.memory_mb} in bytes, else {@link JsProgram#DEFAULT_MEMORY_MB}. */
+  private static long memoryBytes(ToolDefinition def) {
+    JsonNode mb = def.context().path("limits").path("memory_mb");
+    long megabytes = mb.canConvertToLong() && mb.asLong() > 0 ? mb.asLong() : JsProgram.DEFAULT_MEMORY_MB;
+    return megabytes * 1024 * 1024;
+  }
+
+  /** {@code permissions.net}: false or absent → no fetch; true → any host; a list → those hosts. */
+  private static @Nullable Set<String> allowedHosts(ToolDefinition def) {
+    JsonNode net = def.context().path("permissions").path("net");
+    if (net.isBoolean()) {
+      return net.asBoolean() ? Set.of("*") : null;
+    }
+    if (net.isArray()) {
+      Set<String> hosts = new HashSet<>();
+      net.forEach(h -> hosts.add(h.asText().toLowerCase(Locale.ROOT)));
+      return Set.copyOf(hosts);
+    }
+    return null;
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private synchronized TypeScriptCompiler typescript() {
+    if (closed) {
+      throw new ToolException("tool_load_failed", "the JavaScript runtime is closed (its tool runner was closed)");
+    }
+    if (typescript == null) {
+      typescript = new TypeScriptCompiler();
+    }
+    return typescript;
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (typescript != null) {
+      typescript.close();
+      typescript = null;
+    }
+  }
+}

@@ -1,0 +1,136 @@
+package dev.rcrt.tools.js.internal;
+
+import dev.rcrt.tools.ToolException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JavaScript worker processes of this JVM, shared by every runner: a worker holds no state of
+ * any call or runner between calls (each call runs in a fresh context), so sharing costs nothing and
+ * spares each runner the worker's start-up (about a second). Workers are started on demand up to
+ * {@code rcrt.js.workers} (system property; default the number of processors, between 2 and 4), each
+ * with a heap of {@code rcrt.js.worker-heap-mb} (default 512). A worker that failed or was killed is
+ * replaced by the next demand. Workers end with this JVM: each exits when its standard input closes.
+ * Thread-safe.
+ */
+final class WorkerPool {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+  /** The longest a worker may take to start; a cold JVM on a busy machine needs a few seconds. */
+  static final Duration STARTUP = Duration.ofSeconds(60);
+  private static final WorkerPool SHARED =
+      new WorkerPool(
+          Integer.getInteger("rcrt.js.workers", Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()))),
+          Integer.getInteger("rcrt.js.worker-heap-mb", 512));
+
+  private final int max;
+  private final int heapMegabytes;
+  private final Deque<WorkerProcess> idle = new ArrayDeque<>();
+  private int live;
+
+  WorkerPool(int max, int heapMegabytes) {
+    this.max = Math.max(1, max);
+    this.heapMegabytes = heapMegabytes;
+  }
+
+  static WorkerPool shared() {
+    return SHARED;
+  }
+
+  int heapMegabytes() {
+    return heapMegabytes;
+  }
+
+  /** Starts one worker in the background when none exists yet, so the first call finds it up. */
+  void prewarm() {
+    synchronized (this) {
+      if (live > 0) {
+        return;
+      }
+      live++;
+    }
+    Thread starter = new Thread(() -> {
+      try {
+        release(WorkerProcess.start(heapMegabytes, STARTUP));
+      } catch (IOException e) {
+        LOG.warn("a JavaScript worker did not start: {}", e.getMessage());
+        gone();
+      }
+    }, "rcrt-js-worker-start");
+    starter.setDaemon(true);
+    starter.start();
+  }
+
+  /**
+   * A worker for one call: an idle one, a new one while fewer than the maximum run, else the first
+   * one released within {@code wait}.
+   *
+   * @throws ToolException {@code tool_failed} when a worker cannot start (its error attached), or
+   *     {@code tool_timeout} when every worker stayed busy for {@code wait}
+   */
+  WorkerProcess acquire(String tool, Duration wait) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    synchronized (this) {
+      while (true) {
+        WorkerProcess w;
+        while ((w = idle.pollFirst()) != null) {
+          if (w.alive()) {
+            return w;
+          }
+          live--;
+        }
+        if (live < max) {
+          live++;
+          break;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new ToolException(
+              "tool_timeout", "tool '" + tool + "' waited " + wait.toMillis() + " ms and all " + max + " JavaScript workers stayed busy (rcrt.js.workers)");
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ToolException("tool_failed", "tool '" + tool + "' was interrupted while waiting for a JavaScript worker");
+        }
+      }
+    }
+    try {
+      return WorkerProcess.start(heapMegabytes, STARTUP);
+    } catch (IOException e) {
+      gone();
+      throw new ToolException("tool_failed", "tool '" + tool + "': the JavaScript worker process could not start: " + e.getMessage());
+    }
+  }
+
+  /** Returns a worker after a call that ended normally. */
+  void release(WorkerProcess worker) {
+    synchronized (this) {
+      if (worker.alive()) {
+        idle.addFirst(worker);
+      } else {
+        live--;
+      }
+      notifyAll();
+    }
+  }
+
+  /** Kills a worker whose call did not end normally (timed out, broke the protocol, died). */
+  void discard(@Nullable WorkerProcess worker) {
+    if (worker != null) {
+      worker.kill();
+    }
+    gone();
+  }
+
+  private synchronized void gone() {
+    live--;
+    notifyAll();
+  }
+}

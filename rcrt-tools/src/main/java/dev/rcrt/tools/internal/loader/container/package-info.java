@@ -1,5 +1,0 @@
-/** Implementation detail of rcrt-tools. Not API: may change in any release. */
-@NullMarked
-package dev.rcrt.tools.internal.loader.container;
-
-import org.jspecify.annotations.NullMarked;
