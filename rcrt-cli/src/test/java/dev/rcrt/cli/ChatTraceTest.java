@@ -45,6 +45,16 @@ class ChatTraceTest {
     assertThat(Files.readString(trace)).doesNotContain("canary-77123").doesNotContain("What is 17");
   }
 
+  @Test
+  void traceContentPutsTheConversationAndTheToolsArgumentsOnTheSpans() throws Exception {
+    Path trace = dir.resolve("content.json");
+    CliHarness run = CliHarness.run(Map.of(), "", "chat", "--trace", trace.toString(), "--trace-content", "What is 17 * 23?");
+    assertThat(run.status).as(run.err()).isZero();
+    String written = Files.readString(trace);
+    assertThat(written).contains("gen_ai.input.messages").contains("What is 17 * 23?").contains("gen_ai.tool.call.arguments")
+        .contains("gen_ai.tool.call.result");
+  }
+
   private static String attribute(JsonNode span, String key) {
     for (JsonNode a : span.path("attributes")) {
       if (a.path("key").asText().equals(key)) {

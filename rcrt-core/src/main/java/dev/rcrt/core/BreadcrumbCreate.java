@@ -125,11 +125,13 @@ public record BreadcrumbCreate(
       return this;
     }
 
+    /** A longer description, or null for none. */
     public Builder description(@Nullable String description) {
       this.description = description;
       return this;
     }
 
+    /** RCRT's {@code semantic_version} label, or null for none. */
     public Builder semanticVersion(@Nullable String semanticVersion) {
       this.semanticVersion = semanticVersion;
       return this;
@@ -141,30 +143,39 @@ public record BreadcrumbCreate(
       return this;
     }
 
+    /** The tags, replacing any set before; copied. */
     public Builder tags(List<String> tags) {
       this.tags = List.copyOf(tags);
       return this;
     }
 
+    /** The tags, replacing any set before. */
     public Builder tags(String... tags) {
       return tags(Arrays.asList(tags));
     }
 
+    /** The record's own {@code llm_hints}, or null to use its schema definition's. */
     public Builder llmHints(@Nullable JsonNode llmHints) {
       this.llmHints = llmHints;
       return this;
     }
 
+    /** Who may read it; null for the store's default ({@link Visibility#TEAM}). */
     public Builder visibility(@Nullable Visibility visibility) {
       this.visibility = visibility;
       return this;
     }
 
+    /** How sensitive its content is; null for the store's default ({@link Sensitivity#LOW}). */
     public Builder sensitivity(@Nullable Sensitivity sensitivity) {
       this.sensitivity = sensitivity;
       return this;
     }
 
+    /**
+     * How the record expires: RCRT's {@code ttl}, {@code ttl_type} and {@code ttl_config} (such as
+     * {@code {"max_reads": 3}} for {@link TtlType#USAGE}); all null for never.
+     */
     public Builder ttl(@Nullable Instant ttl, @Nullable TtlType ttlType, @Nullable JsonNode config) {
       this.ttl = ttl;
       this.ttlType = ttlType;
@@ -172,6 +183,10 @@ public record BreadcrumbCreate(
       return this;
     }
 
+    /**
+     * The writer to record, such as {@code "agent:planner"}; null for the store's own principal. A
+     * store may refuse a claim its caller cannot make.
+     */
     public Builder createdBy(@Nullable String createdBy) {
       this.createdBy = createdBy;
       return this;

@@ -18,8 +18,11 @@ public record BreadcrumbEvent(Type type, Breadcrumb breadcrumb) {
 
   /** The kind of change. */
   public enum Type {
+    /** A new record (version 1). */
     CREATED,
+    /** A new version of an existing record. */
     UPDATED,
+    /** The record was deleted; the event carries its last version. */
     DELETED
   }
 }

@@ -8,8 +8,11 @@ package dev.rcrt.core;
 public class ConflictException extends RcrtException {
   private static final long serialVersionUID = 1L;
 
+  /** The breadcrumb id. */
   private final String id;
+  /** The version the caller named. */
   private final long expectedVersion;
+  /** The version the store holds. */
   private final long actualVersion;
 
   /**

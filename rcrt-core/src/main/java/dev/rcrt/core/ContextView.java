@@ -166,6 +166,7 @@ public final class ContextView {
       return this;
     }
 
+    /** The view, with what was set. */
     public ContextView build() {
       return new ContextView(this);
     }

@@ -386,6 +386,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
       return this;
     }
 
+    /** The store, with what was set. */
     public InMemoryBreadcrumbStore build() {
       return new InMemoryBreadcrumbStore(this);
     }

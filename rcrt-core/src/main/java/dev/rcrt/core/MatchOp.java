@@ -21,14 +21,23 @@ import java.util.Locale;
  * </ul>
  */
 public enum MatchOp {
+  /** {@code eq}: equal to the value. */
   EQ,
+  /** {@code ne}: not equal to the value. */
   NE,
+  /** {@code gt}: greater than the value. */
   GT,
+  /** {@code gte}: greater than or equal to the value. */
   GTE,
+  /** {@code lt}: less than the value. */
   LT,
+  /** {@code lte}: less than or equal to the value. */
   LTE,
+  /** {@code contains}. */
   CONTAINS,
+  /** {@code contains_any}. */
   CONTAINS_ANY,
+  /** {@code exists}. */
   EXISTS;
 
   /** The wire spelling, for example {@code "contains_any"}. */

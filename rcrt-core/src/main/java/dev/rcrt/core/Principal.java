@@ -33,9 +33,13 @@ public record Principal(Kind kind, String id) {
 
   /** The kinds of writer. */
   public enum Kind {
+    /** The application embedding the SDK ({@code host}). */
     HOST,
+    /** An agent ({@code agent:<id>}). */
     AGENT,
+    /** A tool, writing through its store view ({@code tool:<name>}). */
     TOOL,
+    /** A person or an outside writer ({@code user:<id>}). */
     USER
   }
 

@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
 public abstract class RcrtException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** The stable code, see {@link #code()}. */
   private final String code;
+  /** See {@link #isRetriable()}. */
   private final boolean retriable;
 
   /**

@@ -6,6 +6,7 @@ import java.time.Duration;
 public class RcrtTimeoutException extends RcrtException {
   private static final long serialVersionUID = 1L;
 
+  /** The limit that passed. */
   private final Duration timeout;
 
   /**

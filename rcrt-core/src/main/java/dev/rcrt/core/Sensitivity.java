@@ -8,8 +8,11 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * {@code "Secret"} and accepts lowercase; both are read, the capitalised form is written.
  */
 public enum Sensitivity {
+  /** Nothing sensitive; the default. */
   LOW("Low"),
+  /** Personal data. */
   PII("Pii"),
+  /** Secret: JavaScript tools' {@code context.api} never hands out its context. */
   SECRET("Secret");
 
   private final String wire;

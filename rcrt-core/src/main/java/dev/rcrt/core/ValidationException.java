@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 public class ValidationException extends RcrtException {
   private static final long serialVersionUID = 1L;
 
+  /** Each problem, {@code "<JSON pointer>: <what is wrong>"}. */
   private final List<String> violations;
 
   /** @param message what is invalid, where, and what to do */

@@ -8,8 +8,11 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * lowercase; both spellings are read, the capitalised one is written.
  */
 public enum Visibility {
+  /** Anyone. */
   PUBLIC("Public"),
+  /** The owner's team; the default. */
   TEAM("Team"),
+  /** Only its owner. */
   PRIVATE("Private");
 
   private final String wire;

@@ -27,6 +27,7 @@ public interface WorkClaims {
    * @param expiresAt when the lease runs out unless renewed
    */
   record Claim(String key, String owner, long token, Instant expiresAt) {
+    /** Checks that no part is null. */
     public Claim {
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(owner, "owner");

@@ -203,11 +203,13 @@ public record ChatOptions(
       stop = from.stop;
     }
 
+    /** Sampling temperature (OpenAI {@code temperature}, 0 to 2), or null for the model's default. */
     public Builder temperature(@Nullable Double temperature) {
       this.temperature = temperature;
       return this;
     }
 
+    /** The most tokens to generate (OpenAI {@code max_tokens}), or null for the model's default. */
     public Builder maxTokens(@Nullable Integer maxTokens) {
       this.maxTokens = maxTokens;
       return this;
@@ -261,11 +263,13 @@ public record ChatOptions(
       return responseFormat(format);
     }
 
+    /** OpenAI {@code parallel_tool_calls}: whether one answer may call several tools; null for the default. */
     public Builder parallelToolCalls(@Nullable Boolean parallelToolCalls) {
       this.parallelToolCalls = parallelToolCalls;
       return this;
     }
 
+    /** OpenAI {@code seed}, for providers that sample reproducibly; null for none. */
     public Builder seed(@Nullable Long seed) {
       this.seed = seed;
       return this;

@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
 public class LlmException extends RcrtException {
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP status, or 0 when there was no answer. */
   private final int status;
+  /** The provider's own error message, or null. */
   private final @Nullable String providerMessage;
 
   /**

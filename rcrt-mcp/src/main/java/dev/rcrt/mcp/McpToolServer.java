@@ -82,6 +82,8 @@ public final class McpToolServer implements AutoCloseable {
   /**
    * Blocks until the stdio client closes its end (the server's input reaches end of file), or
    * until {@link #close()}.
+   *
+   * @throws InterruptedException if the calling thread is interrupted while waiting
    */
   public void awaitClose() throws InterruptedException {
     ended.await();

@@ -3,10 +3,12 @@ package dev.rcrt.opentelemetry;
 import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.RcrtException;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
+import dev.rcrt.opentelemetry.internal.GenAiContent;
 import dev.rcrt.tools.ToolInterceptor;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -51,8 +53,16 @@ import org.jspecify.annotations.Nullable;
  *       metric {@code rcrt.tool.call.duration} (seconds) by tool, implementation type and outcome.
  * </ul>
  *
- * <p>No prompt, answer, tool input or output is recorded: only names, sizes, times and codes, so
- * no content and no secret reaches a span or a metric. Thread-safe.
+ * <p>By default no prompt, answer, tool input or output is recorded: only names, sizes, times and
+ * codes. A host that wants the content on its spans opts in with {@link
+ * Builder#captureContent(boolean)}: chat spans then carry {@code gen_ai.input.messages} and {@code
+ * gen_ai.output.messages} (the conventions' JSON message shape), tool spans {@code
+ * gen_ai.tool.call.arguments} and {@code gen_ai.tool.call.result} (the output, or the error
+ * message). That content is what the breadcrumb trail records: tool results and errors arrive
+ * scrubbed of every secret value the runner handed out, so a secret reaches no span either way
+ * (metrics never carry content). What users type and models answer is recorded as it is.
+ *
+ * <p>Thread-safe.
  */
 public final class RcrtTelemetry {
   static final String SCOPE = "dev.rcrt";
@@ -73,13 +83,19 @@ public final class RcrtTelemetry {
   static final AttributeKey<String> TOOL_IMPLEMENTATION = AttributeKey.stringKey("rcrt.tool.implementation");
   static final AttributeKey<String> TOOL_OUTCOME = AttributeKey.stringKey("rcrt.tool.outcome");
   static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+  static final AttributeKey<String> INPUT_MESSAGES = AttributeKey.stringKey("gen_ai.input.messages");
+  static final AttributeKey<String> OUTPUT_MESSAGES = AttributeKey.stringKey("gen_ai.output.messages");
+  static final AttributeKey<String> TOOL_ARGUMENTS = AttributeKey.stringKey("gen_ai.tool.call.arguments");
+  static final AttributeKey<String> TOOL_RESULT = AttributeKey.stringKey("gen_ai.tool.call.result");
 
   private final Tracer tracer;
   private final DoubleHistogram operationDuration;
   private final LongHistogram tokenUsage;
   private final DoubleHistogram toolDuration;
+  private final boolean captureContent;
 
-  private RcrtTelemetry(OpenTelemetry otel) {
+  private RcrtTelemetry(OpenTelemetry otel, boolean captureContent) {
+    this.captureContent = captureContent;
     this.tracer = otel.getTracer(SCOPE, "0.1.0");
     Meter meter = otel.getMeter(SCOPE);
     this.operationDuration = meter.histogramBuilder("gen_ai.client.operation.duration").setUnit("s")
@@ -90,9 +106,41 @@ public final class RcrtTelemetry {
         .setDescription("Tool call duration, by tool, implementation type and outcome").build();
   }
 
-  /** Telemetry through {@code otel}, such as {@code GlobalOpenTelemetry.get()} or the host's SDK. */
+  /**
+   * Telemetry through {@code otel}, such as {@code GlobalOpenTelemetry.get()} or the host's SDK,
+   * recording no content.
+   */
   public static RcrtTelemetry create(OpenTelemetry otel) {
-    return new RcrtTelemetry(Objects.requireNonNull(otel, "otel"));
+    return builder(otel).build();
+  }
+
+  /** A builder of telemetry through {@code otel}, to opt in to content. */
+  public static Builder builder(OpenTelemetry otel) {
+    return new Builder(Objects.requireNonNull(otel, "otel"));
+  }
+
+  /** Settings; not thread-safe. */
+  public static final class Builder {
+    private final OpenTelemetry otel;
+    private boolean captureContent;
+
+    private Builder(OpenTelemetry otel) {
+      this.otel = otel;
+    }
+
+    /**
+     * Whether spans carry the conversation and tool content (default false). Content can be large
+     * and personal; turn it on where the trace backend may hold what the breadcrumb trail holds.
+     */
+    public Builder captureContent(boolean capture) {
+      this.captureContent = capture;
+      return this;
+    }
+
+    /** The telemetry, with what was set. */
+    public RcrtTelemetry build() {
+      return new RcrtTelemetry(otel, captureContent);
+    }
   }
 
   /** For {@code AgentExecutor.Builder.observer}: a span per turn. */
@@ -146,6 +194,9 @@ public final class RcrtTelemetry {
         if (request.options().maxTokens() != null) {
           builder.setAttribute(MAX_TOKENS, request.options().maxTokens().longValue());
         }
+        if (captureContent) {
+          builder.setAttribute(INPUT_MESSAGES, GenAiContent.input(request.messages()));
+        }
         Span span = builder.startSpan();
         long start = System.nanoTime();
         AttributesBuilder metric = Attributes.builder().put(OPERATION, "chat").put(PROVIDER, providerName).put(REQUEST_MODEL, request.model());
@@ -157,6 +208,9 @@ public final class RcrtTelemetry {
           }
           if (response.finishReason() != null) {
             span.setAttribute(FINISH_REASONS, List.of(response.finishReason()));
+          }
+          if (captureContent) {
+            span.setAttribute(OUTPUT_MESSAGES, GenAiContent.output(response));
           }
           if (response.usage() != null) {
             span.setAttribute(INPUT_TOKENS, response.usage().promptTokens());
@@ -194,6 +248,9 @@ public final class RcrtTelemetry {
       if (request.modelCall() != null) {
         builder.setAttribute(TOOL_CALL_ID, request.modelCall().toolCallId());
       }
+      if (captureContent) {
+        builder.setAttribute(TOOL_ARGUMENTS, RcrtJson.write(request.input()));
+      }
       Span span = builder.startSpan();
       long start = System.nanoTime();
       @Nullable String outcome = null;
@@ -202,6 +259,9 @@ public final class RcrtTelemetry {
         outcome = response.success() ? "success" : response.errorCode();
         if (!response.success()) {
           fail(span, String.valueOf(response.errorCode()));
+        }
+        if (captureContent) {
+          span.setAttribute(TOOL_RESULT, response.success() ? RcrtJson.write(response.output()) : String.valueOf(response.error()));
         }
         return response;
       } catch (RuntimeException e) {

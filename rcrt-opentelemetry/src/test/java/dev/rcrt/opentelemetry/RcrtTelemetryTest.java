@@ -38,37 +38,8 @@ class RcrtTelemetryTest {
   void aTurnIsAnInvokeAgentSpanWithChatAndExecuteToolSpansInsideAndNoSecretAnywhere() {
     InMemorySpanExporter spans = InMemorySpanExporter.create();
     InMemoryMetricReader metrics = InMemoryMetricReader.create();
-    OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
-        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
-        .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
-        .build();
-    RcrtTelemetry telemetry = RcrtTelemetry.create(otel);
-
-    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
-    BuiltinTools.seed(store);
-    store.create(BreadcrumbCreate.builder("tool.definition.v1", "Leaky").context(RcrtJson.parse("""
-        {"name":"leaky","description":"fails with its secret in the message","required_secrets":["CANARY"],
-         "implementation":{"type":"builtin","handler":"leaky"}}""")).build());
-    ScriptedLlmClient scripted = ScriptedLlmClient.replying(
-        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant(null, List.of(
-            new ToolCall("call_1", "calculator", "{\"expression\":\"17 * 23\"}"), new ToolCall("call_2", "leaky", "{}"))),
-            "tool_calls", new ChatResponse.Usage(30, 10, 40), "model-x"),
-        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant("17 * 23 = 391", List.of()), "stop", new ChatResponse.Usage(50, 8, 58), "model-x"));
-    LlmClient llm = telemetry.instrument(scripted, "openai");
-    try (ToolRunner runner = ToolRunner.builder(store)
-            .handler("leaky", (input, context) -> {
-              throw new ToolException("tool_failed", "could not use " + context.secrets().get("CANARY"));
-            })
-            .secretResolver(SecretResolver.environment(Map.of("CANARY", CANARY)))
-            .addInterceptor(telemetry.toolInterceptor())
-            .build();
-        AgentExecutor executor = AgentExecutor.builder(llm, runner)
-            .agent(AgentDefinition.builder("calc-bot").model("model-x").build())
-            .observer(telemetry.agentObserver())
-            .build()) {
-      AgentResponse answer = executor.ask("s1", "What is 17 * 23?");
-      assertThat(answer.message()).isEqualTo("17 * 23 = 391");
-    }
+    OpenTelemetrySdk otel = sdk(spans, metrics);
+    runTurn(RcrtTelemetry.create(otel));
 
     List<SpanData> all = spans.getFinishedSpanItems();
     SpanData turn = one(all, "invoke_agent calc-bot");
@@ -97,6 +68,70 @@ class RcrtTelemetryTest {
         .contains("gen_ai.client.operation.duration", "gen_ai.client.token.usage", "rcrt.tool.call.duration");
 
     assertThat(all.toString() + measured).doesNotContain(CANARY).doesNotContain("17 * 23");
+    otel.close();
+  }
+
+  private static OpenTelemetrySdk sdk(InMemorySpanExporter spans, InMemoryMetricReader metrics) {
+    return OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build())
+        .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
+        .build();
+  }
+
+  /** One turn: the model calls calculator and a tool that fails with its secret in the message, then answers. */
+  private static void runTurn(RcrtTelemetry telemetry) {
+    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+    BuiltinTools.seed(store);
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "Leaky").context(RcrtJson.parse("""
+        {"name":"leaky","description":"fails with its secret in the message","required_secrets":["CANARY"],
+         "implementation":{"type":"builtin","handler":"leaky"}}""")).build());
+    ScriptedLlmClient scripted = ScriptedLlmClient.replying(
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant(null, List.of(
+            new ToolCall("call_1", "calculator", "{\"expression\":\"17 * 23\"}"), new ToolCall("call_2", "leaky", "{}"))),
+            "tool_calls", new ChatResponse.Usage(30, 10, 40), "model-x"),
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant("17 * 23 = 391", List.of()), "stop", new ChatResponse.Usage(50, 8, 58), "model-x"));
+    LlmClient llm = telemetry.instrument(scripted, "openai");
+    try (ToolRunner runner = ToolRunner.builder(store)
+            .handler("leaky", (input, context) -> {
+              throw new ToolException("tool_failed", "could not use " + context.secrets().get("CANARY"));
+            })
+            .secretResolver(SecretResolver.environment(Map.of("CANARY", CANARY)))
+            .addInterceptor(telemetry.toolInterceptor())
+            .build();
+        AgentExecutor executor = AgentExecutor.builder(llm, runner)
+            .agent(AgentDefinition.builder("calc-bot").model("model-x").build())
+            .observer(telemetry.agentObserver())
+            .build()) {
+      AgentResponse answer = executor.ask("s1", "What is 17 * 23?");
+      assertThat(answer.message()).isEqualTo("17 * 23 = 391");
+    }
+  }
+
+  @Test
+  void contentIsRecordedOnlyWhenTheHostOptsInAndStillCarriesNoSecret() {
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel = sdk(spans, metrics);
+    runTurn(RcrtTelemetry.builder(otel).captureContent(true).build());
+
+    List<SpanData> all = spans.getFinishedSpanItems();
+    SpanData calculator = one(all, "execute_tool calculator");
+    assertThat(calculator.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.arguments"))).isEqualTo("{\"expression\":\"17 * 23\"}");
+    assertThat(calculator.getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.result"))).contains("391");
+    assertThat(one(all, "execute_tool leaky").getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.result")))
+        .isEqualTo("could not use [secret]");
+
+    List<SpanData> chats = all.stream().filter(s -> s.getName().equals("chat model-x")).toList();
+    String firstInput = chats.get(0).getAttributes().get(AttributeKey.stringKey("gen_ai.input.messages"));
+    assertThat(RcrtJson.parse(firstInput).get(0).get("role").asText()).isEqualTo("system");
+    assertThat(firstInput).contains("{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"What is 17 * 23?\"}]}");
+    assertThat(chats.get(0).getAttributes().get(AttributeKey.stringKey("gen_ai.output.messages")))
+        .contains("\"type\":\"tool_call\",\"id\":\"call_1\",\"name\":\"calculator\"").contains("\"finish_reason\":\"tool_calls\"");
+    assertThat(chats.get(1).getAttributes().get(AttributeKey.stringKey("gen_ai.input.messages")))
+        .contains("\"type\":\"tool_call_response\",\"id\":\"call_2\"").contains("[secret]");
+    assertThat(chats.get(1).getAttributes().get(AttributeKey.stringKey("gen_ai.output.messages"))).contains("17 * 23 = 391");
+
+    assertThat(all.toString() + metrics.collectAllMetrics()).doesNotContain(CANARY);
     otel.close();
   }
 

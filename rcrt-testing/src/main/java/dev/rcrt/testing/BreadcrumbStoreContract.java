@@ -85,7 +85,9 @@ public abstract class BreadcrumbStoreContract {
     return null;
   }
 
+  /** The store under test, fresh for each test. */
   protected BreadcrumbStore store;
+  /** The clock the store tells time by; tests move it. */
   protected TestClock clock;
 
   @BeforeEach
@@ -94,10 +96,12 @@ public abstract class BreadcrumbStoreContract {
     store = newStore(clock);
   }
 
+  /** {@code text} parsed as a JSON object. */
   protected static ObjectNode json(String text) {
     return (ObjectNode) RcrtJson.parse(text);
   }
 
+  /** Creates a record with the schema, title, context JSON and tags. */
   protected Breadcrumb put(String schema, String title, String context, String... tags) {
     return store.create(BreadcrumbCreate.builder(schema, title).context(json(context)).tags(tags).build());
   }

@@ -29,7 +29,9 @@ public abstract class WorkClaimsContract {
   /** Fresh, empty claims telling time by {@code clock}. */
   protected abstract WorkClaims newClaims(Clock clock);
 
+  /** The clock the claims tell time by; tests move it. */
   protected TestClock clock;
+  /** The claims under test, fresh for each test. */
   protected WorkClaims claims;
 
   @BeforeEach

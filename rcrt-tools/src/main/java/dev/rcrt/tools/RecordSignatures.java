@@ -114,6 +114,7 @@ public final class RecordSignatures {
    * Reads an Ed25519 private key from a PKCS#8 PEM file ({@code -----BEGIN PRIVATE KEY-----}).
    *
    * @throws ValidationException naming the file if it is not one
+   * @throws IOException if the file cannot be read
    */
   public static PrivateKey readPrivateKey(Path pem) throws IOException {
     try {
@@ -127,6 +128,7 @@ public final class RecordSignatures {
    * Reads an Ed25519 public key from a PEM file ({@code -----BEGIN PUBLIC KEY-----}).
    *
    * @throws ValidationException naming the file if it is not one
+   * @throws IOException if the file cannot be read
    */
   public static PublicKey readPublicKey(Path pem) throws IOException {
     try {

@@ -257,6 +257,7 @@ public final class ToolRunner implements AutoCloseable {
    * {@link #listen()} to finish and record their responses (close the listen subscription first).
    *
    * @return true if all finished; false if some still run (they are interrupted by {@link #close()})
+   * @throws InterruptedException if the calling thread is interrupted while waiting
    */
   public boolean drain(Duration timeout) throws InterruptedException {
     listenerThreads.shutdown();

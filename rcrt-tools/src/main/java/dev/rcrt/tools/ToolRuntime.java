@@ -93,6 +93,7 @@ public interface ToolRuntime extends AutoCloseable {
      * @return the output, which the runner then checks against the output schema
      * @throws ToolException for a failure the caller should read ({@code tool_failed}, …); any
      *     other exception is reported as {@code tool_failed} with its message
+     * @throws Exception any other failure, reported as {@code tool_failed} with its message
      */
     JsonNode call(JsonNode input, Call call) throws Exception;
 

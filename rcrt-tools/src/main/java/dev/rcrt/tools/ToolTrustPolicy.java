@@ -171,6 +171,7 @@ public interface ToolTrustPolicy {
       return this;
     }
 
+    /** The policy, with what was allowed. */
     public ToolTrustPolicy build() {
       return new Policy(this);
     }

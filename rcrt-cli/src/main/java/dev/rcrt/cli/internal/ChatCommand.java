@@ -82,8 +82,12 @@ public final class ChatCommand implements Callable<Integer> {
   }
 
   @Option(names = "--trace", paramLabel = "FILE",
-      description = "Write the run's spans (invoke_agent, chat, execute_tool, after the OpenTelemetry GenAI conventions; no prompt or tool content) to FILE as OTLP JSON, one line per span.")
+      description = "Write the run's spans (invoke_agent, chat, execute_tool, after the OpenTelemetry GenAI conventions; no prompt or tool content unless --trace-content) to FILE as OTLP JSON, one line per span.")
   @Nullable Path trace;
+
+  @Option(names = "--trace-content",
+      description = "with --trace: put the conversation and the tools' arguments and results on the spans (the content the trail records; off by default)")
+  boolean traceContent;
 
   @Option(names = "--dump", paramLabel = "FILE", description = "At exit, write every breadcrumb in the store to FILE as JSON Lines: the audit trail of the run.")
   @Nullable Path dump;
@@ -102,7 +106,7 @@ public final class ChatCommand implements Callable<Integer> {
     }
     checkEndpoint();
     try (Workspace workspace = new Workspace(breadcrumbs, cli);
-        TraceFile tracing = trace == null ? null : new TraceFile(trace)) {
+        TraceFile tracing = trace == null ? null : new TraceFile(trace, traceContent)) {
       AgentDefinition agent = workspace.agent(agentId);
       if (model != null) {
         agent = agent.withModel(model);

@@ -13,21 +13,22 @@ import java.nio.file.Path;
 /**
  * {@code --trace FILE}: the run's spans written to FILE as OTLP JSON, one {@code
  * ExportTraceServiceRequest} object per line (the OpenTelemetry SDK's OTLP stdout exporter, pointed
- * at the file), each span as it ends.
+ * at the file), each span as it ends. {@code --trace-content} opts in to the content attributes
+ * ({@link RcrtTelemetry.Builder#captureContent}).
  */
 final class TraceFile implements AutoCloseable {
   private final OutputStream out;
   private final OpenTelemetrySdk otel;
   private final RcrtTelemetry telemetry;
 
-  TraceFile(Path file) throws IOException {
+  TraceFile(Path file, boolean content) throws IOException {
     this.out = Files.newOutputStream(file);
     this.otel = OpenTelemetrySdk.builder()
         .setTracerProvider(SdkTracerProvider.builder()
             .addSpanProcessor(SimpleSpanProcessor.create(OtlpStdoutSpanExporter.builder().setOutput(out).setWrapperJsonObject(true).build()))
             .build())
         .build();
-    this.telemetry = RcrtTelemetry.create(otel);
+    this.telemetry = RcrtTelemetry.builder(otel).captureContent(content).build();
   }
 
   RcrtTelemetry telemetry() {
