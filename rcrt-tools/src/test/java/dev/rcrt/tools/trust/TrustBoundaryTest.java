@@ -9,18 +9,15 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbUpdate;
-import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.tools.BuiltinTools;
-import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolModule;
@@ -28,6 +25,7 @@ import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
 import dev.rcrt.tools.ToolTrustPolicy;
+import dev.rcrt.tools.testing.TrustFixture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +36,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -48,16 +44,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * unless a test says otherwise. A real HTTP server (WireMock) on loopback. JavaScript tools' side is
  * in {@code rcrt-tools-js} ({@code JavaScriptTrustTest}).
  */
-class TrustBoundaryTest {
+class TrustBoundaryTest extends TrustFixture {
   @RegisterExtension
   static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
-
-  private static final SecretResolver SECRETS = SecretResolver.environment(Map.of("A", "alpha-secret-111", "B", "bravo-secret-222"));
-  /** The defaults plus loopback, so that only trust (not the address check) stands between a planted tool and WireMock. */
-  private static final ToolTrustPolicy LOOPBACK = ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build();
-
-  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
-  private final List<AutoCloseable> closing = new ArrayList<>();
 
   @org.junit.jupiter.api.BeforeEach
   void setUp() {
@@ -65,46 +54,10 @@ class TrustBoundaryTest {
     server.stubFor(any(anyUrl()).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"ok\":true}")));
   }
 
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : closing) {
-      c.close();
-    }
-  }
-
-  private ToolRunner runner(Consumer<ToolRunner.Builder> configure) {
-    ToolRunner.Builder b = ToolRunner.builder(store).secretResolver(SECRETS);
-    configure.accept(b);
-    ToolRunner r = b.build();
-    closing.add(r);
-    return r;
-  }
-
-  private ToolResponse call(ToolRunner runner, String tool, String input) {
-    return runner.call(ToolRequest.of(tool, RcrtJson.parse(input), "agent-1"), ToolCallOptions.by(Principal.agent("agent-1")));
-  }
-
-  private Breadcrumb define(String schema, String context) {
-    return store.create(BreadcrumbCreate.builder(schema, "t").context(RcrtJson.parse(context)).build());
-  }
-
-  /** A record as it would be after some tool wrote it (for example under a permissive runner sharing the store). */
-  private Breadcrumb planted(String writer, String schema, String context) {
-    return store.create(BreadcrumbCreate.builder(schema, "planted").context(RcrtJson.parse(context)).createdBy(writer).build());
-  }
-
   private String httpTool(String name, String path) {
     return """
         {"name":"%s","implementation":{"type":"http","endpoint":"%s%s","headers":{"X-Key":"secret:B"}}}
         """.formatted(name, server.baseUrl(), path);
-  }
-
-  private ToolResponse responseTo(String requestId) throws Exception {
-    CompletableFuture<Breadcrumb> answered = new CompletableFuture<>();
-    try (Subscription s = store.subscribe(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + requestId), e -> answered.complete(e.breadcrumb()))) {
-      List<Breadcrumb> already = store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + requestId), 1, 0);
-      return ToolResponse.fromBreadcrumb(already.isEmpty() ? answered.get(10, TimeUnit.SECONDS) : already.get(0));
-    }
   }
 
   // ------------------------------------------------------------------ records that become behaviour
