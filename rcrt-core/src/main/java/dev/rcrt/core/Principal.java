@@ -76,17 +76,20 @@ public record Principal(Kind kind, String id) {
 
   /**
    * Reads a recorded writer: {@code agent:<id>}, {@code tool:<name>}, {@code user}, {@code
-   * user:<id>}; anything else, null included, is the host.
+   * user:<id>}; anything else, null included, is the host. A kind prefix with nothing after it
+   * ({@code tool:}, {@code agent:}) is no principal the SDK stamps, so it reads as the least trusted
+   * kind, a {@link Kind#USER} whose id is the whole text: a shared store written by another process
+   * can hold such a writer, and it must never pass for the host.
    */
   public static Principal ofWriter(@Nullable String writer) {
     if (writer == null || writer.isBlank()) {
       return HOST;
     }
-    if (writer.startsWith("agent:") && writer.length() > 6) {
-      return agent(writer.substring(6));
+    if (writer.startsWith("agent:")) {
+      return writer.length() > 6 ? agent(writer.substring(6)) : new Principal(Kind.USER, writer);
     }
-    if (writer.startsWith("tool:") && writer.length() > 5) {
-      return tool(writer.substring(5));
+    if (writer.startsWith("tool:")) {
+      return writer.length() > 5 ? tool(writer.substring(5)) : new Principal(Kind.USER, writer);
     }
     if (writer.equals("user")) {
       return user();

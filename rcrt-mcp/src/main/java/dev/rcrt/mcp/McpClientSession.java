@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -40,6 +41,19 @@ public final class McpClientSession implements AutoCloseable {
    *     does not initialize in time; the message names the server, never a header or env value
    */
   public static McpClientSession connect(McpServerAddress address, Duration timeout, Consumer<List<McpSchema.Tool>> toolsChanged) {
+    return connect(address, timeout, Set.of(), toolsChanged);
+  }
+
+  /**
+   * Connects and initializes; a command starts with the official MCP SDKs' default environment
+   * ({@code HOME}, {@code LOGNAME}, {@code PATH}, {@code SHELL}, {@code TERM}, {@code USER}, or
+   * their Windows equivalents), the host's variables named in {@code inheritedEnvironment}, and the
+   * address's {@code env}, nothing else of this process's environment.
+   *
+   * @see #connect(McpServerAddress, Duration, Consumer)
+   */
+  public static McpClientSession connect(
+      McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged) {
     McpClientTransport transport;
     if (address.url() != null) {
       URI url = address.url();
@@ -53,7 +67,7 @@ public final class McpClientSession implements AutoCloseable {
       if (!address.env().isEmpty()) {
         p.env(Map.copyOf(address.env()));
       }
-      transport = new StdioClientTransport(p.build(), McpJsonDefaults.getMapper());
+      transport = new MinimalEnvironment(p.build(), inheritedEnvironment);
     }
     McpSyncClient client =
         McpClient.sync(transport)
@@ -69,6 +83,34 @@ public final class McpClientSession implements AutoCloseable {
       throw new McpException("mcp_unavailable", "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
     }
     return new McpClientSession(client, address);
+  }
+
+  /**
+   * The SDK's stdio transport, whose process starts from an empty environment: the SDK adds its
+   * default variables and the address's {@code env} to it, where a plain {@link ProcessBuilder}
+   * would hand the child every variable of this process (the model key included).
+   */
+  private static final class MinimalEnvironment extends StdioClientTransport {
+    private final Set<String> inherited;
+
+    MinimalEnvironment(ServerParameters parameters, Set<String> inherited) {
+      super(parameters, McpJsonDefaults.getMapper());
+      this.inherited = Set.copyOf(inherited);
+    }
+
+    @Override
+    protected ProcessBuilder getProcessBuilder() {
+      ProcessBuilder builder = new ProcessBuilder();
+      Map<String, String> environment = builder.environment();
+      environment.clear();
+      for (String name : inherited) {
+        String value = System.getenv(name);
+        if (value != null) {
+          environment.put(name, value);
+        }
+      }
+      return builder;
+    }
   }
 
   /** The server's tools, every page; none when the server does not offer the tools capability. */

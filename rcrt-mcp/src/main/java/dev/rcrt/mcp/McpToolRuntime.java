@@ -14,7 +14,11 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -38,7 +42,35 @@ public final class McpToolRuntime implements ToolRuntime {
   /** The longest a server may take to start and initialize. */
   private static final Duration START = Duration.ofSeconds(60);
 
-  private final Map<McpServerAddress, McpClientSession> sessions = new ConcurrentHashMap<>();
+  /**
+   * One started server per address as the record writes it ({@code secret:} references unresolved),
+   * so a rotated secret replaces the session instead of leaving the old server running.
+   */
+  private final Map<McpServerAddress, Started> sessions = new ConcurrentHashMap<>();
+  private final Set<String> inheritedEnvironment;
+
+  /** A server being started or running, for the secret values it was started with. */
+  private record Started(McpServerAddress resolved, CompletableFuture<McpClientSession> session) {}
+
+  /**
+   * The runtime found through {@link java.util.ServiceLoader}: a stdio server starts with only the
+   * environment the official MCP SDKs hand down ({@code HOME}, {@code LOGNAME}, {@code PATH},
+   * {@code SHELL}, {@code TERM}, {@code USER}; on Windows {@code APPDATA}, {@code PATH}, {@code
+   * SYSTEMROOT}, {@code TEMP}, {@code USERPROFILE} and the like) plus the record's {@code env}.
+   */
+  public McpToolRuntime() {
+    this(Set.of());
+  }
+
+  /**
+   * A runtime whose stdio servers also get the host's variables named in {@code
+   * inheritedEnvironment} (for example a proxy setting), on top of the default set and the record's
+   * {@code env}. Nothing else of the host's environment (its keys and tokens) reaches a server.
+   * Pass it to {@code ToolRunner.Builder.runtime}.
+   */
+  public McpToolRuntime(Collection<String> inheritedEnvironment) {
+    this.inheritedEnvironment = Set.copyOf(inheritedEnvironment);
+  }
 
   @Override
   public String type() {
@@ -79,14 +111,13 @@ public final class McpToolRuntime implements ToolRuntime {
     String tool = spec.get("tool").asText();
     return (input, call) -> {
       McpServerAddress resolved = address.resolved(v -> v.startsWith("secret:") ? call.secret(v) : v);
-      McpClientSession session = session(resolved);
+      McpClientSession session = session(address, resolved);
       McpSchema.CallToolResult result;
       try {
         result = session.call(tool, RcrtJson.mapper().convertValue(input, MAP));
       } catch (McpException e) {
         if (e.code().equals("mcp_failed")) {
-          sessions.remove(resolved, session);
-          session.close();
+          drop(address, session);
           throw new ToolException("tool_failed", e.getMessage() + "; the server is started again on the next call");
         }
         throw new ToolException("tool_failed", e.getMessage());
@@ -98,24 +129,54 @@ public final class McpToolRuntime implements ToolRuntime {
     };
   }
 
-  private McpClientSession session(McpServerAddress address) {
-    McpClientSession existing = sessions.get(address);
-    if (existing != null) {
-      return existing;
-    }
-    synchronized (sessions) {
-      existing = sessions.get(address);
-      if (existing != null) {
-        return existing;
+  /**
+   * The session for {@code address}, started on first use. Servers start in parallel, each once: a
+   * caller waits only for the server it needs. When the secrets resolve to other values than the
+   * running server got, that server is stopped and one with the new values started.
+   */
+  private McpClientSession session(McpServerAddress address, McpServerAddress resolved) {
+    while (true) {
+      Started current = sessions.get(address);
+      if (current != null && current.resolved().equals(resolved)) {
+        try {
+          return current.session().join();
+        } catch (CompletionException e) {
+          sessions.remove(address, current);
+          throw e.getCause() instanceof ToolException t ? t : new ToolException("tool_failed", String.valueOf(e.getCause()));
+        }
+      }
+      Started mine = new Started(resolved, new CompletableFuture<>());
+      boolean won = current == null ? sessions.putIfAbsent(address, mine) == null : sessions.replace(address, current, mine);
+      if (!won) {
+        continue;
+      }
+      if (current != null) {
+        current.session().thenAccept(McpClientSession::close); // the values it was started with are stale
       }
       try {
-        McpClientSession started = McpClientSession.connect(address, START, tools -> {});
-        sessions.put(address, started);
+        McpClientSession started = McpClientSession.connect(resolved, START, inheritedEnvironment, tools -> {});
+        mine.session().complete(started);
         return started;
       } catch (McpException e) {
-        throw new ToolException("tool_failed", e.getMessage());
+        ToolException failure = new ToolException("tool_failed", e.getMessage());
+        sessions.remove(address, mine);
+        mine.session().completeExceptionally(failure);
+        throw failure;
+      } catch (Throwable e) {
+        sessions.remove(address, mine);
+        mine.session().completeExceptionally(e);
+        throw e;
       }
     }
+  }
+
+  /** Forgets {@code session} of {@code address} after a transport failure, and stops it. */
+  private void drop(McpServerAddress address, McpClientSession session) {
+    Started current = sessions.get(address);
+    if (current != null && current.session().getNow(null) == session) {
+      sessions.remove(address, current);
+    }
+    session.close();
   }
 
   private static JsonNode output(McpSchema.CallToolResult result) {
@@ -140,7 +201,7 @@ public final class McpToolRuntime implements ToolRuntime {
   /** Stops every server this runtime started and ends every session. */
   @Override
   public void close() {
-    sessions.values().forEach(McpClientSession::close);
+    sessions.values().forEach(s -> s.session().thenAccept(McpClientSession::close));
     sessions.clear();
   }
 }

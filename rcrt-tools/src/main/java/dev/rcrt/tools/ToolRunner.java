@@ -25,7 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -61,7 +63,9 @@ import org.slf4j.LoggerFactory;
  * {@link ToolException}). Only a store failure while recording propagates.
  *
  * <p>The runner watches the store: a tool breadcrumb that is updated runs its new version on the
- * next call, and one that is deleted is unloaded (what its runtime held for it released).
+ * next call, and one that is deleted is unloaded (what its runtime held for it released) once the
+ * calls still using it end. A JavaScript tool's code is read once per load, pinned for every call
+ * of that load; an update of the breadcrumb holding it unloads the tool, so the next call reads it.
  *
  * <p>Thread-safe: any number of calls may run at once. {@link #close()} stops the watch and the
  * listener threads, unloads every tool and closes the runtimes.
@@ -80,13 +84,17 @@ public final class ToolRunner implements AutoCloseable {
   private final TimeSource time;
   private final ExecutorService listenerThreads;
   private final Duration claimLease;
+  private final int maxAttempts;
   private final List<Subscription> watches = new ArrayList<>();
+  /** The {@link #listen()} subscriptions still open, stopped by {@link #close()}. */
+  private final Set<Subscription> listening = ConcurrentHashMap.newKeySet();
 
   private ToolRunner(Builder b) {
     this.store = b.store;
     this.policy = b.policy;
     this.time = b.time;
     this.claimLease = b.claimLease;
+    this.maxAttempts = b.maxAttempts;
     this.discovery = new ToolDiscovery(b.store, b.policy);
     Map<String, ToolModule> modules = new LinkedHashMap<>();
     Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
@@ -117,6 +125,7 @@ public final class ToolRunner implements AutoCloseable {
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
     }
+    watches.add(store.subscribe(Selector.all(), this::onCodeChange));
   }
 
   /**
@@ -219,7 +228,10 @@ public final class ToolRunner implements AutoCloseable {
             });
     answered.whenComplete((r, e) -> watch.close());
     try {
-      store.create(request.toBreadcrumb(options.tags(), options.caller(), options.tool()));
+      // recorded as a direct call records it: without a secret value the runner knows (a key the model echoed)
+      com.fasterxml.jackson.databind.JsonNode input = chain.scrub(request.input());
+      ToolRequest recorded = input == request.input() ? request : request.withInput(input);
+      store.create(recorded.toBreadcrumb(options.tags(), options.caller(), options.tool()));
     } catch (RuntimeException e) {
       answered.completeExceptionally(e);
     }
@@ -243,12 +255,51 @@ public final class ToolRunner implements AutoCloseable {
    * @return stops taking requests; requests already started finish
    */
   public Subscription listen() {
-    return new RequestWorker(store, chain::run, time, listenerThreads, claimLease, DIRECT_TAG).start();
+    Subscription worker =
+        new RequestWorker(store, chain::run, chain::abandon, time, listenerThreads, claimLease, maxAttempts, DIRECT_TAG).start();
+    Subscription[] self = new Subscription[1];
+    self[0] = () -> {
+      listening.remove(self[0]);
+      worker.close();
+    };
+    listening.add(self[0]);
+    return self[0];
+  }
+
+  /**
+   * Treats {@code value} as a secret from now on: it is scrubbed, in every form the runner knows,
+   * from every request, response, error and log this runner records, as the secrets it resolves
+   * itself are. For what the runner cannot see resolved: a model client's API key or header values
+   * (the {@code AgentExecutor} adds its client's {@code LlmClient.secretValues()}). Kept for the
+   * runner's life, the most recent 1,024 values. Empty text is ignored. Thread-safe.
+   */
+  public void addSecretValue(String value) {
+    chain.addSecretValue(Objects.requireNonNull(value, "value"));
+  }
+
+  /**
+   * {@code text} with every secret value this runner knows replaced by {@code [REDACTED]}: what an
+   * interceptor, a log or a span should record instead of the raw text. Thread-safe.
+   */
+  public String scrub(String text) {
+    return chain.scrub(Objects.requireNonNull(text, "text"));
+  }
+
+  /** {@code json} scrubbed like {@link #scrub(String)} (strings, field names, numbers); the same node when nothing in it is secret. */
+  public com.fasterxml.jackson.databind.JsonNode scrub(com.fasterxml.jackson.databind.JsonNode json) {
+    return chain.scrub(Objects.requireNonNull(json, "json"));
   }
 
   private void onToolChange(BreadcrumbEvent event) {
     if (event.type() != BreadcrumbEvent.Type.CREATED) {
       loader.unload(event.breadcrumb().id());
+    }
+  }
+
+  /** A tool's code pinned at load stays until the breadcrumb holding it changes. */
+  private void onCodeChange(BreadcrumbEvent event) {
+    if (event.type() != BreadcrumbEvent.Type.CREATED) {
+      loader.unloadReferencing(event.breadcrumb().id());
     }
   }
 
@@ -266,6 +317,7 @@ public final class ToolRunner implements AutoCloseable {
 
   @Override
   public void close() {
+    List.copyOf(listening).forEach(Subscription::close);
     watches.forEach(Subscription::close);
     listenerThreads.shutdownNow();
     loader.close();
@@ -289,7 +341,8 @@ public final class ToolRunner implements AutoCloseable {
     private TimeSource time = TimeSource.system();
     private HttpClient http = SharedHttpClient.get();
     private Duration claimLease = Duration.ofSeconds(15);
-    private int listenerConcurrency;
+    private int listenerConcurrency = 16;
+    private int maxAttempts = 3;
 
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -441,14 +494,35 @@ public final class ToolRunner implements AutoCloseable {
     }
 
     /**
-     * How many requests a {@link #listen() listening} runner runs at once; 0, the default, for as
-     * many as arrive.
+     * How many requests a {@link #listen() listening} runner runs at once, on daemon threads the
+     * runner owns and stops on {@link ToolRunner#close()}; default 16. Requests beyond it wait in
+     * the runner's queue (they are claimed only when a thread takes them, so other runners of a
+     * fleet may take them first).
+     *
+     * @throws IllegalArgumentException if {@code calls < 1}
      */
     public Builder listenerConcurrency(int calls) {
-      if (calls < 0) {
-        throw new IllegalArgumentException("listenerConcurrency < 0: " + calls);
+      if (calls < 1) {
+        throw new IllegalArgumentException("listenerConcurrency < 1: " + calls);
       }
       this.listenerConcurrency = calls;
+      return this;
+    }
+
+    /**
+     * How many times a request may be claimed by {@link #listen() listening} runners before it is
+     * treated as a poison request; default 3. Each claim that ends without a response (the runner
+     * died, hung past its lease, or could not record) counts; the runner that would claim it once
+     * more records an error response ({@code tool_failed}, naming the count) instead of running the
+     * tool, so a request that kills its runner does not travel the fleet for ever.
+     *
+     * @throws IllegalArgumentException if {@code attempts < 1}
+     */
+    public Builder maxAttempts(int attempts) {
+      if (attempts < 1) {
+        throw new IllegalArgumentException("maxAttempts < 1: " + attempts);
+      }
+      this.maxAttempts = attempts;
       return this;
     }
 

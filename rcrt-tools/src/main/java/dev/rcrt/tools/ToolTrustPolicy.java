@@ -9,6 +9,7 @@ import java.security.PublicKey;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -50,10 +51,31 @@ public interface ToolTrustPolicy {
           "agent.def.v1", "agent.definition.v1", "schema.def.v1");
 
   /**
+   * The schemas of the conversation and its audit trail, the records the agent loop and the runner
+   * write and replay sessions from: {@code user.message.v1}, {@code tool.request.v1}, {@code
+   * tool.response.v1} and {@code agent.response.v1}. Append-only for every principal but the host:
+   * a tool may create them (a workflow's requests) but never update or delete one, whatever the
+   * policy says.
+   */
+  Set<String> APPEND_ONLY_SCHEMAS = Set.of("user.message.v1", "tool.request.v1", "tool.response.v1", "agent.response.v1");
+
+  /**
    * Whether a record of {@code schemaName} whose last writer is {@code writer} may take effect
    * (and whether {@code writer} may write one through a tool).
    */
   boolean trusts(Principal writer, String schemaName);
+
+  /**
+   * Whether the running tool {@code tool} may update or delete {@code record}, which another
+   * principal created. A tool may always change the records it created itself (the same {@code
+   * tool:<name>}); {@link #APPEND_ONLY_SCHEMAS} records no tool may change, and {@link
+   * #PROTECTED_SCHEMAS} records only a writer this policy {@link #trusts}; this decides the rest.
+   * Default: no, so a tool cannot rewrite another caller's results or erase the host's records;
+   * {@link Builder#allowChanges} grants more, {@link #permissive()} everything.
+   */
+  default boolean mayChange(Principal tool, Breadcrumb record) {
+    return false;
+  }
 
   /**
    * Why {@code record}, one that would become behaviour (a tool, a tool config, an agent
@@ -95,6 +117,7 @@ public interface ToolTrustPolicy {
   /** Builder for the default policy with host-chosen allowances. Not thread-safe. */
   final class Builder {
     private Predicate<Principal> trustedWriters = Principal::isHost;
+    private BiPredicate<Principal, Breadcrumb> changes = (tool, record) -> false;
     private Predicate<Principal> requesters = p -> p.isHost() || p.kind() == Principal.Kind.AGENT;
     private final List<String> images = new ArrayList<>();
     private final List<String> commands = new ArrayList<>();
@@ -122,6 +145,18 @@ public interface ToolTrustPolicy {
     /** Whose protected records take effect; default the host only. */
     public Builder trustedWriters(Predicate<Principal> writers) {
       this.trustedWriters = Objects.requireNonNull(writers, "writers");
+      return this;
+    }
+
+    /**
+     * Which records, created by another principal, a running tool may update or delete besides
+     * its own ({@link ToolTrustPolicy#mayChange}); default none. Append-only and protected records
+     * stay refused whatever {@code rule} says. Rules add up.
+     */
+    public Builder allowChanges(BiPredicate<Principal, Breadcrumb> rule) {
+      Objects.requireNonNull(rule, "rule");
+      BiPredicate<Principal, Breadcrumb> before = changes;
+      this.changes = (tool, record) -> before.test(tool, record) || rule.test(tool, record);
       return this;
     }
 
@@ -189,6 +224,11 @@ public interface ToolTrustPolicy {
           }
 
           @Override
+          public boolean mayChange(Principal tool, Breadcrumb record) {
+            return true;
+          }
+
+          @Override
           public boolean allows(Capability capability) {
             return true;
           }
@@ -203,6 +243,7 @@ public interface ToolTrustPolicy {
     private static final class Policy implements ToolTrustPolicy {
       private final Predicate<Principal> trustedWriters;
       private final Predicate<Principal> requesters;
+      private final BiPredicate<Principal, Breadcrumb> changes;
       private final List<Pattern> images;
       private final List<Pattern> commands;
       private final List<String> moduleLocations;
@@ -213,6 +254,7 @@ public interface ToolTrustPolicy {
         this.publishers = b.publishers;
         this.trustedWriters = b.trustedWriters;
         this.requesters = b.requesters;
+        this.changes = b.changes;
         this.images = b.images.stream().map(AddressRules::glob).toList();
         this.commands = b.commands.stream().map(AddressRules::glob).toList();
         this.moduleLocations = List.copyOf(b.moduleLocations);
@@ -235,6 +277,11 @@ public interface ToolTrustPolicy {
       @Override
       public boolean mayRequest(Principal requester, ToolDefinition tool) {
         return requesters.test(requester);
+      }
+
+      @Override
+      public boolean mayChange(Principal tool, Breadcrumb record) {
+        return changes.test(tool, record);
       }
 
       @Override

@@ -31,12 +31,16 @@ public final class JsLoader implements AutoCloseable {
   private @Nullable TypeScriptCompiler typescript;
   private boolean closed;
 
-  /** Loads one version of a tool: its code is evaluated once by a worker, so a broken one fails here. */
+  /**
+   * Loads one version of a tool: its code is read (from the tool record, or once from the code
+   * breadcrumb it names, which must be trusted) and evaluated once by a worker, so a broken one
+   * fails here. The code is pinned to this load: what a call approved is what it runs. The runner
+   * unloads the tool when its code breadcrumb changes, so the next call loads the new code.
+   */
   public ToolRuntime.Loaded load(ToolDefinition definition, ToolRuntime.Services services) {
     workers.prewarm();
-    JsCode first = code(definition, services);
-    boolean elsewhere = definition.implementation().spec().hasNonNull("breadcrumb_id");
-    return new JsTool(first, elsewhere ? () -> code(definition, services) : () -> first, services, workers);
+    JsCode code = code(definition, services); // read once: this version of the tool runs this code, whatever changes later
+    return new JsTool(code, services, workers);
   }
 
   private JsCode code(ToolDefinition def, ToolRuntime.Services services) {

@@ -9,7 +9,6 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRuntime;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,16 +21,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Deadlines: the worker cancels a call at its limit; a guest that keeps the engine from reaching
  * a safepoint (a recursion catching its own stack overflow) is ended by killing its worker {@link
- * #GRACE} later. The time a worker takes to start does not count against the call's limit. When the
- * code lives in another breadcrumb, each call checks that breadcrumb's checksum and runs the new
- * code when it changed.
+ * #GRACE} later. The time a worker takes to start does not count against the call's limit. The code
+ * is the one read at load: every call of this tool version runs it.
  */
 final class JsTool implements ToolRuntime.Loaded {
   private static final Logger CONSOLE = LoggerFactory.getLogger("dev.rcrt.tools.js.console");
   /** How long past the limit the host waits for the worker to report a cancelled call, before killing it. */
   static final Duration GRACE = Duration.ofMillis(300);
 
-  private final Supplier<JsCode> source;
+  private final JsCode code;
   private final ToolRuntime.Services services;
   private final WorkerPool workers;
 
@@ -41,11 +39,11 @@ final class JsTool implements ToolRuntime.Loaded {
    * @throws ToolException {@code tool_definition_invalid} for a syntax error, a missing handler
    *     export, or a module that throws or runs past the time limit while evaluated
    */
-  JsTool(JsCode first, Supplier<JsCode> source, ToolRuntime.Services services, WorkerPool workers) {
-    this.source = source;
+  JsTool(JsCode code, ToolRuntime.Services services, WorkerPool workers) {
+    this.code = code;
     this.services = services;
     this.workers = workers;
-    load(first);
+    load(code);
   }
 
   private void load(JsCode code) {
@@ -81,7 +79,6 @@ final class JsTool implements ToolRuntime.Loaded {
   @Override
   public JsonNode call(JsonNode input, ToolRuntime.Call scope) {
     ToolContext context = scope.context();
-    JsCode code = source.get();
     String tool = code.program().tool();
     Duration limit = scope.remaining();
     WorkerProcess worker = workers.acquire(tool, limit);

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.core.spi.Throwables;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.Principal;
@@ -59,6 +60,16 @@ public final class CallState {
   /** The tool's name: the resolved one, else the requested one. */
   String toolName() {
     return tool != null ? tool.name() : request.tool();
+  }
+
+  /** A fatal error a link or the tool threw, rethrown once the response is recorded; null when none. */
+  @Nullable Error fatal;
+
+  /** Keeps {@code t} to rethrow after the bookkeeping if it is {@linkplain Throwables#isFatal fatal}. */
+  void noteFatal(Throwable t) {
+    if (fatal == null && Throwables.isFatal(t)) {
+      fatal = (Error) t;
+    }
   }
 
   long elapsedMs() {

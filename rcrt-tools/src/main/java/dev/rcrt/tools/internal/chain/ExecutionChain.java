@@ -91,26 +91,60 @@ public final class ExecutionChain {
 
   /** {@link #run(Breadcrumb)}, with {@code extraTags} on the response (such as the runner that answered). */
   public ToolResponse run(Breadcrumb stored, List<String> extraTags) {
-    List<String> sessionTags = new ArrayList<>(stored.tags().stream().filter(t -> t.startsWith("session:")).toList());
-    sessionTags.addAll(extraTags);
+    List<String> sessionTags = responseTags(stored, extraTags);
     ToolRequest request;
     try {
       request = ToolRequest.fromBreadcrumb(stored);
     } catch (ValidationException malformed) {
-      String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
-      ToolResponse r = ToolResponse.failure(stored.id(), tool, new ToolException("tool_input_invalid", malformed.getMessage()), 0);
-      store.create(r.toBreadcrumb(sessionTags, WRITER));
-      return r;
+      return answer(stored, sessionTags, stored.id(), new ToolException("tool_input_invalid", malformed.getMessage()));
     }
-    for (Breadcrumb answer : store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId()), 10, 0)) {
-      if (answeredByARunner(answer, policy)) {
-        return ToolResponse.fromBreadcrumb(answer);
-      }
+    ToolResponse earlier = earlierAnswer(request.requestId());
+    if (earlier != null) {
+      return earlier;
     }
     String pinnedId = stored.contextText("tool_id");
     long pinnedVersion = stored.context().path("tool_version").asLong(0);
     return record(
         new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null));
+  }
+
+  /**
+   * Answers a stored request with an error response without running it (a poison request that
+   * runners kept dying on), unless a runner answered it already.
+   */
+  public void abandon(Breadcrumb stored, List<String> extraTags, String why) {
+    String requestId;
+    try {
+      requestId = ToolRequest.fromBreadcrumb(stored).requestId();
+    } catch (ValidationException malformed) {
+      requestId = stored.id();
+    }
+    if (earlierAnswer(requestId) == null) {
+      String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
+      answer(stored, responseTags(stored, extraTags), requestId, new ToolException("tool_failed", "tool '" + tool + "' was not run: " + why));
+    }
+  }
+
+  private static List<String> responseTags(Breadcrumb stored, List<String> extraTags) {
+    List<String> tags = new ArrayList<>(stored.tags().stream().filter(t -> t.startsWith("session:")).toList());
+    tags.addAll(extraTags);
+    return tags;
+  }
+
+  private ToolResponse answer(Breadcrumb stored, List<String> tags, String requestId, ToolException error) {
+    String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
+    ToolResponse r = ToolResponse.failure(requestId, tool, error, 0);
+    store.create(r.toBreadcrumb(tags, WRITER));
+    return r;
+  }
+
+  private @Nullable ToolResponse earlierAnswer(String requestId) {
+    for (Breadcrumb answer : store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + requestId), 10, 0)) {
+      if (answeredByARunner(answer, policy)) {
+        return ToolResponse.fromBreadcrumb(answer);
+      }
+    }
+    return null;
   }
 
   /**
@@ -122,9 +156,14 @@ public final class ExecutionChain {
     return writer.kind() != Principal.Kind.TOOL && policy.trusts(writer, ToolResponse.SCHEMA);
   }
 
+  /**
+   * Stores the request (unless a listener runs a stored one), then tells the listeners {@code
+   * callStart}, runs the chain and records the response; {@code callEnd} follows {@code callStart}
+   * whatever happens, a store failure while recording included. A fatal error the tool or a link
+   * threw is rethrown only after that bookkeeping.
+   */
   private ToolResponse record(CallState call) {
     ToolRequest request = call.request;
-    listeners.callStart(request);
     if (call.stored == null) {
       List<String> tags = new ArrayList<>(call.tags);
       tags.add(DIRECT_TAG);
@@ -133,15 +172,39 @@ public final class ExecutionChain {
       ToolRequest recorded = input == request.input() ? request : request.withInput(input);
       store.create(recorded.toBreadcrumb(tags, call.caller, call.pinned));
     }
-    ToolResponse response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
-    if (!response.success()) {
-      if ("tool_capability_denied".equals(response.errorCode()) && call.tool != null) {
-        listeners.callDenied(request, call.tool, "tool_capability_denied");
+    listeners.callStart(request);
+    ToolResponse response =
+        call.failure(new ToolException("tool_failed", "tool '" + request.tool() + "': the runner stopped before the call ended"));
+    try {
+      response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
+      if (!response.success()) {
+        if ("tool_capability_denied".equals(response.errorCode()) && call.tool != null) {
+          listeners.callDenied(request, call.tool, "tool_capability_denied");
+        }
+        listeners.callFailed(request, response);
       }
-      listeners.callFailed(request, response);
+      store.create(response.toBreadcrumb(call.tags, WRITER));
+    } finally {
+      listeners.callEnd(request, response);
     }
-    store.create(response.toBreadcrumb(call.tags, WRITER));
-    listeners.callEnd(request, response);
+    if (call.fatal != null) {
+      throw call.fatal;
+    }
     return response;
+  }
+
+  /** Adds values the runner must treat as secrets from now on (a model client's key), in every form it knows. */
+  public void addSecretValue(String value) {
+    known.add(value);
+  }
+
+  /** {@code text} without any secret value this runner knows. */
+  public String scrub(String text) {
+    return known.scrub(text);
+  }
+
+  /** {@code json} without any secret value this runner knows; the same node when nothing in it is secret. */
+  public JsonNode scrub(JsonNode json) {
+    return known.scrub(json);
   }
 }

@@ -51,7 +51,13 @@ final class InvokeLink implements RealToolChain.Link {
             new StampedStore(store, Principal.tool(tool.name()), policy, scope),
             scope.resolveReferences(Objects.requireNonNull(call.config, "config")), declaredSecrets(tool, scope));
     JsonNode input = request.input().deepCopy();
-    JsonNode output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : watched(tool, invoker, input, context, scope);
+    JsonNode output;
+    try {
+      output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : watched(tool, invoker, input, context, scope);
+    } catch (Error e) { // an AssertionError, a StackOverflowError, a LinkageError: the tool failed, not the runner
+      call.noteFatal(e);
+      throw failed(tool, e);
+    }
     if (output == null) {
       throw new ToolException("tool_output_invalid", "tool '" + tool.name() + "' returned no output");
     }

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolEventListener;
 import dev.rcrt.tools.ToolRequest;
@@ -22,7 +23,8 @@ final class Listeners implements ToolEventListener {
     for (ToolEventListener l : all) {
       try {
         event.accept(l);
-      } catch (RuntimeException e) {
+      } catch (Throwable e) {
+        Throwables.rethrowIfFatal(e);
         LOG.warn("tool event listener {} failed: {}", l.getClass().getName(), e.toString());
       }
     }

@@ -1,6 +1,7 @@
 package dev.rcrt.tools.internal.chain;
 
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
@@ -81,14 +82,12 @@ public final class RealToolChain implements ToolChain {
       response = link.intercept(new RealToolChain(links, index + 1, call, defaultTimeout));
     } catch (ToolException e) {
       return call.failure(e);
-    } catch (RuntimeException e) {
+    } catch (Throwable e) { // an interceptor's Error too: the call still ends with its response, a fatal one is rethrown after
+      call.noteFatal(e);
       LOG.debug("tool chain link {} failed", name(link), e);
       return call.failure(
           new ToolException(
-              "tool_failed",
-              "tool '" + call.toolName() + "': chain link " + name(link) + " failed: " + e.getClass().getSimpleName()
-                  + (e.getMessage() == null ? "" : ": " + e.getMessage()),
-              e));
+              "tool_failed", "tool '" + call.toolName() + "': chain link " + name(link) + " failed: " + Throwables.describe(e), e));
     }
     if (response == null) {
       return call.failure(

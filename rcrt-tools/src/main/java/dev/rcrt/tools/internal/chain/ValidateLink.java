@@ -33,10 +33,16 @@ final class ValidateLink implements RealToolChain.Link {
     CallState call = ((RealToolChain) chain).call();
     ToolDefinition tool = chain.tool();
     ToolLoader.LoadedTool loaded = loader.load(tool, call.handler);
-    call.loaded = loaded;
-    check(tool, "input", loaded.inputViolations(chain.request().input()), "tool_input_invalid");
-    listeners.inputValidated(chain.request(), tool);
-    ToolResponse response = chain.proceed(chain.request());
+    ToolResponse response;
+    try {
+      call.loaded = loaded;
+      check(tool, "input", loaded.inputViolations(chain.request().input()), "tool_input_invalid");
+      listeners.inputValidated(chain.request(), tool);
+      response = chain.proceed(chain.request());
+    } finally {
+      call.loaded = null;
+      loaded.release(); // an update or delete meanwhile closes the old code only now
+    }
     if (response.success() && response.output() != null) {
       long max = maxOutputBytes(tool);
       if (tooLarge(response.output(), max)) {

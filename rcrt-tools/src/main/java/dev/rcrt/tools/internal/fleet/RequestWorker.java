@@ -9,6 +9,7 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims.Claim;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.internal.MemoryClaims;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -39,11 +40,21 @@ import org.slf4j.LoggerFactory;
 public final class RequestWorker {
   private static final Logger LOG = LoggerFactory.getLogger(RequestWorker.class);
   private static final Map<BreadcrumbStore, MemoryClaims> LOCAL = new WeakHashMap<>();
+  /** The page size of the start-up sweep, which reads every waiting request page by page. */
   private static final int SWEEP = 1000;
+
+  /** Records an error response for a request that is not run; see {@link #start()}. */
+  @FunctionalInterface
+  public interface Refusal {
+    /** Records {@code request}'s error response ({@code tool_failed}, saying {@code why}) with {@code extraTags}. */
+    void refuse(Breadcrumb request, List<String> extraTags, String why);
+  }
 
   private final BreadcrumbStore store;
   private final WorkClaims claims;
   private final BiConsumer<Breadcrumb, List<String>> run;
+  private final Refusal refuse;
+  private final int maxAttempts;
   private final TimeSource time;
   private final ExecutorService threads;
   private final Duration lease;
@@ -55,13 +66,18 @@ public final class RequestWorker {
 
   /**
    * @param run runs one stored request through the chain and records its response with the given extra tags
+   * @param refuse records the error response of a request claimed {@code maxAttempts} times without an answer
+   * @param maxAttempts how many claims of one request may end without a response before it is refused
    * @param directTag the tag of requests a runner runs itself, left alone here
    */
   public RequestWorker(
-      BreadcrumbStore store, BiConsumer<Breadcrumb, List<String>> run, TimeSource time, ExecutorService threads, Duration lease, String directTag) {
+      BreadcrumbStore store, BiConsumer<Breadcrumb, List<String>> run, Refusal refuse, TimeSource time, ExecutorService threads,
+      Duration lease, int maxAttempts, String directTag) {
     this.store = store;
-    this.claims = claimsOf(store);
+    this.claims = claimsOf(store, time);
     this.run = run;
+    this.refuse = refuse;
+    this.maxAttempts = maxAttempts;
     this.time = time;
     this.threads = threads;
     this.lease = lease;
@@ -70,14 +86,18 @@ public final class RequestWorker {
     this.answeredBy = List.of(owner); // the response's tag says which runner answered
   }
 
-  /** The store's claims, or, for a store that has none, claims shared by the runners of this JVM. */
-  static WorkClaims claimsOf(BreadcrumbStore store) {
+  /**
+   * The store's claims, or, for a store that has none, claims shared by the runners of this JVM,
+   * judged on the first such runner's time when it is a {@link Clock} (a test clock), else on the
+   * system clock: leases are taken and renewed on the same time.
+   */
+  static WorkClaims claimsOf(BreadcrumbStore store, TimeSource time) {
     Optional<WorkClaims> own = store.claims();
     if (own.isPresent()) {
       return own.get();
     }
     synchronized (LOCAL) {
-      return LOCAL.computeIfAbsent(store, s -> new MemoryClaims(Clock.systemUTC()));
+      return LOCAL.computeIfAbsent(store, s -> new MemoryClaims(time instanceof Clock clock ? clock : Clock.systemUTC()));
     }
   }
 
@@ -86,11 +106,20 @@ public final class RequestWorker {
     return owner;
   }
 
-  /** Starts taking requests: those created from now on, and those already waiting. */
+  /**
+   * Starts taking requests: those created from now on, and all those already waiting (read a page
+   * of {@value #SWEEP} at a time). A request whose claim has been taken {@code maxAttempts} times
+   * without a response (its runners died or hung past their leases) is not run again: its error
+   * response says so.
+   */
   public Subscription start() {
     Subscription events = store.subscribe(Selector.schema(ToolRequest.SCHEMA), this::onEvent);
-    for (Breadcrumb waiting : store.search(Selector.schema(ToolRequest.SCHEMA), SWEEP, 0)) {
-      offer(waiting);
+    for (int offset = 0; !closed; offset += SWEEP) {
+      List<Breadcrumb> page = store.search(Selector.schema(ToolRequest.SCHEMA), SWEEP, offset);
+      page.forEach(this::offer);
+      if (page.size() < SWEEP) {
+        break;
+      }
     }
     return () -> {
       closed = true;
@@ -138,11 +167,19 @@ public final class RequestWorker {
     Claim[] held = {claim.get()};
     TimeSource.Timer renewing = renewEvery(held);
     try {
-      run.accept(request, answeredBy);
+      if (held[0].token() > maxAttempts) {
+        refuse.refuse(
+            request, answeredBy,
+            "it was taken by runners " + (held[0].token() - 1) + " times and none of them answered it (each died, hung past its"
+                + " lease or could not record); it is not run again. Look at the tool's code and the runners' logs, then ask again");
+      } else {
+        run.accept(request, answeredBy);
+      }
       claims.complete(held[0]);
-    } catch (RuntimeException e) {
-      LOG.warn("tool request '{}' could not be answered: {}", request.id(), e.getMessage());
+    } catch (Throwable e) { // the chain contains what tools throw; this is the store failing, or an Error of the runner's own
+      LOG.warn("tool request '{}' could not be answered: {}", request.id(), e.toString());
       claims.release(held[0]);
+      Throwables.rethrowIfFatal(e);
     } finally {
       renewing.cancel();
       timers.remove(renewing);

@@ -2,13 +2,17 @@ package dev.rcrt.tools.internal.loader;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.core.internal.schema.CompiledSchema;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,12 +33,36 @@ public final class ToolLoader implements AutoCloseable {
     this.byType = Map.copyOf(byType);
   }
 
-  /** A tool ready to validate and invoke, for one version of one tool breadcrumb. */
-  public record LoadedTool(
-      ToolDefinition definition,
-      CompiledSchema input,
-      @Nullable CompiledSchema output,
-      Invoker invoker) {
+  /**
+   * A tool ready to validate and invoke, for one version of one tool breadcrumb. Its invoker is
+   * closed only after the last call using it {@linkplain #release() released} it and the loader let
+   * go of it (an update, a delete or {@link ToolLoader#close()}), so a call in flight never runs on
+   * a closed invoker.
+   */
+  public static final class LoadedTool {
+    private final ToolDefinition definition;
+    private final CompiledSchema input;
+    private final @Nullable CompiledSchema output;
+    private final Invoker invoker;
+    /** The loader's own hold (1 while cached) plus one per call in flight; 0 means closed. */
+    private final AtomicInteger holds = new AtomicInteger(1);
+
+    LoadedTool(ToolDefinition definition, CompiledSchema input, @Nullable CompiledSchema output, Invoker invoker) {
+      this.definition = definition;
+      this.input = input;
+      this.output = output;
+      this.invoker = invoker;
+    }
+
+    /** The definition it was loaded from. */
+    public ToolDefinition definition() {
+      return definition;
+    }
+
+    /** The code; valid until this call {@linkplain #release() releases} it. */
+    public Invoker invoker() {
+      return invoker;
+    }
 
     /** Violations of the input schema, {@code "<pointer>: <message>"}; empty when valid. */
     public List<String> inputViolations(JsonNode value) {
@@ -45,25 +73,56 @@ public final class ToolLoader implements AutoCloseable {
     public List<String> outputViolations(JsonNode value) {
       return output == null ? List.of() : output.violations(value);
     }
+
+    /** Takes a hold for one call; false once it is closed (or closing with no call left). */
+    boolean retain() {
+      for (int n = holds.get(); n > 0; n = holds.get()) {
+        if (holds.compareAndSet(n, n + 1)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** Gives one hold back; the last one closes the invoker. Every {@link ToolLoader#load} is paired with one. */
+    public void release() {
+      if (holds.decrementAndGet() == 0) {
+        invoker.close();
+      }
+    }
   }
 
   /**
    * The loaded tool for this definition, loading it on first use or when its breadcrumb version
-   * changed (the old version is closed). Loading is atomic per breadcrumb version: concurrent first
-   * calls wait for one load and share it; a failed load is not kept, so the next call tries again.
+   * changed (the old version is closed once its calls in flight end). Loading is atomic per
+   * breadcrumb version: concurrent first calls wait for one load and share it; a failed load is not
+   * kept, so the next call tries again, and whatever the load threw, an {@link Error} included,
+   * fails every call that waited for it. The caller {@linkplain LoadedTool#release() releases} what
+   * it got when the call ends.
    *
    * @param handler code supplied by the caller for this call (an agent offered as a tool): its
    *     schemas are compiled and nothing is cached; null to load the definition's implementation
    * @throws ToolException {@code tool_unsupported} for an unknown type, {@code
-   *     tool_definition_invalid} for a bad schema, or whatever the type's loader reports
+   *     tool_definition_invalid} for a bad schema, {@code tool_failed} when loading threw something
+   *     other than a {@link RuntimeException}, or whatever the type's loader reports
    */
   public LoadedTool load(ToolDefinition definition, @Nullable ToolHandler handler) {
     if (handler != null) {
       CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
       CompiledSchema out =
           definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
-      return new LoadedTool(definition, in, out, BuiltinLoader.handlerInvoker(handler));
+      return new LoadedTool(definition, in, out, BuiltinLoader.handlerInvoker(handler)); // its one hold is the call's
     }
+    while (true) {
+      LoadedTool tool = loadShared(definition);
+      if (tool.retain()) {
+        return tool;
+      }
+      // closed between the load and the hold: unloaded meanwhile (a replaced version fails as tool_changed), so load again
+    }
+  }
+
+  private LoadedTool loadShared(ToolDefinition definition) {
     String id = definition.sourceId();
     long version = definition.sourceVersion();
     Loading ready = loaded.get(id);
@@ -83,7 +142,7 @@ public final class ToolLoader implements AutoCloseable {
               return mine;
             });
     if (replaced[0] != null) {
-      replaced[0].closeWhenLoaded();
+      replaced[0].releaseWhenLoaded();
     }
     if (current.version != version) {
       throw new ToolException(
@@ -94,33 +153,46 @@ public final class ToolLoader implements AutoCloseable {
     if (current == mine) {
       try {
         mine.result.complete(loadNew(definition));
-      } catch (RuntimeException e) {
+      } catch (Throwable e) {
         loaded.remove(id, mine);
-        mine.result.completeExceptionally(e);
-        throw e;
+        RuntimeException failure = e instanceof RuntimeException r ? r : loadFailed(definition, e);
+        mine.result.completeExceptionally(failure);
+        Throwables.rethrowIfFatal(e);
+        throw failure;
       }
     }
     try {
       return current.result.join();
-    } catch (java.util.concurrent.CompletionException e) {
-      if (current != mine && e.getCause() instanceof RuntimeException cause) {
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
         throw cause;
       }
       throw e;
     }
   }
 
+  /** An {@link Error} (or checked throwable) out of a runtime's load, as the call's failure. */
+  private static ToolException loadFailed(ToolDefinition definition, Throwable e) {
+    return new ToolException(
+        "tool_failed",
+        "tool '" + definition.name() + "' could not be loaded (breadcrumb '" + definition.sourceId() + "' version "
+            + definition.sourceVersion() + "): " + Throwables.describe(e)
+            + "; fix its implementation and update the breadcrumb",
+        e);
+  }
+
   /** One version of one tool, loaded once by the first caller while the others wait. */
   private static final class Loading {
     final long version;
-    final java.util.concurrent.CompletableFuture<LoadedTool> result = new java.util.concurrent.CompletableFuture<>();
+    final CompletableFuture<LoadedTool> result = new CompletableFuture<>();
 
     Loading(long version) {
       this.version = version;
     }
 
-    void closeWhenLoaded() {
-      result.thenAccept(t -> t.invoker().close());
+    /** Lets go of the loader's hold: closed now if no call uses it, else when the last one ends. */
+    void releaseWhenLoaded() {
+      result.thenAccept(LoadedTool::release);
     }
   }
 
@@ -128,8 +200,23 @@ public final class ToolLoader implements AutoCloseable {
   public void unload(String sourceId) {
     Loading removed = loaded.remove(sourceId);
     if (removed != null) {
-      removed.closeWhenLoaded();
+      removed.releaseWhenLoaded();
     }
+  }
+
+  /**
+   * Unloads every tool whose code lives in breadcrumb {@code codeId} ({@code
+   * implementation.breadcrumb_id}), so the next call reads the changed code; calls in flight finish
+   * on the code they started with.
+   */
+  public void unloadReferencing(String codeId) {
+    loaded.forEach(
+        (sourceId, loading) -> {
+          LoadedTool tool = loading.result.getNow(null);
+          if (tool != null && codeId.equals(tool.definition().implementation().spec().path("breadcrumb_id").asText(null))) {
+            unload(sourceId);
+          }
+        });
   }
 
   /**
@@ -189,13 +276,14 @@ public final class ToolLoader implements AutoCloseable {
 
   @Override
   public void close() {
-    loaded.values().forEach(Loading::closeWhenLoaded);
+    loaded.values().forEach(Loading::releaseWhenLoaded);
     loaded.clear();
     for (ImplementationLoader l : byType.values()) {
       if (l instanceof AutoCloseable closeable) {
         try {
           closeable.close();
-        } catch (Exception e) {
+        } catch (Throwable e) {
+          Throwables.rethrowIfFatal(e);
           LOG.debug("closing loader failed", e);
         }
       }

@@ -15,13 +15,16 @@ import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.CallScope;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store as a running tool sees it: every write is stamped with the tool's principal ({@code
  * created_by} / {@code updated_by} = {@code tool:<name>}, whatever the payload claims), carries no
  * secret value the runner knows (title, description and context are scrubbed), and writes, updates
  * or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the policy
- * trusts that principal, and so are idempotency keys reserved for runners' responses. Reads, searches and
+ * trusts that principal, and so are idempotency keys reserved for runners' responses. A tool
+ * updates or deletes only what it created itself, or what {@link ToolTrustPolicy#mayChange} grants;
+ * {@link ToolTrustPolicy#APPEND_ONLY_SCHEMAS} records never. Reads, searches and
  * {@link #vectorSearch()} pass through; the tool gets no {@link #claims()}. Thread-safe as the store it wraps.
  */
 public final class StampedStore implements BreadcrumbStore {
@@ -63,7 +66,7 @@ public final class StampedStore implements BreadcrumbStore {
 
   @Override
   public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
-    store.get(id).ifPresent(existing -> check(existing.schemaName(), "update"));
+    store.get(id).ifPresent(existing -> checkChange(existing, "update"));
     BreadcrumbUpdate clean =
         new BreadcrumbUpdate(
             update.title() == null ? null : secrets.scrub(update.title()),
@@ -75,7 +78,7 @@ public final class StampedStore implements BreadcrumbStore {
 
   @Override
   public boolean delete(String id) {
-    store.get(id).ifPresent(existing -> check(existing.schemaName(), "delete"));
+    store.get(id).ifPresent(existing -> checkChange(existing, "delete"));
     return store.delete(id);
   }
 
@@ -104,7 +107,31 @@ public final class StampedStore implements BreadcrumbStore {
     return store.vectorSearch();
   }
 
-  private void check(String schema, String action) {
+  /**
+   * An update or delete: append-only records never, protected ones only for a trusted writer, and
+   * otherwise only records this principal created or the policy lets it change. {@code created_by}
+   * and the schema never change, so what is checked here holds for the version the store changes.
+   */
+  private void checkChange(Breadcrumb existing, String action) {
+    String schema = existing.schemaName();
+    if (schema != null && ToolTrustPolicy.APPEND_ONLY_SCHEMAS.contains(schema)) {
+      throw new ToolException(
+          "tool_untrusted",
+          writer.wire() + " may not " + action + " breadcrumb '" + existing.id() + "': " + schema + " records are the"
+              + " conversation's audit trail, append-only for everyone but the host; write a new breadcrumb instead");
+    }
+    check(schema, action);
+    Principal creator = Principal.ofWriter(existing.createdBy());
+    if (!creator.equals(writer) && !policy.mayChange(writer, existing)) {
+      throw new ToolException(
+          "tool_untrusted",
+          writer.wire() + " may not " + action + " breadcrumb '" + existing.id() + "' (" + schema + "), which "
+              + creator.wire() + " created: a tool may change only the breadcrumbs it created itself unless the host's"
+              + " ToolTrustPolicy allows more (ToolTrustPolicy.Builder.allowChanges)");
+    }
+  }
+
+  private void check(@Nullable String schema, String action) {
     if (schema != null && ToolTrustPolicy.PROTECTED_SCHEMAS.contains(schema) && !policy.trusts(writer, schema)) {
       throw new ToolException(
           "tool_untrusted",
