@@ -2,6 +2,7 @@ package dev.rcrt.tools.internal.loader;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRuntime;
@@ -13,6 +14,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -23,8 +25,17 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
   private final ToolRuntime.Services services;
   private final NetworkGuard network;
 
+  /**
+   * How many open runners use each runtime instance: a runtime a host hands several runners is
+   * closed when the last of them closes. Entries leave with their last user.
+   */
+  private static final Map<ToolRuntime, Integer> USERS = new IdentityHashMap<>();
+
   public RuntimeLoader(ToolRuntime runtime, BreadcrumbStore store, Duration defaultTimeout, ToolTrustPolicy policy, NetworkGuard network) {
     this.runtime = runtime;
+    synchronized (USERS) {
+      USERS.merge(runtime, 1, Integer::sum);
+    }
     this.network = network;
     this.services = new ToolRuntime.Services() {
       @Override
@@ -65,7 +76,12 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
 
       @Override
       public void close() {
-        loaded.close();
+        try {
+          loaded.close();
+        } catch (Throwable e) {
+          Throwables.rethrowIfFatal(e);
+          org.slf4j.LoggerFactory.getLogger(RuntimeLoader.class).warn("closing tool '{}' failed: {}", definition.name(), e.toString());
+        }
       }
     };
   }
@@ -127,8 +143,23 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
     return runtime.problems(definition);
   }
 
+  /** Lets go of the runtime; the last runner using it closes it. Never throws but a fatal error. */
   @Override
   public void close() {
-    runtime.close();
+    boolean last;
+    synchronized (USERS) {
+      last = USERS.merge(runtime, -1, Integer::sum) <= 0;
+      if (last) {
+        USERS.remove(runtime);
+      }
+    }
+    if (last) {
+      try {
+        runtime.close();
+      } catch (Throwable e) {
+        Throwables.rethrowIfFatal(e);
+        org.slf4j.LoggerFactory.getLogger(RuntimeLoader.class).warn("closing runtime '{}' failed: {}", runtime.type(), e.toString());
+      }
+    }
   }
 }

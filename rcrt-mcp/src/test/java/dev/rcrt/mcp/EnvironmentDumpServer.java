@@ -1,0 +1,30 @@
+package dev.rcrt.mcp;
+
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolRunner;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+
+/**
+ * A stdio MCP server, run as a child process by {@link McpEnvironmentTest}, with one tool {@code
+ * environment} that answers with the environment its process was started with.
+ */
+public final class EnvironmentDumpServer {
+  private EnvironmentDumpServer() {}
+
+  public static void main(String[] args) throws Exception {
+    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+    store.create(BreadcrumbCreate.builder("tool.v1", "environment")
+        .context(RcrtJson.parse("{\"name\":\"environment\",\"description\":\"this process's environment\",\"implementation\":{\"type\":\"builtin\"}}"))
+        .build());
+    try (ToolRunner runner = ToolRunner.builder(store)
+            .handler("environment", (in, ctx) -> RcrtJson.object().set("env", RcrtJson.mapper().valueToTree(System.getenv())))
+            .build();
+        McpToolServer server = McpToolServer.builder(runner).stdio(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out))) {
+      server.awaitClose();
+    }
+  }
+}
