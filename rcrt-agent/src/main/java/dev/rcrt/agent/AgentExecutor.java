@@ -99,6 +99,8 @@ public final class AgentExecutor implements AutoCloseable {
   private AgentExecutor(LoopSettings settings, AgentDefinition agent) {
     this.agent = agent;
     this.store = settings.runner().store();
+    // a model can copy its own key into tool arguments: the runner records no such value
+    settings.llm().secretValues().forEach(settings.runner()::addSecretValue);
     this.ownsPool = settings.toolPool() == null;
     this.pool = ownsPool ? DaemonThreads.pool(settings.parallelism(), "rcrt-agent-" + agent.agentId()) : settings.toolPool();
     this.loop = new TurnLoop(settings, agent, 0, pool);

@@ -26,4 +26,16 @@ public interface LlmClient {
   default java.util.Optional<String> defaultModel() {
     return java.util.Optional.empty();
   }
+
+  /**
+   * The secret values this client sends to its provider (its API key, secret header and query
+   * values), as sent. A model can copy them into what it answers (a hostile endpoint knows the key
+   * it was sent), so the SDK treats them as secrets: an {@code AgentExecutor} adds them to its
+   * runner's known secrets, scrubbed from every recorded tool request, response and error, and
+   * {@code RcrtTelemetry} keeps them off spans. Default: none, for a client that holds no secret
+   * or keeps it elsewhere; a default method so that existing clients keep compiling.
+   */
+  default java.util.Set<String> secretValues() {
+    return java.util.Set.of();
+  }
 }

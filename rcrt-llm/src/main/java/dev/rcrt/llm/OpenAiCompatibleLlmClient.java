@@ -85,6 +85,12 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     return java.util.Optional.ofNullable(defaultModel);
   }
 
+  /** The API key and every header and query value of at least 8 characters, as sent ({@code Bearer } removed). */
+  @Override
+  public java.util.Set<String> secretValues() {
+    return java.util.Set.copyOf(secrets);
+  }
+
   /**
    * Starts a builder.
    *

@@ -9,7 +9,11 @@ import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.opentelemetry.internal.GenAiContent;
+import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolInterceptor;
+import dev.rcrt.tools.ToolRunner;
+import java.util.Comparator;
+import java.util.function.UnaryOperator;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import io.opentelemetry.api.OpenTelemetry;
@@ -58,9 +62,12 @@ import org.jspecify.annotations.Nullable;
  * Builder#captureContent(boolean)}: chat spans then carry {@code gen_ai.input.messages} and {@code
  * gen_ai.output.messages} (the conventions' JSON message shape), tool spans {@code
  * gen_ai.tool.call.arguments} and {@code gen_ai.tool.call.result} (the output, or the error
- * message). That content is what the breadcrumb trail records: tool results and errors arrive
- * scrubbed of every secret value the runner handed out, so a secret reaches no span either way
- * (metrics never carry content). What users type and models answer is recorded as it is.
+ * message). That content is what the breadcrumb trail records: tool arguments are scrubbed of
+ * every secret value the runner knows ({@link ToolChain#scrub}), tool results and errors arrive
+ * scrubbed, and chat content is scrubbed of the model client's own {@link LlmClient#secretValues()}
+ * and, with {@link #instrument(LlmClient, String, ToolRunner)}, of the runner's secrets too (a model
+ * that echoes a key into its tool-call arguments). Metrics never carry content. Otherwise what users
+ * type and models answer is recorded as it is.
  *
  * <p>Thread-safe.
  */
@@ -179,10 +186,36 @@ public final class RcrtTelemetry {
     };
   }
 
-  /** {@code client} with a {@code chat} span and the GenAI client metrics around every call. */
+  /**
+   * {@code client} with a {@code chat} span and the GenAI client metrics around every call; content
+   * (when captured) scrubbed of the client's own {@link LlmClient#secretValues()}.
+   */
   public LlmClient instrument(LlmClient client, String providerName) {
+    return instrument(client, providerName, UnaryOperator.identity());
+  }
+
+  /**
+   * {@link #instrument(LlmClient, String)}, with captured content also scrubbed of every secret
+   * value {@code runner} knows, as the trail is: use it when the client serves an agent of that
+   * runner.
+   */
+  public LlmClient instrument(LlmClient client, String providerName, ToolRunner runner) {
+    Objects.requireNonNull(runner, "runner");
+    return instrument(client, providerName, runner::scrub);
+  }
+
+  private LlmClient instrument(LlmClient client, String providerName, UnaryOperator<String> runnerScrub) {
     Objects.requireNonNull(client, "client");
     Objects.requireNonNull(providerName, "providerName");
+    List<String> own = client.secretValues().stream().filter(v -> !v.isEmpty())
+        .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+    UnaryOperator<String> scrub = text -> {
+      String out = runnerScrub.apply(text);
+      for (String value : own) {
+        out = out.replace(value, "[secret]");
+      }
+      return out;
+    };
     return new LlmClient() {
       @Override
       public ChatResponse chat(ChatRequest request) {
@@ -195,7 +228,7 @@ public final class RcrtTelemetry {
           builder.setAttribute(MAX_TOKENS, request.options().maxTokens().longValue());
         }
         if (captureContent) {
-          builder.setAttribute(INPUT_MESSAGES, GenAiContent.input(request.messages()));
+          builder.setAttribute(INPUT_MESSAGES, GenAiContent.input(request.messages(), scrub));
         }
         Span span = builder.startSpan();
         long start = System.nanoTime();
@@ -210,7 +243,7 @@ public final class RcrtTelemetry {
             span.setAttribute(FINISH_REASONS, List.of(response.finishReason()));
           }
           if (captureContent) {
-            span.setAttribute(OUTPUT_MESSAGES, GenAiContent.output(response));
+            span.setAttribute(OUTPUT_MESSAGES, GenAiContent.output(response, scrub));
           }
           if (response.usage() != null) {
             span.setAttribute(INPUT_TOKENS, response.usage().promptTokens());
@@ -235,6 +268,11 @@ public final class RcrtTelemetry {
       public Optional<String> defaultModel() {
         return client.defaultModel();
       }
+
+      @Override
+      public java.util.Set<String> secretValues() {
+        return client.secretValues();
+      }
     };
   }
 
@@ -249,7 +287,7 @@ public final class RcrtTelemetry {
         builder.setAttribute(TOOL_CALL_ID, request.modelCall().toolCallId());
       }
       if (captureContent) {
-        builder.setAttribute(TOOL_ARGUMENTS, RcrtJson.write(request.input()));
+        builder.setAttribute(TOOL_ARGUMENTS, RcrtJson.write(chain.scrub(request.input())));
       }
       Span span = builder.startSpan();
       long start = System.nanoTime();

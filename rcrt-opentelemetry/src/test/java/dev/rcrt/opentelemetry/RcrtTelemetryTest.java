@@ -135,6 +135,54 @@ class RcrtTelemetryTest {
     otel.close();
   }
 
+  @Test
+  void aModelThatEchoesSecretsIntoToolArgumentsPutsNoneOnASpanNorInTheTrail() {
+    String modelKey = "sk-model-key-55120";
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel = sdk(spans, metrics);
+    RcrtTelemetry telemetry = RcrtTelemetry.builder(otel).captureContent(true).build();
+    InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+    BuiltinTools.seed(store);
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "Leaky").context(RcrtJson.parse("""
+        {"name":"leaky","description":"uses its secret","required_secrets":["CANARY"],
+         "implementation":{"type":"builtin","handler":"leaky"}}""")).build());
+    ScriptedLlmClient scripted = ScriptedLlmClient.replying(
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant(null, List.of(new ToolCall("call_1", "leaky", "{}"))),
+            "tool_calls", null, "model-x"),
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant(null, List.of(
+            new ToolCall("call_2", "echo", "{\"message\":\"" + CANARY + " and " + modelKey + "\"}"))), "tool_calls", null, "model-x"),
+        new ChatResponse(dev.rcrt.llm.ChatMessage.assistant("done", List.of()), "stop", null, "model-x"));
+    LlmClient keyed = new LlmClient() { // a client that holds a key, as OpenAiCompatibleLlmClient does
+      @Override
+      public ChatResponse chat(dev.rcrt.llm.ChatRequest request) {
+        return scripted.chat(request);
+      }
+
+      @Override
+      public java.util.Set<String> secretValues() {
+        return java.util.Set.of(modelKey);
+      }
+    };
+    try (ToolRunner runner = ToolRunner.builder(store)
+            .handler("leaky", (input, context) -> RcrtJson.object().put("used", context.secrets().get("CANARY").length()))
+            .secretResolver(SecretResolver.environment(Map.of("CANARY", CANARY)))
+            .addInterceptor(telemetry.toolInterceptor())
+            .build();
+        AgentExecutor executor = AgentExecutor.builder(telemetry.instrument(keyed, "openai", runner), runner)
+            .agent(AgentDefinition.builder("calc-bot").model("model-x").build())
+            .observer(telemetry.agentObserver())
+            .build()) {
+      assertThat(executor.ask("s1", "Use the tools").message()).isEqualTo("done");
+    }
+    List<SpanData> all = spans.getFinishedSpanItems();
+    assertThat(one(all, "execute_tool echo").getAttributes().get(AttributeKey.stringKey("gen_ai.tool.call.arguments")))
+        .isEqualTo("{\"message\":\"[secret] and [secret]\"}");
+    assertThat(all.toString()).doesNotContain(CANARY).doesNotContain(modelKey);
+    assertThat(RcrtJson.write(store.search(dev.rcrt.core.Selector.all(), 1000, 0))).doesNotContain(CANARY).doesNotContain(modelKey);
+    otel.close();
+  }
+
   private static SpanData one(List<SpanData> spans, String name) {
     List<SpanData> found = spans.stream().filter(s -> s.getName().equals(name)).toList();
     assertThat(found).as(name + " among " + spans.stream().map(SpanData::getName).toList()).hasSize(1);

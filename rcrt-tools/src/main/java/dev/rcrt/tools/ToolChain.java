@@ -1,5 +1,6 @@
 package dev.rcrt.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Principal;
 import java.time.Duration;
 
@@ -23,6 +24,14 @@ public interface ToolChain {
 
   /** The tool's time limit (its record's, else the runner's default). */
   Duration timeout();
+
+  /**
+   * {@code json} without any secret value the runner knows (those it resolved for calls, those
+   * added with {@link ToolRunner#addSecretValue}): what an interceptor should put in a span or log
+   * instead of the raw request input, which the tool must still get as it is. Responses reach
+   * application interceptors already scrubbed.
+   */
+  JsonNode scrub(JsonNode json);
 
   /**
    * Passes the call to the next link and returns its response. The request may be replaced (for

@@ -99,6 +99,11 @@ public final class ChatCommand implements Callable<Integer> {
     this.cli = cli;
   }
 
+  /** The model client with chat spans whose content is scrubbed of the runner's secrets, when tracing. */
+  private LlmClient traced(LlmClient model, ToolRunner runner, @Nullable TraceFile tracing) {
+    return tracing == null ? model : tracing.telemetry().instrument(model, providerName(model), runner);
+  }
+
   @Override
   public Integer call() throws IOException {
     if (maxRounds < 1) {
@@ -111,10 +116,7 @@ public final class ChatCommand implements Callable<Integer> {
       if (model != null) {
         agent = agent.withModel(model);
       }
-      LlmClient llm = llm(agent, workspace);
-      if (tracing != null) {
-        llm = tracing.telemetry().instrument(llm, providerName(llm));
-      }
+      LlmClient model = llm(agent, workspace);
       try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy(),
               b -> {
                 if (tracing != null) {
@@ -122,7 +124,7 @@ public final class ChatCommand implements Callable<Integer> {
                 }
               });
           Subscription local = localRunner(runner, workspace);
-          AgentExecutor executor = executor(agent, llm, runner, tracing)) {
+          AgentExecutor executor = executor(agent, traced(model, runner, tracing), runner, tracing)) {
         String sessionId = session != null ? session : UUID.randomUUID().toString();
         if (!message.isEmpty()) {
           print(executor.ask(sessionId, String.join(" ", message)).message());

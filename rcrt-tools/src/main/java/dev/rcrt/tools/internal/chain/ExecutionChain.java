@@ -176,7 +176,7 @@ public final class ExecutionChain {
     ToolResponse response =
         call.failure(new ToolException("tool_failed", "tool '" + request.tool() + "': the runner stopped before the call ended"));
     try {
-      response = new RealToolChain(links, 0, call, defaultTimeout).proceed(request);
+      response = new RealToolChain(links, 0, call, defaultTimeout, known).proceed(request);
       if (!response.success()) {
         if ("tool_capability_denied".equals(response.errorCode()) && call.tool != null) {
           listeners.callDenied(request, call.tool, "tool_capability_denied");

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolChain;
@@ -8,6 +9,7 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolInterceptor;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.internal.SecretValues;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -26,13 +28,20 @@ public final class RealToolChain implements ToolChain {
   private final int index;
   private final CallState call;
   private final Duration defaultTimeout;
+  private final SecretValues known;
   private boolean proceeded;
 
-  RealToolChain(List<ToolInterceptor> links, int index, CallState call, Duration defaultTimeout) {
+  RealToolChain(List<ToolInterceptor> links, int index, CallState call, Duration defaultTimeout, SecretValues known) {
     this.links = links;
     this.index = index;
     this.call = call;
     this.defaultTimeout = defaultTimeout;
+    this.known = known;
+  }
+
+  @Override
+  public JsonNode scrub(JsonNode json) {
+    return known.scrub(json);
   }
 
   CallState call() {
@@ -79,7 +88,7 @@ public final class RealToolChain implements ToolChain {
     ToolInterceptor link = links.get(index);
     ToolResponse response;
     try {
-      response = link.intercept(new RealToolChain(links, index + 1, call, defaultTimeout));
+      response = link.intercept(new RealToolChain(links, index + 1, call, defaultTimeout, known));
     } catch (ToolException e) {
       return call.failure(e);
     } catch (Throwable e) { // an interceptor's Error too: the call still ends with its response, a fatal one is rethrown after
