@@ -1,5 +1,6 @@
 package dev.rcrt.agent;
 
+import dev.rcrt.agent.internal.loop.AgentThreads;
 import dev.rcrt.agent.internal.loop.LoopSettings;
 import dev.rcrt.agent.internal.loop.ToolBudget;
 import dev.rcrt.agent.internal.loop.TurnLoop;
@@ -13,6 +14,7 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
@@ -25,6 +27,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +83,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentExecutor implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentExecutor.class);
-  private static final ExecutorService ASYNC_TURNS = DaemonThreads.pool(0, "rcrt-agent-turn");
 
   /** How tool calls are carried out. */
   public enum ToolMode {
@@ -92,8 +94,7 @@ public final class AgentExecutor implements AutoCloseable {
 
   private final AgentDefinition agent;
   private final BreadcrumbStore store;
-  private final ExecutorService pool;
-  private final boolean ownsPool;
+  private final AgentThreads threads;
   private final TurnLoop loop;
 
   private AgentExecutor(LoopSettings settings, AgentDefinition agent) {
@@ -101,9 +102,8 @@ public final class AgentExecutor implements AutoCloseable {
     this.store = settings.runner().store();
     // a model can copy its own key into tool arguments: the runner records no such value
     settings.llm().secretValues().forEach(settings.runner()::addSecretValue);
-    this.ownsPool = settings.toolPool() == null;
-    this.pool = ownsPool ? DaemonThreads.pool(settings.parallelism(), "rcrt-agent-" + agent.agentId()) : settings.toolPool();
-    this.loop = new TurnLoop(settings, agent, 0, pool);
+    this.threads = settings.threads();
+    this.loop = new TurnLoop(settings, agent, 0, threads.tools());
   }
 
   /**
@@ -142,13 +142,29 @@ public final class AgentExecutor implements AutoCloseable {
   }
 
   /**
-   * {@link #ask} on a shared pool of daemon threads. The stage fails with the {@link
-   * LlmException} that {@code ask} would throw.
+   * {@link #ask} on a thread of this executor ({@link Builder#threadFactory}); at most 64 such
+   * turns run at once. The stage fails with what {@code ask} would throw, with an {@link
+   * AgentException} ({@code agent_busy}) when 64 asynchronous turns already run, or ({@code
+   * agent_closed}) after {@link #close()}. Closing the executor interrupts turns still running.
    */
   public CompletionStage<AgentResponse> askAsync(String sessionId, String text) {
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(text, "text");
-    return CompletableFuture.supplyAsync(() -> ask(sessionId, text), ASYNC_TURNS);
+    CompletableFuture<AgentResponse> answered = new CompletableFuture<>();
+    try {
+      threads.turn(() -> {
+        try {
+          answered.complete(ask(sessionId, text));
+        } catch (Throwable t) {
+          answered.completeExceptionally(t);
+          Throwables.rethrowIfFatal(t);
+        }
+        return null;
+      });
+    } catch (AgentException refused) {
+      answered.completeExceptionally(refused);
+    }
+    return answered;
   }
 
   /**
@@ -194,15 +210,20 @@ public final class AgentExecutor implements AutoCloseable {
     } catch (RcrtException e) {
       LOG.warn("agent '{}' could not answer '{}': {}", agent.agentId(), trigger.id(), e.getMessage());
       loop.recordFailure(trigger, e);
+    } catch (Throwable e) { // a host's model client or observer that throws something else: the message still gets its answer
+      LOG.warn("agent '{}' could not answer '{}'", agent.agentId(), trigger.id(), e);
+      loop.recordFailure(trigger, new AgentException("agent_failed", "agent '" + agent.agentId() + "' failed: " + Throwables.describe(e), false, e));
+      Throwables.rethrowIfFatal(e);
     }
   }
 
-  /** Stops the pool the executor created for parallel tool calls; a host's pool is left alone. Idempotent. */
+  /**
+   * Stops the threads the executor made (parallel tool calls, specialists, {@link #askAsync}
+   * turns; running ones are interrupted); a host's tool pool is left alone. Idempotent.
+   */
   @Override
   public void close() {
-    if (ownsPool) {
-      pool.shutdownNow();
-    }
+    threads.close();
   }
 
   /** Builder for {@link AgentExecutor}. Not thread-safe. */
@@ -215,6 +236,7 @@ public final class AgentExecutor implements AutoCloseable {
     private int historyLimit = 20;
     private int parallelism = 4;
     private @Nullable ExecutorService toolPool;
+    private @Nullable ThreadFactory threadFactory;
     private @Nullable StreamListener streamListener;
     private AgentObserver observer = AgentObserver.NONE;
     private ToolMode toolMode = ToolMode.DIRECT;
@@ -257,10 +279,35 @@ public final class AgentExecutor implements AutoCloseable {
 
     /**
      * Where the calls of one answer run concurrently; the host keeps ownership. Default: a pool
-     * of 4 daemon threads owned (and closed) by the executor.
+     * of {@link #parallelism} threads from {@link #threadFactory}, owned (and closed) by the executor.
      */
     public Builder toolExecutor(ExecutorService pool) {
       this.toolPool = Objects.requireNonNull(pool, "pool");
+      return this;
+    }
+
+    /**
+     * How many tool calls of one answer run at once on the executor's own pool (and on each
+     * specialist's); default 4, at least 1. Not used for the calls when {@link #toolExecutor} is set.
+     */
+    public Builder parallelism(int calls) {
+      if (calls < 1) {
+        throw new IllegalArgumentException("parallelism < 1: " + calls);
+      }
+      this.parallelism = calls;
+      return this;
+    }
+
+    /**
+     * Makes every thread the executor runs work on: parallel tool calls, specialists' turns and
+     * {@link AgentExecutor#askAsync} turns. Default: daemon platform threads named {@code
+     * rcrt-agent-<id>-N}, so an executor left open never keeps a JVM alive. On Java 21 and newer a
+     * host may pass {@code Thread.ofVirtual().factory()}: the executor's waits (the model, tools,
+     * specialists) then hold no platform thread. The executor stops the pools it made on {@link
+     * AgentExecutor#close()}.
+     */
+    public Builder threadFactory(ThreadFactory factory) {
+      this.threadFactory = Objects.requireNonNull(factory, "factory");
       return this;
     }
 
@@ -319,11 +366,14 @@ public final class AgentExecutor implements AutoCloseable {
      * @throws NullPointerException if no agent was set
      */
     public AgentExecutor build() {
+      AgentDefinition definition = Objects.requireNonNull(agent, "agent");
+      ThreadFactory factory = threadFactory != null ? threadFactory : DaemonThreads.factory("rcrt-agent-" + definition.agentId());
       LoopSettings settings =
           new LoopSettings(
-              llm, runner, maxRounds, historyLimit, parallelism, toolPool, streamListener, toolMode == ToolMode.EVENT,
-              responseTimeout, maxAgentDepth, specialistTimeout, time != null ? time : runner.timeSource(), budget, observer);
-      return new AgentExecutor(settings, Objects.requireNonNull(agent, "agent"));
+              llm, runner, maxRounds, historyLimit, parallelism, new AgentThreads(factory, parallelism, toolPool), streamListener,
+              toolMode == ToolMode.EVENT, responseTimeout, maxAgentDepth, specialistTimeout,
+              time != null ? time : runner.timeSource(), budget, observer);
+      return new AgentExecutor(settings, definition);
     }
   }
 }

@@ -6,7 +6,6 @@ import dev.langchain4j.exception.TimeoutException;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
-import dev.rcrt.core.internal.DaemonThreads;
 import dev.rcrt.langchain4j.internal.Messages;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
@@ -17,8 +16,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,31 +39,50 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe as the models are (LangChain4j's are). The models stay the caller's.
  */
 public final class LangChain4jLlmClient implements LlmClient {
-  private static final ExecutorService CALLS = DaemonThreads.pool(0, "rcrt-langchain4j");
-
   private final ChatModel model;
   private final @Nullable StreamingChatModel streaming;
   private final @Nullable String defaultModel;
+  private final ThreadFactory threads;
 
-  private LangChain4jLlmClient(ChatModel model, @Nullable StreamingChatModel streaming, @Nullable String defaultModel) {
+  private LangChain4jLlmClient(
+      ChatModel model, @Nullable StreamingChatModel streaming, @Nullable String defaultModel, ThreadFactory threads) {
     this.model = Objects.requireNonNull(model, "model");
     this.streaming = streaming;
     this.defaultModel = defaultModel;
+    this.threads = threads;
   }
 
   /** A client over {@code model}; streamed requests get the whole text at once. */
   public static LangChain4jLlmClient of(ChatModel model) {
-    return new LangChain4jLlmClient(model, null, null);
+    return new LangChain4jLlmClient(model, null, null, DAEMON);
   }
 
   /** A client that streams through {@code streaming} and answers other requests through {@code model}. */
   public static LangChain4jLlmClient of(ChatModel model, StreamingChatModel streaming) {
-    return new LangChain4jLlmClient(model, Objects.requireNonNull(streaming, "streaming"), null);
+    return new LangChain4jLlmClient(model, Objects.requireNonNull(streaming, "streaming"), null, DAEMON);
   }
 
   /** This client with {@code name} as the model asked when an agent names none ({@link #defaultModel()}). */
   public LangChain4jLlmClient withDefaultModel(String name) {
-    return new LangChain4jLlmClient(model, streaming, Objects.requireNonNull(name, "name"));
+    return new LangChain4jLlmClient(model, streaming, Objects.requireNonNull(name, "name"), threads);
+  }
+
+  /** The default of {@link #withThreadFactory}: a daemon thread per blocking call, named {@code rcrt-langchain4j}. */
+  private static final ThreadFactory DAEMON = r -> {
+    Thread t = new Thread(r, "rcrt-langchain4j");
+    t.setDaemon(true);
+    return t;
+  };
+
+  /**
+   * This client with {@code factory} making the thread each blocking {@code ChatModel} call runs
+   * on (so that an interrupted caller stops waiting at once, with {@code llm_cancelled}, while the
+   * call is interrupted): one thread per call, ended with it; nothing is pooled, so there is
+   * nothing to close. Default: a daemon platform thread; on Java 21 and newer {@code
+   * Thread.ofVirtual().factory()} fits.
+   */
+  public LangChain4jLlmClient withThreadFactory(ThreadFactory factory) {
+    return new LangChain4jLlmClient(model, streaming, defaultModel, Objects.requireNonNull(factory, "factory"));
   }
 
   @Override
@@ -102,7 +121,8 @@ public final class LangChain4jLlmClient implements LlmClient {
       });
       return Messages.fromLangChain4j(await(done, request));
     }
-    Future<dev.langchain4j.model.chat.response.ChatResponse> call = CALLS.submit(() -> model.chat(converted));
+    FutureTask<dev.langchain4j.model.chat.response.ChatResponse> call = new FutureTask<>(() -> model.chat(converted));
+    threads.newThread(call).start();
     return Messages.fromLangChain4j(await(call, request)).streamedTo(listener);
   }
 

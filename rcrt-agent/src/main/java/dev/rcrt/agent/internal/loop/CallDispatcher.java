@@ -6,7 +6,8 @@ import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.agent.AgentException;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.core.internal.Ids;
 import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ToolCallOptions;
@@ -38,8 +39,6 @@ final class CallDispatcher {
   interface Specialists {
     AgentResponse ask(AgentDefinition specialist, String session, String message);
   }
-
-  private static final ExecutorService SPECIALIST_THREADS = DaemonThreads.pool(0, "rcrt-specialist");
 
   private final LoopSettings settings;
   private final AgentDefinition agent;
@@ -146,13 +145,19 @@ final class CallDispatcher {
     CompletableFuture<AgentResponse> answered = new CompletableFuture<>();
     // the deadline is set before the turn starts, so it is measured from here whatever the pool does
     CompletableFuture<AgentResponse> bounded = settings.time().orTimeout(answered, settings.specialistTimeout());
-    Future<?> turn = SPECIALIST_THREADS.submit(() -> {
-      try {
-        answered.complete(specialists.ask(specialist, session, message));
-      } catch (Throwable t) {
-        answered.completeExceptionally(t);
-      }
-    });
+    Future<?> turn;
+    try {
+      turn = settings.threads().specialist(() -> {
+        try {
+          answered.complete(specialists.ask(specialist, session, message));
+        } catch (Throwable t) {
+          answered.completeExceptionally(t);
+          Throwables.rethrowIfFatal(t);
+        }
+      });
+    } catch (AgentException busy) {
+      throw new ToolException("tool_failed", "agent '" + tool.name() + "' was not asked: " + busy.getMessage());
+    }
     try {
       return RcrtJson.object().put("message", bounded.get().message());
     } catch (ExecutionException e) {

@@ -6,15 +6,14 @@ import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An executor's settings, frozen when it is built: changing the builder afterwards changes nothing
  * that was built from it.
  *
- * @param toolPool the host's pool for parallel tool calls, or null for one of {@code parallelism}
- *     threads owned by the executor
+ * @param parallelism how many calls of one answer run at once (a specialist's own pool too)
+ * @param threads the executor's threads (tool calls, specialists, asynchronous turns), closed with it
  * @param eventMode whether calls are written for a listening runner instead of run directly
  * @param budget shared by every turn: caches token counts and relevance documents (thread-safe)
  * @param observer told of each turn (tracing)
@@ -25,7 +24,7 @@ public record LoopSettings(
     int maxRounds,
     int historyLimit,
     int parallelism,
-    @Nullable ExecutorService toolPool,
+    AgentThreads threads,
     @Nullable StreamListener streamListener,
     boolean eventMode,
     Duration responseTimeout,

@@ -30,19 +30,28 @@ public final class ToolBudget {
   private static final double B = 0.75;
 
   private final ToolPromptAdapter adapter = new ToolPromptAdapter();
+  /** The most entries each cache keeps; past it the cache starts again (entries are cheap to recompute). */
+  static final int MAX_CACHED = 4096;
+
   private final Map<String, Integer> costs = new ConcurrentHashMap<>();
   private final Map<String, List<String>> documents = new ConcurrentHashMap<>();
 
   private static final java.util.regex.Pattern O_SERIES = java.util.regex.Pattern.compile("(^|/)o[1-9]");
-  private static final Map<String, Encoding> BY_MODEL = new ConcurrentHashMap<>();
 
-  /** The encoding for {@code model}. */
+  /** The encoding for {@code model} (the registry keeps the two encodings; nothing is kept per model name). */
   public static Encoding encoding(String model) {
-    return BY_MODEL.computeIfAbsent(model, name -> {
-      String m = name.toLowerCase(Locale.ROOT);
-      boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || O_SERIES.matcher(m).find();
-      return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
-    });
+    String m = model.toLowerCase(Locale.ROOT);
+    boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || O_SERIES.matcher(m).find();
+    return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
+  }
+
+  /** {@code cache}'s value for {@code key}, computed once while cached; the cache is emptied when it passes {@link #MAX_CACHED}. */
+  private static <V> V cached(Map<String, V> cache, String key, java.util.function.Function<String, V> compute) {
+    V value = cache.computeIfAbsent(key, compute);
+    if (cache.size() > MAX_CACHED) {
+      cache.clear();
+    }
+    return value;
   }
 
   /**
@@ -51,7 +60,8 @@ public final class ToolBudget {
    */
   public int cost(ToolDefinition tool, String model, boolean nativeCalls) {
     Encoding enc = encoding(model);
-    return costs.computeIfAbsent(
+    return cached(
+        costs,
         tool.sourceId() + "@" + tool.sourceVersion() + "/" + enc.getName() + (nativeCalls ? "/native" : "/text"),
         k -> {
           if (!nativeCalls) {
@@ -93,7 +103,8 @@ public final class ToolBudget {
 
   /** A tool's BM25 document: the terms of its name, description and category, cached per version. */
   private List<String> document(ToolDefinition t) {
-    return documents.computeIfAbsent(
+    return cached(
+        documents,
         t.sourceId() + "@" + t.sourceVersion(),
         k -> terms(t.name() + " " + t.description() + " " + (t.category() == null ? "" : t.category())));
   }

@@ -9,7 +9,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
-import dev.rcrt.core.internal.DaemonThreads;
+import java.util.concurrent.Executors;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
@@ -201,7 +201,7 @@ public final class TurnLoop {
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */
   private AgentResponse askSpecialist(AgentDefinition specialist, String session, String message) {
-    ExecutorService pool = DaemonThreads.pool(settings.parallelism(), "rcrt-agent-" + specialist.agentId());
+    ExecutorService pool = Executors.newFixedThreadPool(settings.parallelism(), settings.threads().factory());
     try {
       TurnLoop sub = new TurnLoop(settings, specialist, depth + 1, pool);
       return AgentResponse.fromBreadcrumb(sub.ask(new UserMessage(session + "/" + specialist.agentId(), message)));

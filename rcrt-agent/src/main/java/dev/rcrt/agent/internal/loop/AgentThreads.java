@@ -1,0 +1,102 @@
+package dev.rcrt.agent.internal.loop;
+
+import dev.rcrt.agent.AgentException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The threads one {@code AgentExecutor} owns, all made by the host's {@link ThreadFactory} (daemon
+ * threads by default, virtual threads where the host passes {@code Thread.ofVirtual().factory()})
+ * and all stopped by {@link #close()}: the pool for parallel tool calls (unless the host gave its
+ * own, which it keeps), the specialists' turns, and {@code askAsync}'s turns. Each pool is bounded;
+ * a turn or specialist past its bound fails with a typed error instead of queueing without end.
+ *
+ * <p>Thread-safe.
+ */
+public final class AgentThreads implements AutoCloseable {
+  /** The most specialist turns (every depth) and asynchronous turns that may run at once. */
+  public static final int MAX_CONCURRENT_TURNS = 64;
+
+  private final ThreadFactory factory;
+  private final ExecutorService tools;
+  private final boolean ownsTools;
+  private final ThreadPoolExecutor specialists;
+  private final ThreadPoolExecutor turns;
+
+  /**
+   * @param hostTools the host's pool for tool calls, which it keeps, or null for {@code
+   *     parallelism} threads owned here
+   */
+  public AgentThreads(ThreadFactory factory, int parallelism, @Nullable ExecutorService hostTools) {
+    this.factory = factory;
+    this.ownsTools = hostTools == null;
+    this.tools = hostTools != null ? hostTools : new ThreadPoolExecutor(
+        parallelism, parallelism, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+    this.specialists = bounded(factory);
+    this.turns = bounded(factory);
+  }
+
+  private static ThreadPoolExecutor bounded(ThreadFactory factory) {
+    return new ThreadPoolExecutor(0, MAX_CONCURRENT_TURNS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
+  }
+
+  /** Where the calls of one answer run concurrently. */
+  public ExecutorService tools() {
+    return tools;
+  }
+
+  /** The factory the executor's threads come from (a specialist's own tool pool too). */
+  public ThreadFactory factory() {
+    return factory;
+  }
+
+  /**
+   * Runs a specialist's turn on its own thread, so that its caller can stop waiting at the
+   * specialist timeout.
+   *
+   * @throws AgentException {@code agent_busy} when {@value #MAX_CONCURRENT_TURNS} specialist turns already run
+   */
+  public Future<?> specialist(Runnable turn) {
+    return submit(specialists, Executors.callable(turn), "specialist turns");
+  }
+
+  /**
+   * Runs an asynchronous turn.
+   *
+   * @throws AgentException {@code agent_busy} when {@value #MAX_CONCURRENT_TURNS} asynchronous turns already run
+   */
+  public <T> Future<T> turn(Callable<T> turn) {
+    return submit(turns, turn, "asynchronous turns");
+  }
+
+  private static <T> Future<T> submit(ThreadPoolExecutor pool, Callable<T> task, String what) {
+    try {
+      return pool.submit(task);
+    } catch (RejectedExecutionException full) {
+      if (pool.isShutdown()) {
+        throw new AgentException("agent_closed", "the agent executor is closed; build a new one", false, null);
+      }
+      throw new AgentException(
+          "agent_busy", MAX_CONCURRENT_TURNS + " " + what + " already run on this agent executor; wait for one to end and ask again", true, full);
+    }
+  }
+
+  /** Stops every pool made here (running turns are interrupted); a host's tool pool is left alone. Idempotent. */
+  @Override
+  public void close() {
+    if (ownsTools) {
+      tools.shutdownNow();
+    }
+    specialists.shutdownNow();
+    turns.shutdownNow();
+  }
+}
