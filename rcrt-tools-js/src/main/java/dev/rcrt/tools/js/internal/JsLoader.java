@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 public final class JsLoader implements AutoCloseable {
   private static final long STATEMENTS_PER_MS = 200_000;
 
-  private final WorkerPool workers = WorkerPool.shared();
+  private final WorkerPool workers = WorkerPool.configured();
   private @Nullable TypeScriptCompiler typescript;
   private boolean closed;
 
@@ -127,6 +127,7 @@ public final class JsLoader implements AutoCloseable {
   @Override
   public synchronized void close() {
     closed = true;
+    workers.close();
     if (typescript != null) {
       typescript.close();
       typescript = null;

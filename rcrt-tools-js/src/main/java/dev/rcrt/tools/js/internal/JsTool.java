@@ -80,8 +80,16 @@ final class JsTool implements ToolRuntime.Loaded {
   public JsonNode call(JsonNode input, ToolRuntime.Call scope) {
     ToolContext context = scope.context();
     String tool = code.program().tool();
-    Duration limit = scope.remaining();
-    WorkerProcess worker = workers.acquire(tool, limit);
+    Duration remaining = scope.remaining();
+    long asked = System.nanoTime();
+    WorkerProcess worker = workers.acquire(tool, remaining);
+    // time spent queued behind busy workers is the call's; a fresh worker's start-up is not
+    Duration limit = remaining.minusNanos(Math.max(0, System.nanoTime() - asked - worker.takeStartupNanos()));
+    if (limit.isNegative() || limit.isZero()) {
+      workers.release(worker);
+      throw new ToolException(
+          "tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms waiting for a busy JavaScript worker");
+    }
     JsHostCalls host = new JsHostCalls(code, services, scope, System.nanoTime() + limit.toNanos());
     ObjectNode call = RcrtJson.object().put("checksum", code.program().checksum());
     call.set("input", input);

@@ -5,41 +5,49 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JavaScript worker processes of this JVM, shared by every runner: a worker holds no state of
- * any call or runner between calls (each call runs in a fresh context), so sharing costs nothing and
- * spares each runner the worker's start-up (about a second). Workers are started on demand up to
- * {@code rcrt.js.workers} (system property; default the number of processors, between 2 and 4), each
- * with a heap of {@code rcrt.js.worker-heap-mb} (default 512). A worker that failed or was killed is
- * replaced by the next demand. Workers end with this JVM: each exits when its standard input closes.
- * Thread-safe.
+ * The JavaScript worker processes of one {@code JavaScriptRuntime}: a worker holds no state of any
+ * call between calls (each call runs in a fresh context), so every runner sharing the runtime shares
+ * them. Workers are started on demand up to {@code rcrt.js.workers} (system property; default the
+ * number of processors, between 2 and 4), each with a heap of {@code rcrt.js.worker-heap-mb}
+ * (default 512), from the class path {@link WorkerLaunch} computes. A worker that failed or was
+ * killed is replaced by the next demand. {@link #close()} kills them all (and each exits by itself
+ * when its standard input closes, so none outlives this JVM either). Thread-safe.
  */
 final class WorkerPool {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
   /** The longest a worker may take to start; a cold JVM on a busy machine needs a few seconds. */
   static final Duration STARTUP = Duration.ofSeconds(60);
-  private static final WorkerPool SHARED =
-      new WorkerPool(
-          Integer.getInteger("rcrt.js.workers", Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()))),
-          Integer.getInteger("rcrt.js.worker-heap-mb", 512));
 
   private final int max;
   private final int heapMegabytes;
+  private final WorkerLaunch launch;
   private final Deque<WorkerProcess> idle = new ArrayDeque<>();
+  /** Every worker started and not yet gone, idle or busy: what {@link #close()} kills. */
+  private final Set<WorkerProcess> started = new HashSet<>();
   private int live;
+  private boolean closed;
 
-  WorkerPool(int max, int heapMegabytes) {
+  WorkerPool(int max, int heapMegabytes, WorkerLaunch launch) {
     this.max = Math.max(1, max);
     this.heapMegabytes = heapMegabytes;
+    this.launch = launch;
   }
 
-  static WorkerPool shared() {
-    return SHARED;
+  /** A pool sized by the {@code rcrt.js.workers} and {@code rcrt.js.worker-heap-mb} system properties. */
+  static WorkerPool configured() {
+    return new WorkerPool(
+        Integer.getInteger("rcrt.js.workers", Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()))),
+        Integer.getInteger("rcrt.js.worker-heap-mb", 512),
+        WorkerLaunch.ofThisRuntime());
   }
 
   int heapMegabytes() {
@@ -49,14 +57,14 @@ final class WorkerPool {
   /** Starts one worker in the background when none exists yet, so the first call finds it up. */
   void prewarm() {
     synchronized (this) {
-      if (live > 0) {
+      if (live > 0 || closed) {
         return;
       }
       live++;
     }
     Thread starter = new Thread(() -> {
       try {
-        release(WorkerProcess.start(heapMegabytes, STARTUP));
+        release(started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments())));
       } catch (IOException e) {
         LOG.warn("a JavaScript worker did not start: {}", e.getMessage());
         gone();
@@ -77,6 +85,9 @@ final class WorkerPool {
     long deadline = System.nanoTime() + wait.toNanos();
     synchronized (this) {
       while (true) {
+        if (closed) {
+          throw new ToolException("tool_failed", "tool '" + tool + "' was not run: its JavaScript runtime is closed (its tool runner was closed)");
+        }
         WorkerProcess w;
         while ((w = idle.pollFirst()) != null) {
           if (w.alive()) {
@@ -102,23 +113,49 @@ final class WorkerPool {
       }
     }
     try {
-      return WorkerProcess.start(heapMegabytes, STARTUP);
+      return started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments()));
     } catch (IOException e) {
       gone();
       throw new ToolException("tool_failed", "tool '" + tool + "': the JavaScript worker process could not start: " + e.getMessage());
     }
   }
 
+  /** Keeps track of a new worker; one started while the pool closed is killed at once. */
+  private WorkerProcess started(WorkerProcess worker) {
+    synchronized (this) {
+      if (!closed) {
+        started.add(worker);
+        return worker;
+      }
+    }
+    worker.kill();
+    throw new ToolException("tool_failed", "the JavaScript runtime was closed while a worker started");
+  }
+
   /** Returns a worker after a call that ended normally. */
   void release(WorkerProcess worker) {
     synchronized (this) {
-      if (worker.alive()) {
+      if (worker.alive() && !closed) {
         idle.addFirst(worker);
-      } else {
-        live--;
+        notifyAll();
+        return;
       }
+    }
+    discard(worker);
+  }
+
+  /** Kills every worker, idle or busy (their calls fail), and starts no more. Idempotent. */
+  void close() {
+    List<WorkerProcess> all;
+    synchronized (this) {
+      closed = true;
+      all = List.copyOf(started);
+      started.clear();
+      idle.clear();
       notifyAll();
     }
+    all.forEach(WorkerProcess::kill);
+    launch.close();
   }
 
   /** Kills a worker whose call did not end normally (timed out, broke the protocol, died). */
@@ -126,7 +163,12 @@ final class WorkerPool {
     if (worker != null) {
       worker.kill();
     }
-    gone();
+    synchronized (this) {
+      if (worker != null) {
+        started.remove(worker);
+      }
+      gone();
+    }
   }
 
   private synchronized void gone() {

@@ -35,6 +35,9 @@ final class WorkerProcess {
   private final StringBuilder stderr = new StringBuilder();
   private final Set<String> programs = ConcurrentHashMap.newKeySet();
 
+  /** How long this worker took to start, until the first call takes it ({@link #takeStartupNanos}). */
+  private long startupNanos;
+
   private WorkerProcess(Process process) {
     this.process = process;
     this.frames = new BoundedLines(process.getInputStream(), MAX_FRAME_BYTES, Long.MAX_VALUE, "the JavaScript worker's output", "rcrt-js-worker-out");
@@ -58,10 +61,11 @@ final class WorkerProcess {
    * Starts a worker and waits until its engine is up.
    *
    * @param heapMegabytes the worker's maximum heap ({@code -Xmx})
+   * @param launch the class path and main class ({@link WorkerLaunch#arguments()})
    * @throws IOException when the process cannot be started or does not become ready within {@code
    *     startup}, naming why and the end of its standard error; the process is gone then
    */
-  static WorkerProcess start(int heapMegabytes, Duration startup) throws IOException {
+  static WorkerProcess start(int heapMegabytes, Duration startup, List<String> launch) throws IOException {
     List<String> command = new java.util.ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heapMegabytes + "m",
@@ -71,12 +75,14 @@ final class WorkerProcess {
         "-XX:+UseSerialGC",
         "-Xshare:auto"));
     command.addAll(GRAAL_ON_NEW_JDKS);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), JsWorkerMain.class.getName()));
+    command.addAll(launch);
+    long starting = System.nanoTime();
     WorkerProcess worker = new WorkerProcess(new ProcessBuilder(command).start());
     String failure;
     try {
       JsonNode ready = worker.next(startup);
       if (ready != null && ready.path("ready").asBoolean()) {
+        worker.startupNanos = System.nanoTime() - starting;
         return worker;
       }
       failure = ready == null ? "it exited while starting" : "its first line was not the ready frame";
@@ -88,6 +94,16 @@ final class WorkerProcess {
     }
     worker.kill();
     throw new IOException("the worker did not start: " + failure + " (" + worker.describeExit() + ")");
+  }
+
+  /**
+   * The nanoseconds this worker took to start if no call asked before, else 0: a call that started
+   * the worker is not charged its start-up, a later one waited for nothing of the kind.
+   */
+  synchronized long takeStartupNanos() {
+    long taken = startupNanos;
+    startupNanos = 0;
+    return taken;
   }
 
   /** Sends one frame. */

@@ -1,0 +1,80 @@
+package dev.rcrt.tools.js;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.testing.ToolHarness;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The worker processes belong to their runtime: counted, bounded in time while queued, stopped on close. */
+class JavaScriptWorkersTest {
+
+  private static void code(ToolHarness h, String name, long timeoutMs, String source) {
+    h.define("tool.code.v1", """
+        {"name":"%s","code":{"language":"javascript","source":%s},"input_schema":{"type":"object"},"limits":{"timeout_ms":%d}}
+        """.formatted(name, RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(source)), timeoutMs));
+  }
+
+  /** The worker JVMs this JVM started and that still run. */
+  private static List<ProcessHandle> workers() {
+    return ProcessHandle.current().children()
+        .filter(p -> p.isAlive() && p.info().command().orElse("").endsWith("java"))
+        .toList();
+  }
+
+  @Test
+  void closingTheRunnerStopsItsRuntimesWorkers() throws Exception {
+    List<ProcessHandle> before = workers();
+    ToolHarness h = new ToolHarness();
+    code(h, "hello", 20_000, "export function execute() { return {ok: true}; }");
+    assertThat(h.call("hello", "{}").output().path("ok").asBoolean()).isTrue();
+    List<ProcessHandle> mine = workers().stream().filter(p -> !before.contains(p)).toList();
+    assertThat(mine).isNotEmpty();
+    h.close();
+    for (ProcessHandle worker : mine) {
+      worker.onExit().get(20, TimeUnit.SECONDS);
+    }
+    assertThat(workers()).doesNotContainAnyElementsOf(mine);
+    assertThat(h.call("hello", "{}").errorCode()).isNotEqualTo("success");
+  }
+
+  @Test
+  void timeQueuedBehindABusyWorkerCountsAgainstTheCallsLimit() throws Exception {
+    System.setProperty("rcrt.js.workers", "1");
+    ToolHarness h;
+    try {
+      h = new ToolHarness();
+    } finally {
+      System.clearProperty("rcrt.js.workers");
+    }
+    try (h) {
+      // holds the only worker for its whole 1 s limit, after saying that it runs
+      code(h, "hog", 1_000, """
+          export async function execute(input, context) {
+            await context.api.createBreadcrumb({schema_name: 'hog.started.v1', title: 'running'});
+            while (true) {}
+          }""");
+      // needs 1 s of its 1.5 s limit: it fits only if the 1 s it waited for the worker is not counted
+      code(h, "patient", 1_500, """
+          export async function execute() { await new Promise(done => setTimeout(done, 1000)); return {ok: true}; }""");
+      ToolResponse warm = h.call("patient", "{}");
+      assertThat(warm.success()).as("warm: one worker up, the code known: %s", warm.error()).isTrue();
+      CompletableFuture<Void> hogRuns = new CompletableFuture<>();
+      ToolResponse patient;
+      try (Subscription s = h.store.subscribe(Selector.schema("hog.started.v1"), e -> hogRuns.complete(null))) {
+        CompletableFuture<ToolResponse> hog = CompletableFuture.supplyAsync(() -> h.call("hog", "{}"));
+        hogRuns.get(30, TimeUnit.SECONDS);
+        patient = h.call("patient", "{}");
+        assertThat(hog.get(30, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
+      }
+      assertThat(patient.errorCode()).isEqualTo("tool_timeout");
+      assertThat(patient.error()).contains("1500 ms");
+    }
+  }
+}
