@@ -20,11 +20,15 @@ import dev.rcrt.tools.js.internal.JsLoader;
  * <p>Isolation and limits: each call runs in a fresh GraalJS context inside a worker JVM of its own
  * (no Java access, no threads, no I/O but what the host answers), bounded by the tool's time limit
  * (the worker cancels the call, and is killed if it does not stop), {@code limits.memory_mb}
- * (default 256), a statement budget and a 64 MiB cap on what it returns. Workers start with the
- * running JVM's {@code java} and {@code java.class.path}.
+ * (default 256), a statement budget and a 64 MiB cap on what it returns. Time a call waits for a
+ * busy worker counts against its limit. Workers start with the running JVM's {@code java} and a
+ * class path computed from this runtime's own class loader: its URLs (jars nested in a Spring Boot
+ * fat jar are copied out to a temporary directory first), the module path and the class path.
  *
- * <p>Thread-safe. {@link #close()} releases this instance's TypeScript compiler; the worker
- * processes are shared by every runner in the JVM and end with it.
+ * <p>Thread-safe. The worker processes belong to this instance: every runner given the same
+ * instance ({@code ToolRunner.Builder.runtime}) shares them, and the last such runner to close
+ * closes the runtime. {@link #close()} kills the workers (calls still running fail), deletes the
+ * copied jars and releases the TypeScript compiler.
  */
 public final class JavaScriptRuntime implements ToolRuntime {
   /** The implementation type this runtime runs: {@value}. */
