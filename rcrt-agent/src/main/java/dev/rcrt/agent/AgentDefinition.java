@@ -187,7 +187,7 @@ public record AgentDefinition(
       c.put("system_prompt", systemPrompt);
       c.setAll(options.toJson());
       ArrayNode selectors = c.putObject("subscriptions").putArray("selectors");
-      subscriptions.forEach(s -> selectors.add(RcrtJson.mapper().<JsonNode>valueToTree(s)));
+      subscriptions.forEach(s -> selectors.add(RcrtJson.toTree(s)));
       return new AgentDefinition(agentId, model, systemPrompt, options, subscriptions, c);
     }
   }

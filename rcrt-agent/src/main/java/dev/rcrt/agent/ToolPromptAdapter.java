@@ -77,7 +77,7 @@ public final class ToolPromptAdapter {
     Map<String, String> functionToTool = FunctionNames.assign(tools.stream().map(ToolDefinition::name).toList());
     String[] functionNames = functionToTool.keySet().toArray(String[]::new);
     StringBuilder text = new StringBuilder(tools.isEmpty() ? "" : HEADER);
-    ArrayNode array = RcrtJson.mapper().createArrayNode();
+    ArrayNode array = RcrtJson.array();
     for (int i = 0; i < tools.size(); i++) {
       if (i > 0) {
         text.append('\n');

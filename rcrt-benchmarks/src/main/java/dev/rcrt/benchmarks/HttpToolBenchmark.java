@@ -84,7 +84,7 @@ public class HttpToolBenchmark {
     HttpRequest request = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30))
         .header("Content-Type", "application/json").header("Accept", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(input))).build();
-    return RcrtJson.mapper().readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+    return RcrtJson.parse(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
   }
 
   /** The runner's fixed cost (two breadcrumbs, resolve, validation) with a Java tool that does nothing. */

@@ -38,7 +38,7 @@ class RcrtAgentChatTest {
     return RcrtJson.write(RcrtJson.parse("""
         {"id":"c","model":"google/gemini-2.0-flash-exp","choices":[{"index":0,"finish_reason":"stop",
           "message":{"role":"assistant","content":""}}],"usage":{"prompt_tokens":50,"completion_tokens":20,"total_tokens":70}}""")
-        .deepCopy()).replace("\"content\":\"\"", "\"content\":" + RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(content)));
+        .deepCopy()).replace("\"content\":\"\"", "\"content\":" + RcrtJson.write(RcrtJson.nodes().textNode(content)));
   }
 
   @Test

@@ -53,7 +53,7 @@ class ToolCallCommandTest {
     Path def = tool("shout.json", """
         {"schema_name":"tool.v1","title":"Shout","context":{"name":"shout",
          "implementation":{"type":"module","module":%s,"export":"shout","version":"1.2.0"}}}
-        """.formatted(RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(jar.toString()))));
+        """.formatted(RcrtJson.write(RcrtJson.nodes().textNode(jar.toString()))));
     CliHarness run = CliHarness.run("tool", "call", "shout", "{\"text\":\"hi\"}", "--breadcrumbs", def.toString(), "--allow-module-dir", dir.toString());
     assertThat(run.err()).isEmpty();
     assertThat(RcrtJson.parse(run.out()).get("text").asText()).isEqualTo("HI!");

@@ -36,7 +36,7 @@ class TrustCommandsTest {
 
   private static String toolCall(String id, String name, String arguments) {
     return completion("{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"" + id + "\",\"type\":\"function\",\"function\":{\"name\":\""
-        + name + "\",\"arguments\":" + RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(arguments)) + "}}]}");
+        + name + "\",\"arguments\":" + RcrtJson.write(RcrtJson.nodes().textNode(arguments)) + "}}]}");
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.rcrt.core;
 
+import dev.rcrt.core.internal.Mapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
@@ -136,7 +137,7 @@ public final class BreadcrumbFiles {
   public static LoadReport<BreadcrumbCreate> parse(String source, InputStream json) {
     JsonNode root;
     try {
-      root = RcrtJson.mapper().readTree(json);
+      root = Mapper.SHARED.readTree(json);
       if (root != null) {
         RcrtJson.checkFinite(root);
       }
@@ -172,7 +173,7 @@ public final class BreadcrumbFiles {
       return;
     }
     try {
-      BreadcrumbCreate create = RcrtJson.mapper().treeToValue(node, BreadcrumbCreate.class);
+      BreadcrumbCreate create = Mapper.SHARED.treeToValue(node, BreadcrumbCreate.class);
       items.add(create.id() != null ? create : create.withId(derivedId(create, seen)));
       sources.add(source);
     } catch (ValueInstantiationException e) {

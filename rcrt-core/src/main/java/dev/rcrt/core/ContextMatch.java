@@ -58,6 +58,6 @@ public record ContextMatch(
   private static com.fasterxml.jackson.databind.JsonNode json(Object value) {
     return value instanceof String text
         ? com.fasterxml.jackson.databind.node.TextNode.valueOf(text)
-        : RcrtJson.mapper().valueToTree(value);
+        : RcrtJson.toTree(value);
   }
 }

@@ -1,15 +1,18 @@
 package dev.rcrt.core;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.rcrt.core.internal.Mapper;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Jackson configuration every RCRT wire type is read and written with.
@@ -17,29 +20,75 @@ import java.io.UncheckedIOException;
  * <p>Unknown fields are ignored on read (wire compatibility), null properties are omitted on
  * write, and times are ISO-8601 strings. Reading is strict where leniency would hide an attack or a
  * bug: a repeated key in one object is an error (not last-wins), and a number outside the range of
- * a double (such as {@code 1e400}) is an error, not infinity. The mapper is thread-safe and must
- * not be reconfigured.
+ * a double (such as {@code 1e400}, or an integer of 400 digits) is an error, not infinity.
+ *
+ * <p>A read-only facade: the mapper behind it is shared by the whole SDK and no caller can
+ * reconfigure it. Thread-safe.
  */
 public final class RcrtJson {
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
-          .addModule(new JavaTimeModule())
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          .serializationInclusion(JsonInclude.Include.NON_NULL)
-          .build();
+  private static final ObjectMapper MAPPER = Mapper.SHARED;
 
   private RcrtJson() {}
-
-  /** The shared mapper. Thread-safe; do not reconfigure it. */
-  public static ObjectMapper mapper() {
-    return MAPPER;
-  }
 
   /** A new empty JSON object. */
   public static ObjectNode object() {
     return MAPPER.createObjectNode();
+  }
+
+  /** A new empty JSON array. */
+  public static ArrayNode array() {
+    return MAPPER.createArrayNode();
+  }
+
+  /** The factory of JSON nodes (text, numbers, {@code null}); stateless and thread-safe. */
+  public static JsonNodeFactory nodes() {
+    return MAPPER.getNodeFactory();
+  }
+
+  /**
+   * {@code value} (a record, map, list, string, number or node) as a JSON tree, with RCRT's field
+   * names, typed as the caller expects it ({@code ObjectNode} for a record or map, as Jackson's
+   * {@code valueToTree}); {@code null} gives a JSON {@code null} node.
+   *
+   * @throws IllegalArgumentException if the value cannot be written as JSON
+   * @throws ClassCastException if the tree is not of the type the caller expects
+   */
+  @SuppressWarnings("unchecked")
+  public static <T extends JsonNode> T toTree(@Nullable Object value) {
+    JsonNode tree = MAPPER.valueToTree(value);
+    return (T) (tree == null ? MAPPER.getNodeFactory().nullNode() : tree);
+  }
+
+  /**
+   * {@code value} converted to {@code type} through its JSON form (a tree to a map, a record to a
+   * tree).
+   *
+   * @throws IllegalArgumentException if it does not convert
+   */
+  public static <T> T convert(Object value, Class<T> type) {
+    return MAPPER.convertValue(value, type);
+  }
+
+  /** {@link #convert(Object, Class)} for a generic type such as {@code Map<String, Object>}. */
+  public static <T> T convert(Object value, TypeReference<T> type) {
+    return MAPPER.convertValue(value, type);
+  }
+
+  /**
+   * Reads {@code tree} as a wire type such as {@link BreadcrumbCreate} or {@link BreadcrumbUpdate}.
+   *
+   * @throws ValidationException if it does not fit the type; the message is the type's own
+   *     validation message when its constructor refused the values
+   */
+  public static <T> T read(JsonNode tree, Class<T> type) {
+    try {
+      return MAPPER.treeToValue(tree, type);
+    } catch (JsonProcessingException e) {
+      if (e.getCause() instanceof RcrtException r) {
+        throw new ValidationException(r.getMessage());
+      }
+      throw new ValidationException(type.getSimpleName() + ": " + e.getOriginalMessage() + location(e));
+    }
   }
 
   /**
@@ -58,8 +107,12 @@ public final class RcrtJson {
     return tree;
   }
 
-  /** @throws ValidationException if a number in {@code tree} overflowed to infinity, naming its pointer */
-  static void checkFinite(JsonNode tree) {
+  /**
+   * Checks a tree read by other means than {@link #parse} (a lenient reader of a model's text).
+   *
+   * @throws ValidationException if a number in {@code tree} is beyond the range of a double, naming its pointer
+   */
+  public static void checkFinite(JsonNode tree) {
     String infinite = nonFinite(tree, "");
     if (infinite != null) {
       throw new ValidationException("not valid JSON: the number at " + (infinite.isEmpty() ? "/" : infinite)
@@ -67,9 +120,9 @@ public final class RcrtJson {
     }
   }
 
-  /** The pointer of the first number that overflowed to infinity, or null. Jackson bounds the depth. */
+  /** The pointer of the first number beyond a double (infinite as one), or null. Jackson bounds the depth. */
   private static @org.jspecify.annotations.Nullable String nonFinite(JsonNode node, String at) {
-    if (node.isFloatingPointNumber()) {
+    if (node.isFloatingPointNumber() || node.isBigInteger()) {
       return Double.isFinite(node.doubleValue()) ? null : at;
     }
     if (node.isObject()) {
@@ -101,6 +154,20 @@ public final class RcrtJson {
     } catch (JsonProcessingException e) {
       throw new ValidationException("not a breadcrumb: " + e.getOriginalMessage() + location(e));
     }
+  }
+
+  /** Indented JSON text of a node or value, for people to read (the CLI's output). */
+  public static String writePretty(Object value) {
+    try {
+      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Compact JSON of a node or value written to {@code out}, which is left open. */
+  public static void write(OutputStream out, Object value) throws IOException {
+    MAPPER.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, value);
   }
 
   /** Compact JSON text of a node or value. */

@@ -102,7 +102,7 @@ public final class SchemaDefinitions {
   static JsonNode jsonSchema(JsonNode definition) {
     ObjectNode fields = RcrtJson.object().put("type", "object");
     ObjectNode properties = fields.putObject("properties");
-    ArrayNode required = RcrtJson.mapper().createArrayNode();
+    ArrayNode required = RcrtJson.array();
     for (Map.Entry<String, JsonNode> f : definition.path("field_definitions").properties()) {
       ObjectNode prop = properties.putObject(f.getKey());
       String type = f.getValue().path("type").asText("any").toLowerCase(Locale.ROOT);

@@ -1,5 +1,6 @@
 package dev.rcrt.core;
 
+import dev.rcrt.core.internal.Mapper;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -85,7 +86,7 @@ public record Selector(
       throw new ValidationException("selector: expected a JSON object, found " + json.getNodeType());
     }
     try {
-      return RcrtJson.mapper().treeToValue(json, Selector.class);
+      return Mapper.SHARED.treeToValue(json, Selector.class);
     } catch (ValueInstantiationException e) {
       if (e.getCause() instanceof ValidationException v) {
         throw v;

@@ -19,7 +19,7 @@ class BreadcrumbJsonTest {
 
   @Test
   void readsTheServersWireFormatAndIgnoresUnknownFields() throws Exception {
-    Breadcrumb b = RcrtJson.mapper().readValue(SERVER_JSON, Breadcrumb.class);
+    Breadcrumb b = RcrtJson.parseAs(SERVER_JSON);
     assertThat(b.id()).isEqualTo("b1");
     assertThat(b.semanticVersion()).isEqualTo("1.0.0");
     assertThat(b.schemaName()).isEqualTo("s.v1");
@@ -34,7 +34,7 @@ class BreadcrumbJsonTest {
   @Test
   void writesSnakeCaseFieldNamesAndCapitalisedEnums() {
     Breadcrumb b = RcrtJson.parseAs(SERVER_JSON);
-    JsonNode written = RcrtJson.mapper().valueToTree(b);
+    JsonNode written = RcrtJson.toTree(b);
     assertThat(written.has("schema_name")).isTrue();
     assertThat(written.has("semantic_version")).isTrue();
     assertThat(written.has("size_bytes")).isTrue();
@@ -113,5 +113,19 @@ class BreadcrumbJsonTest {
         .isInstanceOf(ValidationException.class)
         .hasMessage("not valid JSON: the number at /amounts/1 is outside the range of a double; send it as a string if it must be that large");
     assertThat(RcrtJson.parse("{\"n\":1.7976931348623157e308}").get("n").isNumber()).isTrue();
+  }
+
+  @Test
+  void anIntegerBeyondADoubleIsRefusedToo() {
+    String huge = "9".repeat(900);
+    assertThatThrownBy(() -> RcrtJson.parse("{\"n\":" + huge + "}"))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("the number at /n is outside the range of a double");
+    LoadReport<BreadcrumbCreate> loaded = BreadcrumbFiles.parse("huge.json",
+        new java.io.ByteArrayInputStream(("{\"schema_name\":\"note.v1\",\"title\":\"t\",\"context\":{\"n\":" + huge + "}}")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertThat(loaded.items()).isEmpty();
+    assertThat(loaded.problems()).singleElement().satisfies(p -> assertThat(p.toString()).contains("outside the range of a double"));
+    assertThat(RcrtJson.parse("{\"n\":" + "9".repeat(300) + "}").get("n").isNumber()).as("within a double's range").isTrue();
   }
 }

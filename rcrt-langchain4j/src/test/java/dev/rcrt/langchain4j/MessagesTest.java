@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class MessagesTest {
   @Test
   void aConversationWithToolsAndOptionsArrivesWhole() {
-    com.fasterxml.jackson.databind.node.ArrayNode tools = RcrtJson.mapper().createArrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode tools = RcrtJson.array();
     tools.add(RcrtJson.parse("""
         {"type":"function","function":{"name":"unit_convert","description":"Converts units",
          "parameters":{"type":"object","properties":{"unit":{"type":"string","enum":["km","mi"],"description":"target"},

@@ -223,7 +223,7 @@ public record ChatOptions(
 
     /** {@code tool_choice}: {@code "auto"}, {@code "none"} or {@code "required"}. */
     public Builder toolChoice(String mode) {
-      return toolChoice(RcrtJson.mapper().getNodeFactory().textNode(Objects.requireNonNull(mode, "mode")));
+      return toolChoice(RcrtJson.nodes().textNode(Objects.requireNonNull(mode, "mode")));
     }
 
     /** {@code tool_choice} forcing one function, by the name offered in {@code tools}. */

@@ -29,7 +29,7 @@ public record ChatRequest(
   public ChatRequest {
     Objects.requireNonNull(model, "model");
     messages = List.copyOf(messages);
-    tools = tools == null ? RcrtJson.mapper().createArrayNode() : tools;
+    tools = tools == null ? RcrtJson.array() : tools;
     options = options == null ? ChatOptions.DEFAULTS : options;
   }
 

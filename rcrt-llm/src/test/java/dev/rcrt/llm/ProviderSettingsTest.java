@@ -110,7 +110,7 @@ class ProviderSettingsTest {
   @Test
   void everyRequestOptionIsSentUnderItsChatCompletionsName() {
     answerAt("/v1/chat/completions", ANSWER);
-    var tools = RcrtJson.mapper().createArrayNode();
+    var tools = RcrtJson.array();
     tools.add(RcrtJson.parse("{\"type\":\"function\",\"function\":{\"name\":\"calculator\",\"parameters\":{\"type\":\"object\"}}}"));
     ChatOptions options = ChatOptions.builder()
         .temperature(0.0).maxTokens(256).toolChoiceFunction("calculator").parallelToolCalls(false).seed(42L)

@@ -62,12 +62,12 @@ public final class McpImport implements AutoCloseable {
       implementation.set("server", server.deepCopy());
       implementation.put("tool", tool.name());
       ObjectNode definition = context.putObject("definition");
-      definition.set("inputSchema", withoutDialect(RcrtJson.mapper().valueToTree(tool.inputSchema())));
+      definition.set("inputSchema", withoutDialect(RcrtJson.toTree(tool.inputSchema())));
       if (tool.outputSchema() != null) {
-        definition.set("outputSchema", withoutDialect(RcrtJson.mapper().valueToTree(tool.outputSchema())));
+        definition.set("outputSchema", withoutDialect(RcrtJson.toTree(tool.outputSchema())));
       }
       if (tool.annotations() != null) {
-        context.set("annotations", RcrtJson.mapper().valueToTree(tool.annotations()));
+        context.set("annotations", RcrtJson.toTree(tool.annotations()));
       }
       out.add(BreadcrumbCreate.builder("tool.v1", tool.title() != null ? tool.title() : name)
           .id("mcp-" + alias + "-" + tool.name())

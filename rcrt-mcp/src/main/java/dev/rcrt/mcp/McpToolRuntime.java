@@ -114,7 +114,7 @@ public final class McpToolRuntime implements ToolRuntime {
       McpClientSession session = session(address, resolved);
       McpSchema.CallToolResult result;
       try {
-        result = session.call(tool, RcrtJson.mapper().convertValue(input, MAP));
+        result = session.call(tool, RcrtJson.convert(input, MAP));
       } catch (McpException e) {
         if (e.code().equals("mcp_failed")) {
           drop(address, session);
@@ -181,12 +181,12 @@ public final class McpToolRuntime implements ToolRuntime {
 
   private static JsonNode output(McpSchema.CallToolResult result) {
     if (result.structuredContent() != null) {
-      return RcrtJson.mapper().valueToTree(result.structuredContent());
+      return RcrtJson.toTree(result.structuredContent());
     }
     if (result.content().stream().allMatch(c -> c instanceof McpSchema.TextContent)) {
-      return RcrtJson.mapper().getNodeFactory().textNode(text(result));
+      return RcrtJson.nodes().textNode(text(result));
     }
-    ArrayNode blocks = RcrtJson.mapper().valueToTree(result.content());
+    ArrayNode blocks = RcrtJson.toTree(result.content());
     return blocks;
   }
 

@@ -21,7 +21,7 @@ public final class EnvironmentDumpServer {
         .context(RcrtJson.parse("{\"name\":\"environment\",\"description\":\"this process's environment\",\"implementation\":{\"type\":\"builtin\"}}"))
         .build());
     try (ToolRunner runner = ToolRunner.builder(store)
-            .handler("environment", (in, ctx) -> RcrtJson.object().set("env", RcrtJson.mapper().valueToTree(System.getenv())))
+            .handler("environment", (in, ctx) -> RcrtJson.object().set("env", RcrtJson.toTree(System.getenv())))
             .build();
         McpToolServer server = McpToolServer.builder(runner).stdio(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out))) {
       server.awaitClose();

@@ -31,7 +31,7 @@ class McpEnvironmentTest {
   private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
 
   private void defineServerTool() {
-    ArrayNode command = RcrtJson.mapper().createArrayNode()
+    ArrayNode command = RcrtJson.array()
         .add(Path.of(System.getProperty("java.home"), "bin", "java").toString())
         .add("-cp").add(System.getProperty("java.class.path"))
         .add(EnvironmentDumpServer.class.getName());

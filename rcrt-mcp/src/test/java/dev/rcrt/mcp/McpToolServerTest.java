@@ -67,13 +67,13 @@ class McpToolServerTest {
   void toolsAreListedWithTheirSchemasAndACallRunsThroughTheChainWithTheClientAsRequester() {
     McpSyncClient c = connect(new LinkedBlockingQueue<>());
     McpSchema.Tool calculator = c.listTools().tools().stream().filter(t -> t.name().equals("calculator")).findFirst().orElseThrow();
-    assertThat(RcrtJson.mapper().valueToTree(calculator.inputSchema()).path("properties").has("expression")).isTrue();
+    assertThat(RcrtJson.toTree(calculator.inputSchema()).path("properties").has("expression")).isTrue();
     assertThat(calculator.outputSchema()).containsEntry("type", "object");
 
     McpSchema.CallToolResult result = c.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", "17 * 23")));
     assertThat(result.isError()).isFalse();
     assertThat(((McpSchema.TextContent) result.content().get(0)).text()).contains("391");
-    assertThat(RcrtJson.write(RcrtJson.mapper().valueToTree(result.structuredContent()))).contains("\"result\":391");
+    assertThat(RcrtJson.write(RcrtJson.toTree(result.structuredContent()))).contains("\"result\":391");
 
     Breadcrumb request = store.search(Selector.schema("tool.request.v1"), 10, 0).get(0);
     assertThat(request.context().get("requestedBy").asText()).isEqualTo("agent:mcp:test-client");

@@ -76,7 +76,7 @@ class SelectorDifferentialTest {
       int offset = random.nextInt(4) == 0 ? random.nextInt(20) : 0;
       List<String> expected = titles(memory.search(selector, limit, offset));
       List<String> actual = titles(postgres.search(selector, limit, offset));
-      assertThat(actual).as("selector %s limit %d offset %d", RcrtJson.write(RcrtJson.mapper().valueToTree(selector)), limit, offset)
+      assertThat(actual).as("selector %s limit %d offset %d", RcrtJson.write(RcrtJson.toTree(selector)), limit, offset)
           .isEqualTo(expected);
       nonEmpty += expected.isEmpty() ? 0 : 1;
     }

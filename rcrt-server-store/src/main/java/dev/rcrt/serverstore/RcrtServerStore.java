@@ -312,7 +312,7 @@ public final class RcrtServerStore implements BreadcrumbStore, AutoCloseable {
       return () -> {
         RestClient plain = new RestClient(base, http, timeout, null);
         com.fasterxml.jackson.databind.node.ObjectNode body = RcrtJson.object().put("owner_id", owner).put("agent_id", agent);
-        body.set("roles", RcrtJson.mapper().valueToTree(asked));
+        body.set("roles", RcrtJson.toTree(asked));
         Reply reply = plain.send("POST", "/auth/token", body, Map.of());
         if (!reply.ok() || !reply.json().path("token").isTextual()) {
           throw new RcrtServerException(

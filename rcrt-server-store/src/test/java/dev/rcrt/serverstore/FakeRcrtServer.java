@@ -168,7 +168,7 @@ public final class FakeRcrtServer implements AutoCloseable {
       int limit = Integer.parseInt(query.getOrDefault("limit", "100"));
       int offset = Integer.parseInt(query.getOrDefault("offset", "0"));
       boolean withContext = Boolean.parseBoolean(query.getOrDefault("include_context", "false"));
-      ArrayNode out = RcrtJson.mapper().createArrayNode();
+      ArrayNode out = RcrtJson.array();
       store.search(selector, Math.min(limit, 1000), offset).forEach(b -> out.add(listItem(b, withContext)));
       json(ex, 200, out);
     } else if (path.equals("/breadcrumbs/search") && method.equals("GET")) {
@@ -206,7 +206,7 @@ public final class FakeRcrtServer implements AutoCloseable {
           text(ex, 404, "breadcrumb not found");
           return;
         }
-        ArrayNode out = RcrtJson.mapper().createArrayNode();
+        ArrayNode out = RcrtJson.array();
         for (Breadcrumb v : store.history(id)) {
           if (v.version() < b.version()) {
             ObjectNode item = out.addObject().put("version", v.version());
@@ -224,7 +224,7 @@ public final class FakeRcrtServer implements AutoCloseable {
         String ifMatch = ex.getRequestHeaders().getFirst("If-Match");
         long expected = ifMatch == null ? b.version() : Long.parseLong(ifMatch.replace("\"", ""));
         BreadcrumbUpdate update =
-            RcrtJson.mapper().convertValue(RcrtJson.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)), BreadcrumbUpdate.class);
+            RcrtJson.convert(RcrtJson.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)), BreadcrumbUpdate.class);
         try {
           store.update(id, expected, update.withUpdatedBy(agent));
           json(ex, 200, RcrtJson.object().put("ok", true));
@@ -257,13 +257,13 @@ public final class FakeRcrtServer implements AutoCloseable {
       }
     }
     body.put("created_by", agent);
-    Breadcrumb b = store.create(RcrtJson.mapper().convertValue(body, BreadcrumbCreate.class));
+    Breadcrumb b = store.create(RcrtJson.convert(body, BreadcrumbCreate.class));
     json(ex, 201, RcrtJson.object().put("id", b.id()));
   }
 
   /** RCRT's raw view: every field, nulls written out, enums capitalised, and the owner. */
   private static ObjectNode full(Breadcrumb b) {
-    ObjectNode out = RcrtJson.mapper().valueToTree(b);
+    ObjectNode out = RcrtJson.toTree(b);
     for (String field : List.of("description", "semantic_version", "llm_hints", "ttl", "ttl_type", "ttl_config", "updated_by", "schema_name")) {
       if (!out.has(field)) {
         out.putNull(field);
@@ -276,7 +276,7 @@ public final class FakeRcrtServer implements AutoCloseable {
   /** RCRT's list item: no writer, no visibility, no timestamps but {@code updated_at}. */
   private static ObjectNode listItem(Breadcrumb b, boolean withContext) {
     ObjectNode item = RcrtJson.object().put("id", b.id()).put("title", b.title());
-    item.set("tags", RcrtJson.mapper().valueToTree(b.tags()));
+    item.set("tags", RcrtJson.toTree(b.tags()));
     item.put("version", b.version()).put("updated_at", b.updatedAt().toString()).put("schema_name", b.schemaName());
     if (withContext) {
       item.set("context", b.context());
@@ -295,7 +295,7 @@ public final class FakeRcrtServer implements AutoCloseable {
     }
     all.removeIf(b -> score.get(b.id()) == 0);
     all.sort((a, b) -> Long.compare(score.get(b.id()), score.get(a.id())));
-    ArrayNode out = RcrtJson.mapper().createArrayNode();
+    ArrayNode out = RcrtJson.array();
     all.stream().limit(nn).forEach(b -> out.add(listItem(b, true)));
     return out;
   }
@@ -306,7 +306,7 @@ public final class FakeRcrtServer implements AutoCloseable {
     }
     Breadcrumb b = event.breadcrumb();
     ObjectNode data = RcrtJson.object().put("type", "breadcrumb.updated").put("breadcrumb_id", b.id()).put("version", b.version());
-    data.set("tags", RcrtJson.mapper().valueToTree(b.tags()));
+    data.set("tags", RcrtJson.toTree(b.tags()));
     data.put("schema_name", b.schemaName()).put("updated_at", b.updatedAt().toString());
     data.set("context", b.context());
     String line = RcrtJson.write(data);

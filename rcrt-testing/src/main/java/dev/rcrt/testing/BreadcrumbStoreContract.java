@@ -490,10 +490,10 @@ public abstract class BreadcrumbStoreContract {
 
   @Test
   void aContextNestedTooDeeplyIsRefusedWithAClearError() {
-    ObjectNode context = (ObjectNode) RcrtJson.mapper().createObjectNode();
-    com.fasterxml.jackson.databind.JsonNode node = RcrtJson.mapper().getNodeFactory().numberNode(1);
+    ObjectNode context = (ObjectNode) RcrtJson.object();
+    com.fasterxml.jackson.databind.JsonNode node = RcrtJson.nodes().numberNode(1);
     for (int i = 0; i < 5_000; i++) {
-      node = RcrtJson.mapper().createObjectNode().set("a", node);
+      node = RcrtJson.object().set("a", node);
     }
     context.set("root", node);
     assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("a.v1", "deep").context(context).build()))
@@ -545,7 +545,7 @@ public abstract class BreadcrumbStoreContract {
   }
 
   private List<String> match(String path, MatchOp op, Object value) {
-    JsonNode v = RcrtJson.mapper().valueToTree(value);
+    JsonNode v = RcrtJson.toTree(value);
     return titles(Selector.schema("m.v1").withMatch(new ContextMatch(path, op, v)));
   }
 }

@@ -71,7 +71,7 @@ public abstract class LlmClientContract {
 
   /** The request the suite sends: one user question, the calculator tool offered. */
   protected ChatRequest request() {
-    ArrayNode tools = RcrtJson.mapper().createArrayNode();
+    ArrayNode tools = RcrtJson.array();
     tools.add(RcrtJson.parse("""
         {"type":"function","function":{"name":"calculator","description":"Evaluates arithmetic.",
          "parameters":{"type":"object","properties":{"expression":{"type":"string"}},"required":["expression"]}}}"""));

@@ -123,7 +123,7 @@ public record ToolResponse(
         requestId,
         tool,
         success,
-        success ? (output == null ? RcrtJson.mapper().nullNode() : output) : null,
+        success ? (output == null ? RcrtJson.nodes().nullNode() : output) : null,
         success ? null : (error == null ? "unknown error" : error),
         breadcrumb.contextText("error_code"),
         ms == null ? 0 : ms.asLong());

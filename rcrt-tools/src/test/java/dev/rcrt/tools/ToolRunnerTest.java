@@ -85,6 +85,14 @@ class ToolRunnerTest {
   }
 
   @Test
+  void anInputNumberBeyondADoubleIsRefusedWhateverBuiltTheTree() {
+    ToolResponse r = runner.call(ToolRequest.of("calculator",
+        RcrtJson.object().put("expression", "1").set("n", RcrtJson.nodes().numberNode(new java.math.BigInteger("9".repeat(900)))), "test"));
+    assertThat(r.errorCode()).isEqualTo("tool_input_invalid");
+    assertThat(r.error()).contains("the number at /n is outside the range of a double");
+  }
+
+  @Test
   void aMissingRequiredFieldIsNamed() {
     ToolResponse r = call("calculator", "{}");
     assertThat(r.errorCode()).isEqualTo("tool_input_invalid");

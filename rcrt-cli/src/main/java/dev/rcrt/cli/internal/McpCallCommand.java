@@ -75,14 +75,14 @@ public final class McpCallCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "the tool's arguments must be a JSON object, found " + arguments.getNodeType());
     }
     try (McpClientSession session = McpClientSession.connect(McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), tools -> {})) {
-      McpSchema.CallToolResult result = session.call(name, RcrtJson.mapper().convertValue(arguments, MAP));
+      McpSchema.CallToolResult result = session.call(name, RcrtJson.convert(arguments, MAP));
       String text = McpResults.text(result);
       if (Boolean.TRUE.equals(result.isError())) {
         cli.note("tool '" + name + "' reported an error: " + text);
         return 1;
       }
       cli.out().println(result.structuredContent() != null
-          ? RcrtJson.mapper().valueToTree(result.structuredContent()).toPrettyString()
+          ? RcrtJson.toTree(result.structuredContent()).toPrettyString()
           : text);
       return 0;
     }

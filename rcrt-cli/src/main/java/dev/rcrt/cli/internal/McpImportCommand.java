@@ -62,10 +62,10 @@ public final class McpImportCommand implements Callable<Integer> {
     ObjectNode json = RcrtJson.object();
     if (server.url != null) {
       json.put("url", server.url);
-      json.set("headers", RcrtJson.mapper().valueToTree(headers));
+      json.set("headers", RcrtJson.toTree(headers));
     } else {
-      json.set("command", RcrtJson.mapper().valueToTree(List.of(server.command.trim().split("\\s+"))));
-      json.set("env", RcrtJson.mapper().valueToTree(env));
+      json.set("command", RcrtJson.toTree(List.of(server.command.trim().split("\\s+"))));
+      json.set("env", RcrtJson.toTree(env));
     }
     SecretResolver secrets = SecretResolver.environment(cli.env());
     McpServerAddress address = McpServerAddress.fromJson(json).resolved(v -> !v.startsWith("secret:") ? v
@@ -74,7 +74,7 @@ public final class McpImportCommand implements Callable<Integer> {
     try (McpClientSession session = McpClientSession.connect(address, Duration.ofSeconds(timeoutSeconds), t -> {})) {
       String name = alias != null ? alias : McpImport.aliasOf(session.serverInfo());
       List<BreadcrumbCreate> records = McpImport.records(session.listTools(), name, json);
-      ArrayNode out = RcrtJson.mapper().valueToTree(records);
+      ArrayNode out = RcrtJson.toTree(records);
       cli.out().println(out.toPrettyString());
       cli.note(records.size() + " tool(s) of " + address + " imported as " + name + ".*");
       return 0;

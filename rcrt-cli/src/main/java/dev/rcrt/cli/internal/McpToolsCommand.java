@@ -33,7 +33,7 @@ public final class McpToolsCommand implements Callable<Integer> {
   public Integer call() {
     try (McpClientSession session = McpClientSession.connect(McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), t -> {})) {
       for (McpSchema.Tool tool : session.listTools()) {
-        cli.out().println(RcrtJson.write(RcrtJson.mapper().valueToTree(tool)));
+        cli.out().println(RcrtJson.write(RcrtJson.toTree(tool)));
       }
       return 0;
     }

@@ -56,7 +56,7 @@ public final class SignCommand implements Callable<Integer> {
       } else {
         signed += sign(root, publicKey);
       }
-      Files.writeString(file, RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n", StandardCharsets.UTF_8);
+      Files.writeString(file, RcrtJson.writePretty(root) + "\n", StandardCharsets.UTF_8);
       cli.note(file + ": signed " + signed + " record(s) with key " + RecordSignatures.keyId(publicKey));
     }
     return 0;

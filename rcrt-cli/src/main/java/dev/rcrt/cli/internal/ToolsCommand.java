@@ -116,7 +116,7 @@ public final class ToolsCommand extends GroupCommand {
         }
         if (!request.tools().isEmpty()) {
           cli.out().println("=== tools (OpenAI function calling)");
-          cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(request.tools()));
+          cli.out().println(RcrtJson.writePretty(request.tools()));
         }
       }
       return 0;

@@ -36,7 +36,7 @@ public final class ViewCommand implements Callable<Integer> {
           ContextView.of(workspace.store())
               .view(b)
               .orElseThrow(() -> new NotFoundException("breadcrumb '" + id + "' has sensitivity secret, so it has no LLM view"));
-      cli.out().println(RcrtJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(view));
+      cli.out().println(RcrtJson.writePretty(view));
     }
     return 0;
   }

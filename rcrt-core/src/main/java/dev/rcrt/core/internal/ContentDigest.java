@@ -16,7 +16,7 @@ import java.util.HexFormat;
  * @param sizeBytes UTF-8 byte length of the compact JSON
  */
 public record ContentDigest(String checksum, long sizeBytes) {
-  private static final com.fasterxml.jackson.databind.ObjectWriter COMPACT = RcrtJson.mapper().writer();
+  private static final com.fasterxml.jackson.databind.ObjectWriter COMPACT = Mapper.SHARED.writer();
   private static final ThreadLocal<MessageDigest> SHA256 =
       ThreadLocal.withInitial(
           () -> {

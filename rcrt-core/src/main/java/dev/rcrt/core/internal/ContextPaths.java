@@ -26,8 +26,8 @@ public final class ContextPaths {
   private static final java.util.regex.Pattern DOTTED = java.util.regex.Pattern.compile("^\\$(\\.[A-Za-z_][A-Za-z0-9_]*)+$");
   private static final Configuration CONFIG =
       Configuration.builder()
-          .jsonProvider(new JacksonJsonNodeJsonProvider(RcrtJson.mapper()))
-          .mappingProvider(new JacksonMappingProvider(RcrtJson.mapper()))
+          .jsonProvider(new JacksonJsonNodeJsonProvider(Mapper.SHARED))
+          .mappingProvider(new JacksonMappingProvider(Mapper.SHARED))
           .options(Option.SUPPRESS_EXCEPTIONS)
           .build();
 

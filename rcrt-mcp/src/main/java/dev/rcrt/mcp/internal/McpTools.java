@@ -62,7 +62,7 @@ public final class McpTools {
   }
 
   private static Map<String, Object> map(JsonNode json) {
-    return RcrtJson.mapper().convertValue(json, MAP);
+    return RcrtJson.convert(json, MAP);
   }
 
   private static @Nullable Boolean bool(JsonNode annotations, String field) {

@@ -53,7 +53,7 @@ public final class ToolCalls implements AutoCloseable {
   public CallToolResult call(McpSyncServerExchange exchange, McpSchema.CallToolRequest request, ToolDefinition offered) {
     McpSchema.Implementation client = exchange.getClientInfo();
     Principal caller = Principal.agent("mcp:" + (client == null || client.name() == null ? "unknown" : client.name()));
-    JsonNode input = RcrtJson.mapper().valueToTree(request.arguments() == null ? Map.of() : request.arguments());
+    JsonNode input = RcrtJson.toTree(request.arguments() == null ? Map.of() : request.arguments());
     log(exchange, LoggingLevel.DEBUG, "running tool '" + offered.name() + "' for " + caller.wire());
     ScheduledFuture<?> progress = progress(exchange, request, offered);
     try {
@@ -65,7 +65,7 @@ public final class ToolCalls implements AutoCloseable {
       JsonNode output = response.output();
       CallToolResult.Builder result = CallToolResult.builder().addTextContent(output.isTextual() ? output.asText() : RcrtJson.write(output)).isError(false);
       if (output.isObject()) {
-        result.structuredContent(RcrtJson.mapper().convertValue(output, Map.class));
+        result.structuredContent(RcrtJson.convert(output, Map.class));
       }
       log(exchange, LoggingLevel.INFO, "tool '" + offered.name() + "' answered in " + response.executionTimeMs() + " ms");
       return result.build();

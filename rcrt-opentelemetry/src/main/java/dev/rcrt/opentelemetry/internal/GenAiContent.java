@@ -22,7 +22,7 @@ public final class GenAiContent {
 
   /** {@code gen_ai.input.messages}: the messages sent, the system prompt included. */
   public static String input(List<ChatMessage> messages, UnaryOperator<String> scrub) {
-    ArrayNode out = RcrtJson.mapper().createArrayNode();
+    ArrayNode out = RcrtJson.array();
     messages.forEach(m -> out.add(message(m, scrub)));
     return RcrtJson.write(out);
   }
@@ -31,7 +31,7 @@ public final class GenAiContent {
   public static String output(ChatResponse response, UnaryOperator<String> scrub) {
     ObjectNode message = message(response.message(), scrub);
     message.put("finish_reason", response.finishReason() == null ? "stop" : response.finishReason());
-    return RcrtJson.write(RcrtJson.mapper().createArrayNode().add(message));
+    return RcrtJson.write(RcrtJson.array().add(message));
   }
 
   /** One message; every text it carries (content, tool-call arguments, tool results) passed through {@code scrub}. */

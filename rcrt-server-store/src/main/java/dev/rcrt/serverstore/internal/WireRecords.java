@@ -70,7 +70,7 @@ public final class WireRecords {
 
   /** The body of {@code POST /breadcrumbs}: RCRT's fields, the SDK's extras as reserved tags. */
   public static ObjectNode createBody(BreadcrumbCreate create) {
-    ObjectNode body = RcrtJson.mapper().valueToTree(create);
+    ObjectNode body = RcrtJson.toTree(create);
     body.remove(List.of("id", "created_by", "idempotency_key"));
     List<String> tags = new ArrayList<>(create.tags());
     if (create.id() != null) {
@@ -82,7 +82,7 @@ public final class WireRecords {
     if (create.createdBy() != null) {
       tags.add(CREATED_BY + create.createdBy());
     }
-    body.set("tags", RcrtJson.mapper().valueToTree(tags));
+    body.set("tags", RcrtJson.toTree(tags));
     return body;
   }
 
@@ -93,14 +93,14 @@ public final class WireRecords {
    * @param rawTags the record's tags on the server now, reserved ones included
    */
   public static ObjectNode patchBody(BreadcrumbUpdate update, List<String> rawTags) {
-    ObjectNode body = RcrtJson.mapper().valueToTree(update);
+    ObjectNode body = RcrtJson.toTree(update);
     body.remove("updated_by");
     List<String> tags = new ArrayList<>(update.tags() != null ? update.tags() : rawTags.stream().filter(t -> !t.startsWith(PREFIX)).toList());
     rawTags.stream().filter(t -> t.startsWith(PREFIX) && !t.startsWith(UPDATED_BY)).forEach(tags::add);
     if (update.updatedBy() != null) {
       tags.add(UPDATED_BY + update.updatedBy());
     }
-    body.set("tags", RcrtJson.mapper().valueToTree(tags));
+    body.set("tags", RcrtJson.toTree(tags));
     return body;
   }
 
@@ -134,14 +134,14 @@ public final class WireRecords {
       }
     }
     copy.put("id", id);
-    copy.set("tags", RcrtJson.mapper().valueToTree(tags));
+    copy.set("tags", RcrtJson.toTree(tags));
     copy.put("created_by", writer(serverWriter, createdClaim));
     String serverUpdater = text(wire, "updated_by");
     copy.put("updated_by", serverUpdater == null && updatedClaim == null ? null : writer(serverUpdater != null ? serverUpdater : serverWriter, updatedClaim));
     if (!copy.hasNonNull("created_at")) {
       copy.set("created_at", copy.get("updated_at"));
     }
-    return new Stored(serverId, RcrtJson.mapper().convertValue(copy, Breadcrumb.class), (ObjectNode) wire);
+    return new Stored(serverId, RcrtJson.convert(copy, Breadcrumb.class), (ObjectNode) wire);
   }
 
   /**

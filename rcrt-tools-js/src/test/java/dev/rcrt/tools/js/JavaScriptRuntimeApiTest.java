@@ -33,7 +33,7 @@ class JavaScriptRuntimeApiTest {
     h.define("tool.code.v1", """
         {"name":"%s","description":"test tool","code":{"language":"javascript","source":%s},
          "input_schema":{"type":"object"}%s}
-        """.formatted(name, RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(source)), extra));
+        """.formatted(name, RcrtJson.write(RcrtJson.nodes().textNode(source)), extra));
   }
 
   private JsonNode output(String tool, String input) {

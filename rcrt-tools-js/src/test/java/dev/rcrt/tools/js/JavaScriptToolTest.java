@@ -32,7 +32,7 @@ class JavaScriptToolTest {
     h.define("tool.code.v1", """
         {"name":"%s","description":"test tool","code":{"language":"%s","source":%s},
          "input_schema":{"type":"object"}%s}
-        """.formatted(name, language, RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(source)), extra));
+        """.formatted(name, language, RcrtJson.write(RcrtJson.nodes().textNode(source)), extra));
   }
 
   @Test

@@ -39,7 +39,7 @@ class JavaScriptTrustTest extends TrustFixture {
   private void jsTool(String name, String extra, String source) {
     define("tool.code.v1", """
         {"name":"%s","code":{"language":"javascript","source":%s},"input_schema":{"type":"object"}%s}
-        """.formatted(name, RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(source)), extra));
+        """.formatted(name, RcrtJson.write(RcrtJson.nodes().textNode(source)), extra));
   }
 
   @Test

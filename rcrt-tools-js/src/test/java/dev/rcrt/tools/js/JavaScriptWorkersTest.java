@@ -18,7 +18,7 @@ class JavaScriptWorkersTest {
   private static void code(ToolHarness h, String name, long timeoutMs, String source) {
     h.define("tool.code.v1", """
         {"name":"%s","code":{"language":"javascript","source":%s},"input_schema":{"type":"object"},"limits":{"timeout_ms":%d}}
-        """.formatted(name, RcrtJson.write(RcrtJson.mapper().getNodeFactory().textNode(source)), timeoutMs));
+        """.formatted(name, RcrtJson.write(RcrtJson.nodes().textNode(source)), timeoutMs));
   }
 
   /** The worker JVMs this JVM started and that still run. */

@@ -36,7 +36,7 @@ class ModuleToolTest {
     h.define("tool.v1", """
         {"name":"%s","implementation":{"type":"module","module":%s,"export":"%s"%s},
          "definition":{"inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}}
-        """.formatted(name, dev.rcrt.core.RcrtJson.write(dev.rcrt.core.RcrtJson.mapper().getNodeFactory().textNode(module)), export,
+        """.formatted(name, dev.rcrt.core.RcrtJson.write(dev.rcrt.core.RcrtJson.nodes().textNode(module)), export,
         version == null ? "" : ",\"version\":\"" + version + "\""));
   }
 

@@ -164,16 +164,26 @@ record Envelope(ObjectNode breadcrumb, String message, List<Request> requests) {
     return start >= 0 ? text.substring(start) : text;
   }
 
-  /** Reads leniently; a reply cut off before its closing brackets has them added. */
+  /**
+   * Reads leniently; a reply cut off before its closing brackets has them added. A reply with a
+   * number beyond a double is no envelope (as everywhere the SDK reads JSON).
+   */
   private static JsonNode read(String text) {
+    JsonNode json;
     try {
-      return LENIENT.readTree(text);
+      json = LENIENT.readTree(text);
     } catch (JsonProcessingException e) {
       try {
-        return LENIENT.readTree(text + closers(text));
+        json = LENIENT.readTree(text + closers(text));
       } catch (JsonProcessingException again) {
-        return RcrtJson.mapper().missingNode();
+        return RcrtJson.nodes().missingNode();
       }
+    }
+    try {
+      RcrtJson.checkFinite(json);
+      return json;
+    } catch (dev.rcrt.core.ValidationException beyondADouble) {
+      return RcrtJson.nodes().missingNode();
     }
   }
 

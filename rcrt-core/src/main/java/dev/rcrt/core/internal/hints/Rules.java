@@ -82,7 +82,7 @@ final class Rules {
     }
     return context -> {
       BoundedWriter out = new BoundedWriter(MAX_TEXT);
-      template.apply(Map.of("context", RcrtJson.mapper().convertValue(context, Object.class)), out);
+      template.apply(Map.of("context", RcrtJson.convert(context, Object.class)), out);
       return TextNode.valueOf(out.toString());
     };
   }
@@ -134,7 +134,7 @@ final class Rules {
         }
         out.add(value);
       });
-      ArrayNode all = RcrtJson.mapper().createArrayNode().addAll(out);
+      ArrayNode all = RcrtJson.array().addAll(out);
       return collapse(all);
     };
   }

@@ -72,7 +72,7 @@ final class JsHostCalls {
     try {
       JsonNode value =
           switch (op) {
-            case "get" -> tool.store().get(text(args, 0)).map(JsHostCalls::visible).orElse(RcrtJson.mapper().nullNode());
+            case "get" -> tool.store().get(text(args, 0)).map(JsHostCalls::visible).orElse(RcrtJson.nodes().nullNode());
             case "search" -> search(RcrtJson.parse(text(args, 0)), number(args, 1, "limit"));
             case "vector" -> vector(RcrtJson.parse(text(args, 0)));
             case "create" -> visible(tool.store().create(createPayload(RcrtJson.parse(text(args, 0)))));
@@ -148,9 +148,9 @@ final class JsHostCalls {
     dropUnknown(lenient, "visibility", Visibility.class);
     dropUnknown(lenient, "sensitivity", Sensitivity.class);
     try {
-      return RcrtJson.mapper().treeToValue(lenient, BreadcrumbCreate.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("createBreadcrumb: " + (e.getCause() != null ? e.getCause().getMessage() : e.getOriginalMessage()));
+      return RcrtJson.read(lenient, BreadcrumbCreate.class);
+    } catch (dev.rcrt.core.ValidationException e) {
+      throw new IllegalArgumentException("createBreadcrumb: " + e.getMessage());
     }
   }
 
@@ -175,9 +175,9 @@ final class JsHostCalls {
     }
     BreadcrumbUpdate update;
     try {
-      update = RcrtJson.mapper().treeToValue(updates, BreadcrumbUpdate.class);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("updateBreadcrumb: " + (e.getCause() != null ? e.getCause().getMessage() : e.getOriginalMessage()));
+      update = RcrtJson.read(updates, BreadcrumbUpdate.class);
+    } catch (dev.rcrt.core.ValidationException e) {
+      throw new IllegalArgumentException("updateBreadcrumb: " + e.getMessage());
     }
     return visible(tool.store().update(id, version, update));
   }
@@ -203,23 +203,23 @@ final class JsHostCalls {
         .get(tool.requestId())
         .<JsonNode>map(b -> {
           ObjectNode event = RcrtJson.object().put("type", "breadcrumb.updated").put("breadcrumb_id", b.id()).put("version", b.version());
-          event.set("tags", RcrtJson.mapper().valueToTree(b.tags()));
+          event.set("tags", RcrtJson.toTree(b.tags()));
           event.put("schema_name", b.schemaName()).put("updated_at", b.updatedAt().toString());
           event.set("context", b.sensitivity() == Sensitivity.SECRET ? RcrtJson.object() : b.context());
           return event;
         })
-        .orElse(RcrtJson.mapper().nullNode());
+        .orElse(RcrtJson.nodes().nullNode());
   }
 
   private static JsonNode list(List<Breadcrumb> breadcrumbs) {
-    ArrayNode out = RcrtJson.mapper().createArrayNode();
+    ArrayNode out = RcrtJson.array();
     breadcrumbs.forEach(b -> out.add(visible(b)));
     return out;
   }
 
   /** A breadcrumb as tools see it: the context of a secret-sensitivity record is left out. */
   private static JsonNode visible(Breadcrumb b) {
-    ObjectNode json = RcrtJson.mapper().valueToTree(b);
+    ObjectNode json = RcrtJson.toTree(b);
     if (b.sensitivity() == Sensitivity.SECRET) {
       json.remove("context");
     }

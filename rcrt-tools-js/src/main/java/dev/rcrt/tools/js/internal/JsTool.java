@@ -94,7 +94,7 @@ final class JsTool implements ToolRuntime.Loaded {
     ObjectNode call = RcrtJson.object().put("checksum", code.program().checksum());
     call.set("input", input);
     call.set("request", request(context));
-    call.set("secrets", RcrtJson.mapper().valueToTree(context.secrets()));
+    call.set("secrets", RcrtJson.toTree(context.secrets()));
     call.set("config", context.config());
     call.put("timeout_ms", limit.toMillis()).put("limit_ms", scope.limit().toMillis());
     boolean healthy = false;

@@ -23,7 +23,7 @@ public final class RandomNumbers implements ToolHandler {
       throw new ToolException(
           "tool_failed", "random: min (" + min + ") is greater than max (" + max + "); swap them");
     }
-    ArrayNode numbers = RcrtJson.mapper().createArrayNode();
+    ArrayNode numbers = RcrtJson.array();
     for (int i = 0; i < count; i++) {
       numbers.add(ThreadLocalRandom.current().nextLong(min, max + 1));
     }

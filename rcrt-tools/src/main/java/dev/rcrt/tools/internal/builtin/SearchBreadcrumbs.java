@@ -46,13 +46,13 @@ public final class SearchBreadcrumbs implements ToolHandler {
       results = vectors.nearest(query, input.path("nn").asInt(5), selector);
     }
 
-    ArrayNode found = RcrtJson.mapper().createArrayNode();
+    ArrayNode found = RcrtJson.array();
     for (Breadcrumb b : results) {
       ObjectNode item = found.addObject();
       item.put("id", b.id());
       item.put("title", b.title());
       item.put("schema_name", b.schemaName());
-      item.set("tags", RcrtJson.mapper().valueToTree(b.tags()));
+      item.set("tags", RcrtJson.toTree(b.tags()));
       item.put("version", b.version());
       item.put("updated_at", b.updatedAt().toString());
       if (b.sensitivity() != Sensitivity.SECRET) {

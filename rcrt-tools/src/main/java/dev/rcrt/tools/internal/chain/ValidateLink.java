@@ -36,6 +36,11 @@ final class ValidateLink implements RealToolChain.Link {
     ToolResponse response;
     try {
       call.loaded = loaded;
+      try {
+        dev.rcrt.core.RcrtJson.checkFinite(chain.request().input()); // whatever path it came by (MCP, a host's tree)
+      } catch (dev.rcrt.core.ValidationException beyondADouble) {
+        throw new ToolException("tool_input_invalid", "tool '" + tool.name() + "' input: " + beyondADouble.getMessage());
+      }
       check(tool, "input", loaded.inputViolations(chain.request().input()), "tool_input_invalid");
       listeners.inputValidated(chain.request(), tool);
       response = chain.proceed(chain.request());
@@ -93,7 +98,7 @@ final class ValidateLink implements RealToolChain.Link {
           }
         };
     try {
-      dev.rcrt.core.RcrtJson.mapper().writeValue(counter, output);
+      dev.rcrt.core.RcrtJson.write(counter, output);
       return false;
     } catch (Full full) {
       return true;

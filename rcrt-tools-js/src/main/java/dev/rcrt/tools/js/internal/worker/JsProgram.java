@@ -42,10 +42,10 @@ public record JsProgram(
 
   /** The program as a JSON object, the form it travels in to the worker. */
   public ObjectNode toJson() {
-    return RcrtJson.mapper().valueToTree(this);
+    return RcrtJson.toTree(this);
   }
 
   static JsProgram fromJson(JsonNode json) {
-    return RcrtJson.mapper().convertValue(json, JsProgram.class);
+    return RcrtJson.convert(json, JsProgram.class);
   }
 }

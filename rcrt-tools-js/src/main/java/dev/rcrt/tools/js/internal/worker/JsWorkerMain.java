@@ -142,7 +142,7 @@ public final class JsWorkerMain {
   private String host(String op, List<@Nullable Object> args) {
     ObjectNode frame = RcrtJson.object().put("host", op);
     ArrayNode list = frame.putArray("args");
-    args.forEach(a -> list.add(a == null ? RcrtJson.mapper().nullNode() : RcrtJson.mapper().valueToTree(a)));
+    args.forEach(a -> list.add(a == null ? RcrtJson.nodes().nullNode() : RcrtJson.toTree(a)));
     send(frame);
     try {
       String line = in.readLine();
