@@ -17,13 +17,18 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An MCP server's tools as tool records: one {@code tool.v1} per tool, named {@code
  * <alias>.<tool>}, its {@code implementation} of type {@code mcp} pointing back at the server and
  * the tool ({@link McpToolRuntime} runs it), its input and output schemas, title and annotations as
- * the server gives them. Record ids are {@code mcp-<alias>-<tool>}, so importing again updates in
- * place. The server's address is kept as given, {@code secret:NAME} references included: values
+ * the server gives them. Tools whose names break the MCP specification's rule are left out. Record
+ * ids are derived from the alias and the tool's name ({@link #records}), so importing again updates
+ * in place. The server's address is kept as given, {@code secret:NAME} references included: values
  * are resolved only when a tool is called.
  *
  * <p>{@link #follow} keeps a store in step while it runs: the server's {@code
@@ -32,6 +37,7 @@ import java.util.function.UnaryOperator;
  * them as the host (or sign them) for the trust policy to offer them. Thread-safe.
  */
 public final class McpImport implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(McpImport.class);
   /** The tag every imported record carries, {@code mcp:<alias>}, by which {@link #follow} finds its own. */
   public static final String TAG_PREFIX = "mcp:";
 
@@ -48,12 +54,34 @@ public final class McpImport implements AutoCloseable {
   }
 
   /**
+   * The MCP specification's rule for tool names (2025-11-25, "Tool names"): 1 to 128 characters,
+   * ASCII letters, digits, {@code _}, {@code -} and {@code .} only.
+   */
+  private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+  /** What an alias may be: it becomes part of tool names and record ids. */
+  private static final Pattern ALIAS = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+  /**
    * The records for {@code tools} of the server at {@code server} (its JSON form, {@link
-   * McpServerAddress}).
+   * McpServerAddress}). A tool whose name breaks the MCP specification's rule (1 to 128 of {@code
+   * A-Z a-z 0-9 _ - .}; so no {@code ../}, spaces, control or bidirectional-override characters,
+   * nor an empty name) is left out with a logged warning that shows the name escaped. Record ids
+   * are {@code mcp-<alias>-<name>}, with each {@code .} of the name written {@code _2e} and each
+   * {@code _} written {@code __}, so that two names never share an id and an id holds no dot.
+   *
+   * @throws IllegalArgumentException if {@code alias} is not 1 to 64 of {@code A-Z a-z 0-9 _ -}
    */
   public static List<BreadcrumbCreate> records(List<McpSchema.Tool> tools, String alias, JsonNode server) {
+    if (!ALIAS.matcher(alias).matches()) {
+      throw new IllegalArgumentException("MCP import alias " + escaped(alias) + " must be 1 to 64 of A-Z a-z 0-9 _ -");
+    }
     List<BreadcrumbCreate> out = new ArrayList<>();
     for (McpSchema.Tool tool : tools) {
+      if (tool.name() == null || !TOOL_NAME.matcher(tool.name()).matches()) {
+        LOG.warn("MCP tool {} of '{}' not imported: a tool name must be 1 to 128 of A-Z a-z 0-9 _ - . (the MCP specification's"
+            + " tool-name rule)", escaped(tool.name()), alias);
+        continue;
+      }
       String name = alias + "." + tool.name();
       ObjectNode context = RcrtJson.object();
       context.put("name", name);
@@ -70,12 +98,22 @@ public final class McpImport implements AutoCloseable {
         context.set("annotations", RcrtJson.toTree(tool.annotations()));
       }
       out.add(BreadcrumbCreate.builder("tool.v1", tool.title() != null ? tool.title() : name)
-          .id("mcp-" + alias + "-" + tool.name())
+          .id("mcp-" + alias + "-" + tool.name().replace("_", "__").replace(".", "_2e"))
           .tags("tool", "tool:" + name, "workspace:tools", TAG_PREFIX + alias)
           .context(context)
           .build());
     }
     return out;
+  }
+
+  /** {@code text} quoted, with everything but printable ASCII as {@code \\uXXXX}: safe to log whatever a server sent. */
+  private static String escaped(@Nullable String text) {
+    if (text == null) {
+      return "(no name)";
+    }
+    StringBuilder out = new StringBuilder("'");
+    text.chars().limit(200).forEach(c -> out.append(c >= 0x20 && c < 0x7f ? String.valueOf((char) c) : String.format("\\u%04x", c)));
+    return out.append(text.length() > 200 ? "...'" : "'").toString();
   }
 
   /**
