@@ -1,5 +1,6 @@
 package dev.rcrt.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -150,6 +151,22 @@ class McpToolServerTest {
         .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}")).build();
     HttpResponse<String> answer = HttpClient.newHttpClient().send(foreign, HttpResponse.BodyHandlers.ofString());
     assertThat(answer.statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void malformedJsonRpcGetsAParseErrorWithoutJavaInternals() throws Exception {
+    for (String body : new String[] {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":", "not json at all", "{\"a\":1,\"a\":2}"}) {
+      HttpRequest malformed = HttpRequest.newBuilder(server.uri())
+          .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+      HttpResponse<String> answer = HttpClient.newHttpClient().send(malformed, HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).as(body).isEqualTo(400);
+      JsonNode error = RcrtJson.parse(answer.body());
+      assertThat(error.path("jsonrpc").asText()).isEqualTo("2.0");
+      assertThat(error.path("id").isNull()).isTrue();
+      assertThat(error.at("/error/code").asInt()).isEqualTo(-32700);
+      assertThat(answer.body()).doesNotContain("Exception").doesNotContain("com.fasterxml").doesNotContain("\tat ");
+    }
   }
 
   @Test

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The streamable-HTTP endpoint: the SDK's servlet transport in an embedded Tomcat, bound to one
  * address, behind a bearer-token check when a token is set (answered 401 with {@code
- * WWW-Authenticate: Bearer} otherwise, the token compared in constant time).
+ * WWW-Authenticate: Bearer} otherwise, the token compared in constant time) and a {@link
+ * JsonRpcBodyFilter} that answers malformed bodies with JSON-RPC errors.
  */
 public final class HttpListener implements AutoCloseable {
   /** The path MCP clients post to. */
@@ -59,22 +60,28 @@ public final class HttpListener implements AutoCloseable {
       servlet.setAsyncSupported(true);
       context.addServletMappingDecoded("/*", "mcp");
       if (bearerToken != null) {
-        FilterDef def = new FilterDef();
-        def.setFilterName("bearer");
-        def.setFilter(new BearerFilter(bearerToken));
-        def.setAsyncSupported("true");
-        context.addFilterDef(def);
-        FilterMap map = new FilterMap();
-        map.setFilterName("bearer");
-        map.addURLPattern("/*");
-        context.addFilterMap(map);
+        filter(context, "bearer", new BearerFilter(bearerToken));
       }
+      filter(context, "json-rpc", new JsonRpcBodyFilter()); // after the token check: nobody unauthenticated gets the body read
       tomcat.start();
       String shown = host.contains(":") ? "[" + host + "]" : host;
       uri = URI.create("http://" + shown + ":" + connector.getLocalPort() + ENDPOINT);
     } catch (IOException | LifecycleException e) {
       throw new IllegalStateException("the MCP server could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Adds {@code filter} for every path, after the filters added before it. */
+  private static void filter(Context context, String name, Filter filter) {
+    FilterDef def = new FilterDef();
+    def.setFilterName(name);
+    def.setFilter(filter);
+    def.setAsyncSupported("true");
+    context.addFilterDef(def);
+    FilterMap map = new FilterMap();
+    map.setFilterName(name);
+    map.addURLPattern("/*");
+    context.addFilterMap(map);
   }
 
   /** Where clients connect, such as {@code http://127.0.0.1:8808/mcp}. */
