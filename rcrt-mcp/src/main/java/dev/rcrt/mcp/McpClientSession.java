@@ -5,7 +5,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import dev.rcrt.mcp.internal.StdioServerTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 import java.util.function.Consumer;
 
 /**
@@ -24,10 +27,13 @@ import java.util.function.Consumer;
 public final class McpClientSession implements AutoCloseable {
   private final McpSyncClient client;
   private final McpServerAddress address;
+  /** Completes when a stdio server's process has ended; never for an HTTP server. */
+  private final CompletableFuture<String> exited;
 
-  private McpClientSession(McpSyncClient client, McpServerAddress address) {
+  private McpClientSession(McpSyncClient client, McpServerAddress address, CompletableFuture<String> exited) {
     this.client = client;
     this.address = address;
+    this.exited = exited;
   }
 
   /**
@@ -67,8 +73,9 @@ public final class McpClientSession implements AutoCloseable {
       if (!address.env().isEmpty()) {
         p.env(Map.copyOf(address.env()));
       }
-      transport = new MinimalEnvironment(p.build(), inheritedEnvironment);
+      transport = new StdioServerTransport(p.build(), inheritedEnvironment);
     }
+    CompletableFuture<String> exited = transport instanceof StdioServerTransport stdio ? stdio.exited() : new CompletableFuture<>();
     McpSyncClient client =
         McpClient.sync(transport)
             .clientInfo(new McpSchema.Implementation("rcrt", "0.1.0"))
@@ -77,40 +84,12 @@ public final class McpClientSession implements AutoCloseable {
             .toolsChangeConsumer(toolsChanged)
             .build();
     try {
-      client.initialize();
+      untilExit(exited, client::initialize);
     } catch (RuntimeException e) {
       client.close();
       throw new McpException("mcp_unavailable", "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
     }
-    return new McpClientSession(client, address);
-  }
-
-  /**
-   * The SDK's stdio transport, whose process starts from an empty environment: the SDK adds its
-   * default variables and the address's {@code env} to it, where a plain {@link ProcessBuilder}
-   * would hand the child every variable of this process (the model key included).
-   */
-  private static final class MinimalEnvironment extends StdioClientTransport {
-    private final Set<String> inherited;
-
-    MinimalEnvironment(ServerParameters parameters, Set<String> inherited) {
-      super(parameters, McpJsonDefaults.getMapper());
-      this.inherited = Set.copyOf(inherited);
-    }
-
-    @Override
-    protected ProcessBuilder getProcessBuilder() {
-      ProcessBuilder builder = new ProcessBuilder();
-      Map<String, String> environment = builder.environment();
-      environment.clear();
-      for (String name : inherited) {
-        String value = System.getenv(name);
-        if (value != null) {
-          environment.put(name, value);
-        }
-      }
-      return builder;
-    }
+    return new McpClientSession(client, address, exited);
   }
 
   /** The server's tools, every page; none when the server does not offer the tools capability. */
@@ -123,7 +102,8 @@ public final class McpClientSession implements AutoCloseable {
       java.util.ArrayList<McpSchema.Tool> all = new java.util.ArrayList<>();
       String cursor = null;
       do {
-        McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
+        String from = cursor;
+        McpSchema.ListToolsResult page = untilExit(exited, () -> from == null ? client.listTools() : client.listTools(from));
         all.addAll(page.tools());
         cursor = page.nextCursor();
       } while (cursor != null);
@@ -143,7 +123,7 @@ public final class McpClientSession implements AutoCloseable {
    */
   public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
     try {
-      return client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+      return untilExit(exited, () -> client.callTool(new McpSchema.CallToolRequest(tool, arguments)));
     } catch (io.modelcontextprotocol.spec.McpError e) {
       Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
       throw new McpException("mcp_error", "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
@@ -156,6 +136,46 @@ public final class McpClientSession implements AutoCloseable {
   /** The server's name and version, as it gave them when initializing. */
   public McpSchema.Implementation serverInfo() {
     return client.getServerInfo();
+  }
+
+  /**
+   * Runs {@code request} (a blocking SDK call bounded by the request timeout) on a thread of its
+   * own and returns its answer, unless the server's process ends first: then it fails at once with
+   * what the process said, and the SDK call is abandoned (closing the session ends it).
+   */
+  private static <T> T untilExit(CompletableFuture<String> exited, Supplier<T> request) {
+    if (exited.isDone()) {
+      throw new ServerExited(exited.join());
+    }
+    CompletableFuture<T> answer = new CompletableFuture<>();
+    Thread caller = new Thread(() -> {
+      try {
+        answer.complete(request.get());
+      } catch (Throwable t) {
+        answer.completeExceptionally(t);
+      }
+    }, "rcrt-mcp-request");
+    caller.setDaemon(true);
+    caller.start();
+    exited.thenAccept(why -> answer.completeExceptionally(new ServerExited(why)));
+    try {
+      return answer.get();
+    } catch (InterruptedException e) {
+      caller.interrupt();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the MCP server", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** The server's process ended while a request waited. */
+  private static final class ServerExited extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ServerExited(String why) {
+      super("the server process " + why, null, false, false);
+    }
   }
 
   private static String reason(Throwable e) {

@@ -31,6 +31,10 @@ class McpEnvironmentTest {
   private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
 
   private void defineServerTool() {
+    defineServerTool("dump", "environment");
+  }
+
+  private void defineServerTool(String name, String tool) {
     ArrayNode command = RcrtJson.array()
         .add(Path.of(System.getProperty("java.home"), "bin", "java").toString())
         .add("-cp").add(System.getProperty("java.class.path"))
@@ -38,9 +42,9 @@ class McpEnvironmentTest {
     ObjectNode server = RcrtJson.object();
     server.set("command", command);
     server.set("env", RcrtJson.parse("{\"GREETING\":\"hello\",\"SERVER_TOKEN\":\"secret:SERVER_TOKEN\"}"));
-    ObjectNode context = RcrtJson.parse("{\"name\":\"dump\",\"implementation\":{\"type\":\"mcp\",\"tool\":\"environment\"}}").deepCopy();
+    ObjectNode context = RcrtJson.parse("{\"name\":\"" + name + "\",\"implementation\":{\"type\":\"mcp\",\"tool\":\"" + tool + "\"}}").deepCopy();
     ((ObjectNode) context.get("implementation")).set("server", server);
-    store.create(BreadcrumbCreate.builder("tool.v1", "dump").context(context).build());
+    store.create(BreadcrumbCreate.builder("tool.v1", name).context(context).build());
   }
 
   private static JsonNode environmentSeenBy(ToolRunner runner) {
@@ -68,6 +72,22 @@ class McpEnvironmentTest {
       assertThat(RcrtJson.write(env)).doesNotContain(HOST_SECRET).doesNotContain(MODEL_KEY);
       List<String> allowed = List.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "GREETING", "SERVER_TOKEN");
       env.fieldNames().forEachRemaining(name -> assertThat(allowed).as("variable %s reached the server", name).contains(name));
+    }
+  }
+
+  @Test
+  void aServerThatDiesDuringACallFailsItAtOnceAndIsStartedAgainForTheNext() {
+    defineServerTool();
+    defineServerTool("halt", "halt");
+    try (ToolRunner runner = ToolRunner.builder(store)
+        .secretResolver(SecretResolver.environment(Map.of("SERVER_TOKEN", "token-for-the-server")))
+        .trustPolicy(ToolTrustPolicy.builder().allowCommands("*").build())
+        .build()) {
+      ToolResponse died = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+          () -> runner.call(ToolRequest.of("halt", RcrtJson.object(), "test")));
+      assertThat(died.errorCode()).isEqualTo("tool_failed");
+      assertThat(died.error()).contains("exited").contains("halting as asked").contains("started again on the next call");
+      assertThat(environmentSeenBy(runner).path("GREETING").asText()).isEqualTo("hello");
     }
   }
 

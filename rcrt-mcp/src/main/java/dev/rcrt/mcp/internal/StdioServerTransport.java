@@ -1,0 +1,100 @@
+package dev.rcrt.mcp.internal;
+
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The official SDK's stdio client transport with two things the SDK leaves to its caller:
+ *
+ * <ul>
+ *   <li>the server starts from an empty environment, to which the SDK adds its default variables
+ *       ({@code HOME}, {@code LOGNAME}, {@code PATH}, {@code SHELL}, {@code TERM}, {@code USER}, or
+ *       the Windows set) and the address's {@code env}; a plain {@link ProcessBuilder} would hand
+ *       the child every variable of this process, the model key included. The host may name more
+ *       variables to pass on;
+ *   <li>{@link #exited()} completes as soon as the server process ends, with its exit status and
+ *       the last lines of its standard error, so that a request in flight fails then instead of at
+ *       its time limit.
+ * </ul>
+ *
+ * Thread-safe.
+ */
+public final class StdioServerTransport extends StdioClientTransport {
+  /** How many of the server's last standard-error lines an error quotes, and how long each may be. */
+  private static final int ERROR_LINES = 10;
+  private static final int LINE_CHARS = 300;
+
+  private final Set<String> inherited;
+  private final Deque<String> lastErrors = new ArrayDeque<>();
+  private final CompletableFuture<String> exited = new CompletableFuture<>();
+
+  public StdioServerTransport(ServerParameters parameters, Set<String> inherited) {
+    super(parameters, McpJsonDefaults.getMapper());
+    this.inherited = Set.copyOf(inherited);
+    setStdErrorHandler(this::remember);
+  }
+
+  @Override
+  protected ProcessBuilder getProcessBuilder() {
+    ProcessBuilder builder = new ProcessBuilder();
+    Map<String, String> environment = builder.environment();
+    environment.clear();
+    for (String name : inherited) {
+      String value = System.getenv(name);
+      if (value != null) {
+        environment.put(name, value);
+      }
+    }
+    // the SDK starts the process right after; a thread of its own waits for its end (and ends with it)
+    Thread watcher = new Thread(this::watch, "rcrt-mcp-server-exit");
+    watcher.setDaemon(true);
+    watcher.start();
+    return builder;
+  }
+
+  /**
+   * Completes when the server process has ended: {@code "exited with status N"}, followed by the
+   * last lines of its standard error when it wrote any. Never completes for a server that runs.
+   */
+  public CompletableFuture<String> exited() {
+    return exited;
+  }
+
+  private void remember(String line) {
+    synchronized (lastErrors) {
+      lastErrors.addLast(line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line);
+      while (lastErrors.size() > ERROR_LINES) {
+        lastErrors.removeFirst();
+      }
+    }
+  }
+
+  /** Waits for the process the SDK starts right after asking for its builder, then for its end. */
+  private void watch() {
+    try {
+      while (true) {
+        try {
+          awaitForExit();
+          break;
+        } catch (NullPointerException notStartedYet) { // the SDK sets its process just after getProcessBuilder()
+          TimeUnit.MILLISECONDS.sleep(5);
+        }
+      }
+      TimeUnit.MILLISECONDS.sleep(100); // let the standard-error reader take the last lines
+    } catch (InterruptedException | RuntimeException e) {
+      return;
+    }
+    String errors;
+    synchronized (lastErrors) {
+      errors = String.join(" | ", lastErrors);
+    }
+    exited.complete("exited" + (errors.isEmpty() ? "" : "; its standard error ended: " + errors));
+  }
+}
