@@ -116,7 +116,8 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         return outcome.response();
       }
       LlmException failure = scrubbed(Objects.requireNonNull(outcome.failure()));
-      boolean again = failure.isRetriable() && failure.status() != 0 && attempt < maxRetries;
+      // only what maxRetries documents: 429 and 5xx; a stream that timed out or broke is never sent again
+      boolean again = failure.isRetriable() && (failure.status() == 429 || failure.status() >= 500) && attempt < maxRetries;
       if (!again) {
         throw failure;
       }

@@ -231,6 +231,17 @@ class StreamingAndRetryTest {
   }
 
   @Test
+  void aStreamThatTimesOutIsNotSentAgainEvenWithRetriesAllowed() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+        .withBody(": keep-alive\n\n".repeat(200)).withChunkedDribbleDelay(200, 20_000)));
+    OpenAiCompatibleLlmClient retrying = OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k").maxRetries(2)
+        .streamTimeouts(Duration.ofMillis(300), Duration.ofSeconds(30)).build();
+    assertThatThrownBy(() -> retrying.chat(request().withStream(t -> {})))
+        .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.code()).isEqualTo("llm_timeout"));
+    server.verify(1, postRequestedFor(urlEqualTo("/v1/chat/completions")));
+  }
+
+  @Test
   void aStreamThatEndsWithoutDoneOrAFinishReasonIsAnErrorNotAnEmptyAnswer() {
     sse("""
         data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"The answer is"},"finish_reason":null}]}
