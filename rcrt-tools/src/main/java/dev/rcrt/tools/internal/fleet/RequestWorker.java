@@ -3,6 +3,7 @@ package dev.rcrt.tools.internal.fleet;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
@@ -135,7 +136,8 @@ public final class RequestWorker {
   }
 
   private void offer(Breadcrumb request) {
-    if (closed || request.hasTag(directTag)) {
+    // a direct call's runner answers it; a tool cannot mark its requests so (they would go unanswered), whatever the record says
+    if (closed || request.hasTag(directTag) && Principal.writerOf(request).kind() != Principal.Kind.TOOL) {
       return;
     }
     try {

@@ -11,6 +11,7 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.VectorSearch;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
 import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.tools.internal.CallScope;
 import java.util.List;
@@ -49,6 +50,12 @@ public final class StampedStore implements BreadcrumbStore {
           "tool_untrusted",
           writer.wire() + " may not use the idempotency key '" + create.idempotencyKey() + "': keys starting with '"
               + ToolResponse.IDEMPOTENCY_PREFIX + "' belong to the runners' responses");
+    }
+    if (create.tags().contains(ToolRunner.DIRECT_TAG)) {
+      // listeners leave requests with this tag to the runner that wrote them: from a tool, nobody would ever answer it
+      throw new ToolException(
+          "tool_untrusted",
+          writer.wire() + " may not tag a breadcrumb '" + ToolRunner.DIRECT_TAG + "': the tag marks requests a runner runs itself");
     }
     BreadcrumbCreate clean =
         new BreadcrumbCreate(
