@@ -13,7 +13,7 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.LlmClient;

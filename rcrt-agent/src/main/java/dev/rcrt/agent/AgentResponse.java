@@ -7,7 +7,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.internal.Records;
+import dev.rcrt.core.spi.Records;
 import dev.rcrt.llm.ChatResponse;
 import java.util.Locale;
 import java.util.Objects;

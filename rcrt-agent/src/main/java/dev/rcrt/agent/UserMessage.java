@@ -5,7 +5,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.internal.Records;
+import dev.rcrt.core.spi.Records;
 import java.util.Objects;
 
 /**

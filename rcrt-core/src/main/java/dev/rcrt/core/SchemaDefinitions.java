@@ -3,7 +3,7 @@ package dev.rcrt.core;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rcrt.core.internal.schema.CompiledSchema;
+import dev.rcrt.core.JsonSchema;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,7 +40,7 @@ public final class SchemaDefinitions {
   private final Predicate<Principal> trusted;
   private final ConcurrentHashMap<String, Compiled> cache = new ConcurrentHashMap<>();
 
-  private record Compiled(long version, CompiledSchema schema) {}
+  private record Compiled(long version, JsonSchema schema) {}
 
   private SchemaDefinitions(BreadcrumbStore store, Predicate<Principal> trusted) {
     this.store = store;
@@ -89,7 +89,7 @@ public final class SchemaDefinitions {
     Compiled hit = cache.get(d.id());
     if (hit == null || hit.version() != d.version()) {
       try {
-        hit = new Compiled(d.version(), CompiledSchema.compile(jsonSchema(d.context())));
+        hit = new Compiled(d.version(), JsonSchema.compile(jsonSchema(d.context())));
       } catch (ValidationException e) {
         throw new ValidationException("schema definition '" + d.id() + "' for " + schemaName + " is malformed: " + e.getMessage());
       }

@@ -1,5 +1,7 @@
 package dev.rcrt.core;
 
+import dev.rcrt.core.internal.MemoryClaims;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -67,4 +69,13 @@ public interface WorkClaims {
 
   /** Whether {@code key} was completed. */
   boolean isCompleted(String key);
+
+  /**
+   * Claims kept in this JVM's memory, judged on {@code clock}: atomic among the workers of one
+   * process, for a store that has no claims of its own. Completed keys are kept for the claims'
+   * life. Thread-safe.
+   */
+  static WorkClaims inMemory(Clock clock) {
+    return new MemoryClaims(Objects.requireNonNull(clock, "clock"));
+  }
 }

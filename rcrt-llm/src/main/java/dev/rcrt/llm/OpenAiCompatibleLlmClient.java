@@ -1,7 +1,7 @@
 package dev.rcrt.llm;
 
 import dev.rcrt.core.TimeSource;
-import dev.rcrt.core.internal.SharedHttpClient;
+import dev.rcrt.core.spi.SharedHttpClient;
 import dev.rcrt.llm.internal.openai.Endpoint;
 import dev.rcrt.llm.internal.openai.Exchange;
 import java.net.URI;

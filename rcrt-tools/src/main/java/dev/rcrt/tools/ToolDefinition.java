@@ -95,8 +95,8 @@ public record ToolDefinition(
    */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    dev.rcrt.core.internal.schema.CompiledSchema in = compileOrNote(inputSchema, "input_schema", problems);
-    dev.rcrt.core.internal.schema.CompiledSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", problems);
+    dev.rcrt.core.JsonSchema in = compileOrNote(inputSchema, "input_schema", problems);
+    dev.rcrt.core.JsonSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", problems);
     if (in != null) {
       problems.addAll(exampleProblems(in, out));
     }
@@ -110,14 +110,14 @@ public record ToolDefinition(
    */
   public List<String> exampleProblems() {
     List<String> ignored = new ArrayList<>();
-    dev.rcrt.core.internal.schema.CompiledSchema in = compileOrNote(inputSchema, "input_schema", ignored);
-    dev.rcrt.core.internal.schema.CompiledSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", ignored);
+    dev.rcrt.core.JsonSchema in = compileOrNote(inputSchema, "input_schema", ignored);
+    dev.rcrt.core.JsonSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", ignored);
     return in == null || !ignored.isEmpty() ? List.of() : exampleProblems(in, out);
   }
 
   /** Each way the tool's own examples break its schemas. Examples teach the model; a wrong one teaches it wrong. */
   private List<String> exampleProblems(
-      dev.rcrt.core.internal.schema.CompiledSchema in, dev.rcrt.core.internal.schema.@Nullable CompiledSchema out) {
+      dev.rcrt.core.JsonSchema in, dev.rcrt.core.@Nullable JsonSchema out) {
     List<String> found = new ArrayList<>();
     for (int i = 0; i < examples.size(); i++) {
       ToolExample example = examples.get(i);
@@ -132,9 +132,9 @@ public record ToolDefinition(
     return found;
   }
 
-  private dev.rcrt.core.internal.schema.@Nullable CompiledSchema compileOrNote(JsonNode schema, String field, List<String> problems) {
+  private dev.rcrt.core.@Nullable JsonSchema compileOrNote(JsonNode schema, String field, List<String> problems) {
     try {
-      return dev.rcrt.core.internal.schema.CompiledSchema.compile(schema);
+      return dev.rcrt.core.JsonSchema.compile(schema);
     } catch (ValidationException e) {
       problems.add("tool '" + name + "' " + field + ": " + e.getMessage());
       return null;

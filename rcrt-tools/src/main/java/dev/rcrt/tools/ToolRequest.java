@@ -7,7 +7,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.internal.Ids;
+import dev.rcrt.core.spi.Ids;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

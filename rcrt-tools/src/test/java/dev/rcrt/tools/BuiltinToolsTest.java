@@ -48,8 +48,8 @@ class BuiltinToolsTest {
   @Test
   void everyBundledExampleSatisfiesItsOwnSchemas() {
     for (ToolDefinition def : new ToolDiscovery(store).discover().items()) {
-      var in = dev.rcrt.core.internal.schema.CompiledSchema.compile(def.inputSchema());
-      var out = dev.rcrt.core.internal.schema.CompiledSchema.compile(def.outputSchema());
+      var in = dev.rcrt.core.JsonSchema.compile(def.inputSchema());
+      var out = dev.rcrt.core.JsonSchema.compile(def.outputSchema());
       for (ToolExample e : def.examples()) {
         assertThat(in.violations(e.input())).as(def.name() + " example input").isEmpty();
         assertThat(out.violations(e.output())).as(def.name() + " example output").isEmpty();

@@ -3,7 +3,7 @@ package dev.rcrt.mcp.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRequest;

@@ -6,7 +6,7 @@ import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
-import dev.rcrt.core.internal.OrderedSubscription;
+import dev.rcrt.core.spi.OrderedSubscription;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package dev.rcrt.postgres.internal;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
-import dev.rcrt.core.internal.Expiry;
+import dev.rcrt.core.spi.Expiry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

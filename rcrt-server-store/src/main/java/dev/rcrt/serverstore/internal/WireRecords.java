@@ -6,7 +6,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbUpdate;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.core.internal.ContentDigest;
+import dev.rcrt.core.spi.ContentDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.agent.AgentException;
 import dev.rcrt.core.spi.Throwables;
-import dev.rcrt.core.internal.Ids;
+import dev.rcrt.core.spi.Ids;
 import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;

@@ -1,6 +1,6 @@
 package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.core.internal.BoundedLines;
+import dev.rcrt.core.spi.BoundedLines;
 import dev.rcrt.llm.LlmException;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -3,7 +3,7 @@ package dev.rcrt.tools.js.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.core.internal.BoundedLines;
+import dev.rcrt.core.spi.BoundedLines;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRuntime;

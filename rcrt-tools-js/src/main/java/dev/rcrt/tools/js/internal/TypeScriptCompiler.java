@@ -2,7 +2,7 @@ package dev.rcrt.tools.js.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.js.internal.worker.GuestEngine;
 import java.io.IOException;

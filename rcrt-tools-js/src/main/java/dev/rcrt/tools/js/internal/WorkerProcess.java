@@ -2,7 +2,7 @@ package dev.rcrt.tools.js.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.core.internal.BoundedLines;
+import dev.rcrt.core.spi.BoundedLines;
 import dev.rcrt.tools.js.internal.worker.JsWorkerMain;
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,7 +9,6 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims.Claim;
 import dev.rcrt.core.WorkClaims;
-import dev.rcrt.core.internal.MemoryClaims;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
@@ -40,7 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class RequestWorker {
   private static final Logger LOG = LoggerFactory.getLogger(RequestWorker.class);
-  private static final Map<BreadcrumbStore, MemoryClaims> LOCAL = new WeakHashMap<>();
+  private static final Map<BreadcrumbStore, WorkClaims> LOCAL = new WeakHashMap<>();
   /** The page size of the start-up sweep, which reads every waiting request page by page. */
   private static final int SWEEP = 1000;
 
@@ -98,7 +97,7 @@ public final class RequestWorker {
       return own.get();
     }
     synchronized (LOCAL) {
-      return LOCAL.computeIfAbsent(store, s -> new MemoryClaims(time instanceof Clock clock ? clock : Clock.systemUTC()));
+      return LOCAL.computeIfAbsent(store, s -> WorkClaims.inMemory(time instanceof Clock clock ? clock : Clock.systemUTC()));
     }
   }
 

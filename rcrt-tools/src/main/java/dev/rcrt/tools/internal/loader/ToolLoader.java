@@ -6,7 +6,7 @@ import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
-import dev.rcrt.core.internal.schema.CompiledSchema;
+import dev.rcrt.core.JsonSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,13 +41,13 @@ public final class ToolLoader implements AutoCloseable {
    */
   public static final class LoadedTool {
     private final ToolDefinition definition;
-    private final CompiledSchema input;
-    private final @Nullable CompiledSchema output;
+    private final JsonSchema input;
+    private final @Nullable JsonSchema output;
     private final Invoker invoker;
     /** The loader's own hold (1 while cached) plus one per call in flight; 0 means closed. */
     private final AtomicInteger holds = new AtomicInteger(1);
 
-    LoadedTool(ToolDefinition definition, CompiledSchema input, @Nullable CompiledSchema output, Invoker invoker) {
+    LoadedTool(ToolDefinition definition, JsonSchema input, @Nullable JsonSchema output, Invoker invoker) {
       this.definition = definition;
       this.input = input;
       this.output = output;
@@ -108,8 +108,8 @@ public final class ToolLoader implements AutoCloseable {
    */
   public LoadedTool load(ToolDefinition definition, @Nullable ToolHandler handler) {
     if (handler != null) {
-      CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
-      CompiledSchema out =
+      JsonSchema in = compile(definition, "input_schema", definition.inputSchema());
+      JsonSchema out =
           definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
       return new LoadedTool(definition, in, out, BuiltinLoader.handlerInvoker(handler)); // its one hold is the call's
     }
@@ -256,16 +256,16 @@ public final class ToolLoader implements AutoCloseable {
 
   private LoadedTool loadNew(ToolDefinition definition) {
     ImplementationLoader loader = loaderFor(definition);
-    CompiledSchema in = compile(definition, "input_schema", definition.inputSchema());
-    CompiledSchema out =
+    JsonSchema in = compile(definition, "input_schema", definition.inputSchema());
+    JsonSchema out =
         definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
     definition.problems().forEach(p -> LOG.warn("{}", p));
     return new LoadedTool(definition, in, out, loader.load(definition));
   }
 
-  private static CompiledSchema compile(ToolDefinition definition, String field, JsonNode schema) {
+  private static JsonSchema compile(ToolDefinition definition, String field, JsonNode schema) {
     try {
-      return CompiledSchema.compile(schema);
+      return JsonSchema.compile(schema);
     } catch (ValidationException e) {
       throw new ToolException(
           "tool_definition_invalid",

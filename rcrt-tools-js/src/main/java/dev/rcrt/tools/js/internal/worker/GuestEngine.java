@@ -1,6 +1,6 @@
 package dev.rcrt.tools.js.internal.worker;
 
-import dev.rcrt.core.internal.DaemonThreads;
+import dev.rcrt.core.spi.DaemonThreads;
 import java.io.OutputStream;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -1,4 +1,4 @@
-package dev.rcrt.core.internal.schema;
+package dev.rcrt.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
@@ -20,7 +20,7 @@ import org.json.JSONObject;
  * <p>Remote {@code $ref}s are refused: a tool's schema must never make the runner fetch a URL.
  * Thread-safe once built.
  */
-public final class CompiledSchema {
+public final class JsonSchema {
   private static final Pattern TYPE_MISMATCH = Pattern.compile("expected type: (\\w+), found: (\\w+)");
   private static final SchemaClient NO_REMOTE_REFS =
       url -> {
@@ -29,7 +29,7 @@ public final class CompiledSchema {
 
   private final Schema schema;
 
-  private CompiledSchema(Schema schema) {
+  private JsonSchema(Schema schema) {
     this.schema = schema;
   }
 
@@ -38,7 +38,7 @@ public final class CompiledSchema {
    *
    * @throws dev.rcrt.core.ValidationException if the document is not a valid JSON Schema
    */
-  public static CompiledSchema compile(JsonNode schemaJson) {
+  public static JsonSchema compile(JsonNode schemaJson) {
     try {
       JSONObject raw = new JSONObject(RcrtJson.write(schemaJson));
       Schema schema =
@@ -49,7 +49,7 @@ public final class CompiledSchema {
               .build()
               .load()
               .build();
-      return new CompiledSchema(schema);
+      return new JsonSchema(schema);
     } catch (SchemaException | org.json.JSONException e) {
       throw new dev.rcrt.core.ValidationException("not a valid JSON Schema: " + e.getMessage());
     }

@@ -1,4 +1,4 @@
-package dev.rcrt.core.internal;
+package dev.rcrt.core.spi;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +16,7 @@ import java.util.HexFormat;
  * @param sizeBytes UTF-8 byte length of the compact JSON
  */
 public record ContentDigest(String checksum, long sizeBytes) {
-  private static final com.fasterxml.jackson.databind.ObjectWriter COMPACT = Mapper.SHARED.writer();
+  private static final com.fasterxml.jackson.databind.ObjectWriter COMPACT = dev.rcrt.core.internal.Mapper.SHARED.writer();
   private static final ThreadLocal<MessageDigest> SHA256 =
       ThreadLocal.withInitial(
           () -> {

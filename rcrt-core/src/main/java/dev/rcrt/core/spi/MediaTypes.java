@@ -1,4 +1,4 @@
-package dev.rcrt.core.internal;
+package dev.rcrt.core.spi;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package dev.rcrt.core.internal;
+package dev.rcrt.core.spi;
 
 /** Short one-line excerpts of bodies for error messages. */
 public final class Excerpts {

@@ -1,4 +1,4 @@
-package dev.rcrt.core.internal;
+package dev.rcrt.core.spi;
 
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;

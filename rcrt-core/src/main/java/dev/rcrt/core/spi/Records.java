@@ -1,9 +1,10 @@
-package dev.rcrt.core.internal;
+package dev.rcrt.core.spi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.internal.JsonDepth;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

@@ -1,0 +1,4 @@
+/** A user's modular application: it reads the SDK's agent module and nothing of its internals. */
+module dev.rcrt.consumer.modular {
+  requires dev.rcrt.agent;
+}

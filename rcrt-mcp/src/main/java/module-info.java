@@ -1,0 +1,16 @@
+/**
+ * MCP both ways on the official MCP Java SDK: the store's tools served over stdio and streamable
+ * HTTP, and MCP servers' tools imported and run as the {@code mcp} implementation type.
+ */
+module dev.rcrt.mcp {
+  requires transitive dev.rcrt.tools;
+  requires transitive io.modelcontextprotocol.sdk.mcp.core;
+  requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
+  requires org.apache.tomcat.embed.core;
+  requires org.slf4j;
+  requires reactor.core;
+
+  exports dev.rcrt.mcp;
+
+  provides dev.rcrt.tools.ToolRuntime with dev.rcrt.mcp.McpToolRuntime;
+}

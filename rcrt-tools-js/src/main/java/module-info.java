@@ -1,0 +1,15 @@
+/**
+ * The {@code breadcrumb} implementation type: JavaScript and TypeScript tools on GraalJS, run in
+ * worker processes ({@link dev.rcrt.tools.js.JavaScriptRuntime}).
+ */
+module dev.rcrt.tools.js {
+  requires transitive dev.rcrt.tools;
+  requires java.management;
+  requires jdk.management; // the worker reads its thread's allocations (com.sun.management)
+  requires org.graalvm.polyglot;
+  requires org.slf4j;
+
+  exports dev.rcrt.tools.js;
+
+  provides dev.rcrt.tools.ToolRuntime with dev.rcrt.tools.js.JavaScriptRuntime;
+}

@@ -1,0 +1,16 @@
+/**
+ * Tools: definitions, discovery, the runner and its chain, builtin, module and HTTP tools, and the
+ * {@link dev.rcrt.tools.ToolRuntime} SPI through which the other implementation types plug in.
+ */
+module dev.rcrt.tools {
+  requires transitive dev.rcrt.core;
+  requires exp4j;
+  requires java.json.canonicalization;
+  requires java.management;
+  requires org.slf4j;
+
+  exports dev.rcrt.tools;
+
+  uses dev.rcrt.tools.ToolModule;
+  uses dev.rcrt.tools.ToolRuntime;
+}
