@@ -16,9 +16,15 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AgentException extends RcrtException {
   private static final long serialVersionUID = 1L;
+  /** Its bounded threads are all taken (retriable). */
+  public static final String BUSY = "agent_busy";
+  /** It was closed. */
+  public static final String CLOSED = "agent_closed";
+  /** Code the host plugged in threw something other than an {@code RcrtException}. */
+  public static final String FAILED = "agent_failed";
 
   /**
-   * @param code one of the codes listed on this class
+   * @param code {@link #BUSY}, {@link #CLOSED} or {@link #FAILED}
    * @param message what failed and what to do
    * @param retriable whether asking again later may succeed
    * @param cause the underlying failure, or null

@@ -212,7 +212,7 @@ public final class AgentExecutor implements AutoCloseable {
       loop.recordFailure(trigger, e);
     } catch (Throwable e) { // a host's model client or observer that throws something else: the message still gets its answer
       LOG.warn("agent '{}' could not answer '{}'", agent.agentId(), trigger.id(), e);
-      loop.recordFailure(trigger, new AgentException("agent_failed", "agent '" + agent.agentId() + "' failed: " + Throwables.describe(e), false, e));
+      loop.recordFailure(trigger, new AgentException(AgentException.FAILED, "agent '" + agent.agentId() + "' failed: " + Throwables.describe(e), false, e));
       Throwables.rethrowIfFatal(e);
     }
   }

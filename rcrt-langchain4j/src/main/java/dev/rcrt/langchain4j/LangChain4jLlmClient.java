@@ -1,5 +1,6 @@
 package dev.rcrt.langchain4j;
 
+import dev.rcrt.llm.LlmErrorCode;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.RetriableException;
 import dev.langchain4j.exception.TimeoutException;
@@ -96,7 +97,7 @@ public final class LangChain4jLlmClient implements LlmClient {
     try {
       converted = Messages.toLangChain4j(request);
     } catch (RuntimeException e) {
-      throw new LlmException("llm_provider_error", "the request cannot be given to LangChain4j: " + e.getMessage(), 0, null, false, e);
+      throw new LlmException(LlmErrorCode.LLM_PROVIDER_ERROR, "the request cannot be given to LangChain4j: " + e.getMessage(), 0, null, false, e);
     }
     StreamListener listener = request.stream();
     if (listener != null && streaming != null) {
@@ -132,7 +133,7 @@ public final class LangChain4jLlmClient implements LlmClient {
     } catch (InterruptedException e) {
       answer.cancel(true);
       Thread.currentThread().interrupt();
-      throw new LlmException("llm_cancelled", "the call to model '" + request.model() + "' was cancelled: the calling thread was interrupted", 0, null, false, e);
+      throw new LlmException(LlmErrorCode.LLM_CANCELLED, "the call to model '" + request.model() + "' was cancelled: the calling thread was interrupted", 0, null, false, e);
     } catch (ExecutionException e) {
       throw failure(e.getCause() == null ? e : e.getCause(), request);
     }
@@ -142,12 +143,12 @@ public final class LangChain4jLlmClient implements LlmClient {
     String where = "model '" + request.model() + "' (LangChain4j " + e.getClass().getSimpleName() + ")";
     if (e instanceof HttpException h) {
       int status = h.statusCode();
-      return new LlmException("llm_http_error", where + " answered HTTP " + status + ": " + h.getMessage(), status, h.getMessage(),
+      return new LlmException(LlmErrorCode.LLM_HTTP_ERROR, where + " answered HTTP " + status + ": " + h.getMessage(), status, h.getMessage(),
           status == 429 || status >= 500, e);
     }
     if (e instanceof TimeoutException) {
-      return new LlmException("llm_timeout", where + " did not answer in time: " + e.getMessage(), 0, null, true, e);
+      return new LlmException(LlmErrorCode.LLM_TIMEOUT, where + " did not answer in time: " + e.getMessage(), 0, null, true, e);
     }
-    return new LlmException("llm_provider_error", where + " failed: " + e.getMessage(), 0, e.getMessage(), e instanceof RetriableException, e);
+    return new LlmException(LlmErrorCode.LLM_PROVIDER_ERROR, where + " failed: " + e.getMessage(), 0, e.getMessage(), e instanceof RetriableException, e);
   }
 }

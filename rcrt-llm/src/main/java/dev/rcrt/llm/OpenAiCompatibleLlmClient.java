@@ -126,7 +126,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
         time.sleep(wait);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new LlmException("llm_cancelled", "interrupted while waiting to retry: " + failure.getMessage(), 0, null, false, e);
+        throw new LlmException(LlmErrorCode.LLM_CANCELLED, "interrupted while waiting to retry: " + failure.getMessage(), 0, null, false, e);
       }
     }
   }
@@ -334,7 +334,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
 
     private LlmException invalidUrl(String why) {
       return new LlmException(
-          "llm_config_invalid", "base URL '" + baseUrl + "' " + why + "; write it like https://api.openai.com/v1 or http://localhost:11434/v1",
+          LlmErrorCode.LLM_CONFIG_INVALID, "base URL '" + baseUrl + "' " + why + "; write it like https://api.openai.com/v1 or http://localhost:11434/v1",
           0, null, false, null);
     }
 

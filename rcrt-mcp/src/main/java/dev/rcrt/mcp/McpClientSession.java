@@ -87,7 +87,7 @@ public final class McpClientSession implements AutoCloseable {
       untilExit(exited, client::initialize);
     } catch (RuntimeException e) {
       client.close();
-      throw new McpException("mcp_unavailable", "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
+      throw new McpException(McpException.UNAVAILABLE, "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
     }
     return new McpClientSession(client, address, exited);
   }
@@ -109,7 +109,7 @@ public final class McpClientSession implements AutoCloseable {
       } while (cursor != null);
       return all;
     } catch (RuntimeException e) {
-      throw new McpException("mcp_failed", "MCP server " + address + " could not list its tools: " + reason(e), true, e);
+      throw new McpException(McpException.FAILED, "MCP server " + address + " could not list its tools: " + reason(e), true, e);
     }
   }
 
@@ -126,10 +126,10 @@ public final class McpClientSession implements AutoCloseable {
       return untilExit(exited, () -> client.callTool(new McpSchema.CallToolRequest(tool, arguments)));
     } catch (io.modelcontextprotocol.spec.McpError e) {
       Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
-      throw new McpException("mcp_error", "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
+      throw new McpException(McpException.ERROR, "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
           + (data == null ? "" : " (" + data + ")"), false, e);
     } catch (RuntimeException e) {
-      throw new McpException("mcp_failed", "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e);
+      throw new McpException(McpException.FAILED, "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e);
     }
   }
 
@@ -199,6 +199,12 @@ public final class McpClientSession implements AutoCloseable {
   /** A failure talking to an MCP server: {@code mcp_unavailable}, {@code mcp_error} or {@code mcp_failed}. */
   public static final class McpException extends RcrtException {
     private static final long serialVersionUID = 1L;
+    /** The server could not be started, reached or initialized (retriable). */
+    public static final String UNAVAILABLE = "mcp_unavailable";
+    /** The server answered a request with a JSON-RPC error (such as an unknown tool). */
+    public static final String ERROR = "mcp_error";
+    /** The connection failed during a request, or the server's process ended (retriable: it is started again). */
+    public static final String FAILED = "mcp_failed";
 
     McpException(String code, String message, boolean retriable, Throwable cause) {
       super(code, message, retriable, cause);

@@ -1,5 +1,6 @@
 package dev.rcrt.mcp;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -96,7 +97,7 @@ public final class McpToolRuntime implements ToolRuntime {
   public Loaded load(ToolDefinition definition, Services services) {
     List<String> problems = problems(definition);
     if (!problems.isEmpty()) {
-      throw new ToolException("tool_definition_invalid", String.join("; ", problems));
+      throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, String.join("; ", problems));
     }
     JsonNode spec = definition.implementation().spec();
     McpServerAddress address = McpServerAddress.fromJson(spec.get("server"));
@@ -104,7 +105,7 @@ public final class McpToolRuntime implements ToolRuntime {
       services.checkConnect("MCP server", address.url());
     } else if (!services.policy().allows(new Capability.StartProcess(address.command().get(0)))) {
       throw new ToolException(
-          "tool_untrusted",
+          ToolErrorCode.TOOL_UNTRUSTED,
           "tool '" + definition.name() + "' would start '" + address.command().get(0) + "' (an MCP server), which the trust policy does not"
               + " allow; allow it with ToolTrustPolicy.Builder.allowCommands (CLI --allow-command)");
     }
@@ -116,14 +117,14 @@ public final class McpToolRuntime implements ToolRuntime {
       try {
         result = session.call(tool, RcrtJson.convert(input, MAP));
       } catch (McpException e) {
-        if (e.code().equals("mcp_failed")) {
+        if (e.code().equals(McpClientSession.McpException.FAILED)) {
           drop(address, session);
-          throw new ToolException("tool_failed", e.getMessage() + "; the server is started again on the next call");
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, e.getMessage() + "; the server is started again on the next call");
         }
-        throw new ToolException("tool_failed", e.getMessage());
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, e.getMessage());
       }
       if (Boolean.TRUE.equals(result.isError())) {
-        throw new ToolException("tool_failed", "MCP tool '" + tool + "' of " + address + " reported an error: " + text(result));
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "MCP tool '" + tool + "' of " + address + " reported an error: " + text(result));
       }
       return output(result);
     };
@@ -142,7 +143,7 @@ public final class McpToolRuntime implements ToolRuntime {
           return current.session().join();
         } catch (CompletionException e) {
           sessions.remove(address, current);
-          throw e.getCause() instanceof ToolException t ? t : new ToolException("tool_failed", String.valueOf(e.getCause()));
+          throw e.getCause() instanceof ToolException t ? t : new ToolException(ToolErrorCode.TOOL_FAILED, String.valueOf(e.getCause()));
         }
       }
       Started mine = new Started(resolved, new CompletableFuture<>());
@@ -158,7 +159,7 @@ public final class McpToolRuntime implements ToolRuntime {
         mine.session().complete(started);
         return started;
       } catch (McpException e) {
-        ToolException failure = new ToolException("tool_failed", e.getMessage());
+        ToolException failure = new ToolException(ToolErrorCode.TOOL_FAILED, e.getMessage());
         sessions.remove(address, mine);
         mine.session().completeExceptionally(failure);
         throw failure;

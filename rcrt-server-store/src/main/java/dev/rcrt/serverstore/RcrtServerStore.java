@@ -1,5 +1,6 @@
 package dev.rcrt.serverstore;
 
+import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbListener;
@@ -316,7 +317,7 @@ public final class RcrtServerStore implements BreadcrumbStore, AutoCloseable {
         Reply reply = plain.send("POST", "/auth/token", body, Map.of());
         if (!reply.ok() || !reply.json().path("token").isTextual()) {
           throw new RcrtServerException(
-              "store_unauthorized", "POST /auth/token: the RCRT server gave no token (HTTP " + reply.status() + ")", false, null);
+              StoreErrorCode.STORE_UNAUTHORIZED.code(), "POST /auth/token: the RCRT server gave no token (HTTP " + reply.status() + ")", false, null);
         }
         return reply.json().get("token").asText();
       };

@@ -1,5 +1,6 @@
 package dev.rcrt.postgres.internal;
 
+import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.RcrtException;
@@ -91,7 +92,7 @@ public final class Transactions {
     }
     boolean unavailable = state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03");
     return new PostgresStoreException(
-        unavailable ? "store_unavailable" : "store_failed",
+        unavailable ? StoreErrorCode.STORE_UNAVAILABLE.code() : StoreErrorCode.STORE_FAILED.code(),
         what + " failed in PostgreSQL [" + (state.isEmpty() ? "no SQLSTATE" : state) + "]: " + e.getMessage(),
         unavailable || state.equals("40001") || state.equals("40P01"),
         e);

@@ -1,5 +1,6 @@
 package dev.rcrt.serverstore.internal;
 
+import dev.rcrt.core.StoreErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbListener;
@@ -108,13 +109,13 @@ public final class EventStream implements AutoCloseable {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw new RcrtServerException(
-              "store_unavailable", "GET /events/stream: the RCRT server's event stream did not open within " + connectTimeout.toMillis() + " ms", true, null);
+              StoreErrorCode.STORE_UNAVAILABLE.code(), "GET /events/stream: the RCRT server's event stream did not open within " + connectTimeout.toMillis() + " ms", true, null);
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(connection, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new RcrtServerException("store_unavailable", "GET /events/stream: interrupted while opening", true, e);
+          throw new RcrtServerException(StoreErrorCode.STORE_UNAVAILABLE.code(), "GET /events/stream: interrupted while opening", true, e);
         }
       }
     }

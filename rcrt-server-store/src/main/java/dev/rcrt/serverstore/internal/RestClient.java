@@ -1,5 +1,6 @@
 package dev.rcrt.serverstore.internal;
 
+import dev.rcrt.core.StoreErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.serverstore.RcrtServerException;
@@ -69,7 +70,7 @@ public final class RestClient {
     }
     if (reply.status() == 401 || reply.status() == 403) {
       throw new RcrtServerException(
-          "store_unauthorized", method + " " + path + ": the RCRT server refused the token (HTTP " + reply.status() + "): " + excerpt(reply.body()), false, null);
+          StoreErrorCode.STORE_UNAUTHORIZED.code(), method + " " + path + ": the RCRT server refused the token (HTTP " + reply.status() + "): " + excerpt(reply.body()), false, null);
     }
     return reply;
   }
@@ -111,10 +112,10 @@ public final class RestClient {
       HttpResponse<String> response = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
       return new Reply(response.statusCode(), response.body());
     } catch (IOException e) {
-      throw new RcrtServerException("store_unavailable", method + " " + path + ": the RCRT server at " + base + " could not be reached: " + e, true, e);
+      throw new RcrtServerException(StoreErrorCode.STORE_UNAVAILABLE.code(), method + " " + path + ": the RCRT server at " + base + " could not be reached: " + e, true, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new RcrtServerException("store_unavailable", method + " " + path + ": interrupted", true, e);
+      throw new RcrtServerException(StoreErrorCode.STORE_UNAVAILABLE.code(), method + " " + path + ": interrupted", true, e);
     }
   }
 
@@ -137,7 +138,7 @@ public final class RestClient {
   public static RcrtServerException unexpected(String call, Reply reply) {
     boolean serverSide = reply.status() >= 500;
     return new RcrtServerException(
-        serverSide ? "store_unavailable" : "store_failed", call + ": the RCRT server answered HTTP " + reply.status() + ": " + excerpt(reply.body()),
+        serverSide ? StoreErrorCode.STORE_UNAVAILABLE.code() : StoreErrorCode.STORE_FAILED.code(), call + ": the RCRT server answered HTTP " + reply.status() + ": " + excerpt(reply.body()),
         serverSide, null);
   }
 

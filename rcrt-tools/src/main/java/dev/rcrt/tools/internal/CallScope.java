@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -83,7 +84,7 @@ public final class CallScope {
     String name = nameOf(nameOrReference);
     if (!granted.contains(name)) {
       throw new ToolException(
-          "tool_secret_denied",
+          ToolErrorCode.TOOL_SECRET_DENIED,
           "tool '" + tool + "' may not read secret '" + name + "': neither its tool record (required_secrets,"
               + " auth, headers) nor a trusted tool.config.v1 grants it");
     }
@@ -93,7 +94,7 @@ public final class CallScope {
             .orElseThrow(
                 () ->
                     new ToolException(
-                        "tool_secret_missing",
+                        ToolErrorCode.TOOL_SECRET_MISSING,
                         "tool '" + tool + "' needs secret '" + name + "', which is not set; set it in"
                             + " the environment (" + name.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_")
                             + ") or in the host's secret resolver"));

@@ -83,10 +83,10 @@ public final class AgentThreads implements AutoCloseable {
       return pool.submit(task);
     } catch (RejectedExecutionException full) {
       if (pool.isShutdown()) {
-        throw new AgentException("agent_closed", "the agent executor is closed; build a new one", false, null);
+        throw new AgentException(AgentException.CLOSED, "the agent executor is closed; build a new one", false, null);
       }
       throw new AgentException(
-          "agent_busy", MAX_CONCURRENT_TURNS + " " + what + " already run on this agent executor; wait for one to end and ask again", true, full);
+          AgentException.BUSY, MAX_CONCURRENT_TURNS + " " + what + " already run on this agent executor; wait for one to end and ask again", true, full);
     }
   }
 

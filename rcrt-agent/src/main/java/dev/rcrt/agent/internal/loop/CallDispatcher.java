@@ -1,5 +1,6 @@
 package dev.rcrt.agent.internal.loop;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentResponse;
@@ -139,7 +140,7 @@ final class CallDispatcher {
     try {
       specialist = AgentDefinition.fromBreadcrumb(settings.runner().store().get(tool.sourceId()).orElseThrow());
     } catch (RuntimeException e) {
-      throw new ToolException("tool_not_found", "agent '" + tool.name() + "' is no longer available");
+      throw new ToolException(ToolErrorCode.TOOL_NOT_FOUND, "agent '" + tool.name() + "' is no longer available");
     }
     String message = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
     CompletableFuture<AgentResponse> answered = new CompletableFuture<>();
@@ -156,7 +157,7 @@ final class CallDispatcher {
         }
       });
     } catch (AgentException busy) {
-      throw new ToolException("tool_failed", "agent '" + tool.name() + "' was not asked: " + busy.getMessage());
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' was not asked: " + busy.getMessage());
     }
     try {
       return RcrtJson.object().put("message", bounded.get().message());
@@ -164,13 +165,13 @@ final class CallDispatcher {
       if (e.getCause() instanceof TimeoutException) {
         turn.cancel(true);
         throw new ToolException(
-            "tool_timeout", "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout().toMillis() + " ms");
+            ToolErrorCode.TOOL_TIMEOUT, "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout().toMillis() + " ms");
       }
-      throw new ToolException("tool_failed", "agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
     } catch (InterruptedException e) {
       turn.cancel(true);
       Thread.currentThread().interrupt();
-      throw new ToolException("tool_failed", "interrupted while agent '" + tool.name() + "' was answering");
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "interrupted while agent '" + tool.name() + "' was answering");
     }
   }
 }

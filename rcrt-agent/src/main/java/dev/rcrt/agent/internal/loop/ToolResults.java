@@ -1,5 +1,6 @@
 package dev.rcrt.agent.internal.loop;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolResponse;
 
@@ -11,7 +12,7 @@ public final class ToolResults {
     if (result.success()) {
       return RcrtJson.write(result.output());
     }
-    String advice = "tool_input_invalid".equals(result.errorCode()) ? " Fix the arguments and call the tool again." : "";
+    String advice = ToolErrorCode.TOOL_INPUT_INVALID.is(result.errorCode()) ? " Fix the arguments and call the tool again." : "";
     return "Error: " + result.error() + "." + advice;
   }
 }

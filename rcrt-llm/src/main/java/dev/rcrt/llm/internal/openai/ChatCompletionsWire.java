@@ -1,5 +1,6 @@
 package dev.rcrt.llm.internal.openai;
 
+import dev.rcrt.llm.LlmErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -91,7 +92,7 @@ public final class ChatCompletionsWire {
     if (error != null && !error.isNull()) {
       String message = providerMessage(error);
       throw new LlmException(
-          "llm_provider_error",
+          LlmErrorCode.LLM_PROVIDER_ERROR,
           "model endpoint " + endpoint + " answered with an error: " + message,
           0,
           message,
@@ -102,7 +103,7 @@ public final class ChatCompletionsWire {
     JsonNode message = choice.get("message");
     if (message == null || !message.isObject()) {
       throw new LlmException(
-          "llm_bad_response",
+          LlmErrorCode.LLM_BAD_RESPONSE,
           "model endpoint " + endpoint + " answered without choices[0].message; is it an OpenAI-compatible chat-completions endpoint?",
           0,
           null,

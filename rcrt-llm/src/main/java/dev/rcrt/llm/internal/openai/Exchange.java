@@ -1,5 +1,6 @@
 package dev.rcrt.llm.internal.openai;
 
+import dev.rcrt.llm.LlmErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
@@ -81,7 +82,7 @@ public final class Exchange {
       }
       return read(request, response, lines, started);
     } catch (UncheckedIOException e) {
-      return Outcome.failed(new LlmException("llm_unreachable", "the stream from " + where + " broke: " + e.getCause(), 0, null, false, e));
+      return Outcome.failed(new LlmException(LlmErrorCode.LLM_UNREACHABLE, "the stream from " + where + " broke: " + e.getCause(), 0, null, false, e));
     } catch (LlmException e) {
       return Outcome.failed(e);
     }
@@ -96,7 +97,7 @@ public final class Exchange {
     String detail = provider != null ? provider : Excerpts.of(text);
     LlmException e =
         new LlmException(
-            "llm_http_error", "model endpoint " + where + " answered HTTP " + status + ": " + detail + advice(status),
+            LlmErrorCode.LLM_HTTP_ERROR, "model endpoint " + where + " answered HTTP " + status + ": " + detail + advice(status),
             status, provider, status == 429 || status >= 500, null);
     return new Outcome(null, e, retryAfter(response));
   }
@@ -110,7 +111,7 @@ public final class Exchange {
     }
     if (!MediaTypes.isJson(type)) {
       throw new LlmException(
-          "llm_bad_response",
+          LlmErrorCode.LLM_BAD_RESPONSE,
           "model endpoint " + where + " answered Content-Type '" + type + "', expected application/json"
               + (streaming ? " or text/event-stream" : ""),
           status, null, false, null);
@@ -119,7 +120,7 @@ public final class Exchange {
     JsonNode json = parse(text);
     if (json == null) {
       throw new LlmException(
-          "llm_bad_response",
+          LlmErrorCode.LLM_BAD_RESPONSE,
           "model endpoint " + where + " answered HTTP " + status + " with a body that is not JSON: " + Excerpts.of(text),
           status, null, false, null);
     }
@@ -134,7 +135,7 @@ public final class Exchange {
       SseReader.read(lines, endpoint.streamIdleTimeout(), started + endpoint.streamTimeout().toNanos(), where, assembler::accept);
       if (!assembler.finished()) {
         throw new LlmException(
-            "llm_bad_response", "the stream from " + where + " ended without [DONE] or a finish_reason, so the answer may be cut off",
+            LlmErrorCode.LLM_BAD_RESPONSE, "the stream from " + where + " ended without [DONE] or a finish_reason, so the answer may be cut off",
             status, null, true, null);
       }
     } catch (LlmException e) {
@@ -149,17 +150,17 @@ public final class Exchange {
       return endpoint.http().send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (HttpTimeoutException e) {
       throw new LlmException(
-          "llm_timeout", "model endpoint " + where + " did not answer within " + endpoint.requestTimeout().toMillis() + " ms",
+          LlmErrorCode.LLM_TIMEOUT, "model endpoint " + where + " did not answer within " + endpoint.requestTimeout().toMillis() + " ms",
           0, null, true, e);
     } catch (ConnectException e) {
       throw new LlmException(
-          "llm_unreachable", "cannot connect to model endpoint " + where + ": check the base URL and that the server is running",
+          LlmErrorCode.LLM_UNREACHABLE, "cannot connect to model endpoint " + where + ": check the base URL and that the server is running",
           0, null, true, e);
     } catch (IOException e) {
-      throw new LlmException("llm_unreachable", "request to model endpoint " + where + " failed: " + e, 0, null, true, e);
+      throw new LlmException(LlmErrorCode.LLM_UNREACHABLE, "request to model endpoint " + where + " failed: " + e, 0, null, true, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LlmException("llm_cancelled", "interrupted while waiting for " + where, 0, null, false, e);
+      throw new LlmException(LlmErrorCode.LLM_CANCELLED, "interrupted while waiting for " + where, 0, null, false, e);
     }
   }
 
@@ -196,15 +197,15 @@ public final class Exchange {
     } catch (BoundedLines.Failure f) {
       throw switch (f.kind()) {
         case WAITED_TOO_LONG -> new LlmException(
-            "llm_timeout",
+            LlmErrorCode.LLM_TIMEOUT,
             "model endpoint " + where + " did not send its whole answer within " + endpoint.requestTimeout().toMillis() + " ms",
             0, null, true, null);
-        case TOO_LARGE -> new LlmException("llm_bad_response", "model endpoint " + where + ": " + f.getMessage(), 0, null, false, null);
-        case BROKEN -> new LlmException("llm_unreachable", "model endpoint " + where + ": " + f.getMessage(), 0, null, true, null);
+        case TOO_LARGE -> new LlmException(LlmErrorCode.LLM_BAD_RESPONSE, "model endpoint " + where + ": " + f.getMessage(), 0, null, false, null);
+        case BROKEN -> new LlmException(LlmErrorCode.LLM_UNREACHABLE, "model endpoint " + where + ": " + f.getMessage(), 0, null, true, null);
       };
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new LlmException("llm_cancelled", "interrupted while reading from " + where, 0, null, false, e);
+      throw new LlmException(LlmErrorCode.LLM_CANCELLED, "interrupted while reading from " + where, 0, null, false, e);
     }
   }
 

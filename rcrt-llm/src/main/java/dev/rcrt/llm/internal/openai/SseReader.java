@@ -1,5 +1,6 @@
 package dev.rcrt.llm.internal.openai;
 
+import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.core.spi.BoundedLines;
 import dev.rcrt.llm.LlmException;
 import java.time.Duration;
@@ -39,7 +40,7 @@ public final class SseReader {
         throw failure(f, idleLeft < totalLeft, idle, endpoint);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new LlmException("llm_unreachable", "interrupted while reading the stream from " + endpoint, 0, null, false, e);
+        throw new LlmException(LlmErrorCode.LLM_UNREACHABLE, "interrupted while reading the stream from " + endpoint, 0, null, false, e);
       }
       if (line == null) {
         break;
@@ -73,12 +74,12 @@ public final class SseReader {
   private static LlmException failure(BoundedLines.Failure f, boolean idleFirst, Duration idle, String endpoint) {
     return switch (f.kind()) {
       case WAITED_TOO_LONG -> idleFirst
-          ? new LlmException("llm_timeout", "the stream from " + endpoint + " sent no event for " + idle.toMillis()
+          ? new LlmException(LlmErrorCode.LLM_TIMEOUT, "the stream from " + endpoint + " sent no event for " + idle.toMillis()
               + " ms (keep-alive comments do not count); it was closed", 0, null, true, null)
-          : new LlmException("llm_timeout", "the stream from " + endpoint + " did not finish within its time limit; it was closed",
+          : new LlmException(LlmErrorCode.LLM_TIMEOUT, "the stream from " + endpoint + " did not finish within its time limit; it was closed",
               0, null, true, null);
-      case TOO_LARGE -> new LlmException("llm_bad_response", "the stream from " + endpoint + " failed: " + f.getMessage(), 0, null, false, null);
-      case BROKEN -> new LlmException("llm_unreachable", "the stream from " + endpoint + " broke: " + f.getMessage(), 0, null, true, null);
+      case TOO_LARGE -> new LlmException(LlmErrorCode.LLM_BAD_RESPONSE, "the stream from " + endpoint + " failed: " + f.getMessage(), 0, null, false, null);
+      case BROKEN -> new LlmException(LlmErrorCode.LLM_UNREACHABLE, "the stream from " + endpoint + " broke: " + f.getMessage(), 0, null, true, null);
     };
   }
 }

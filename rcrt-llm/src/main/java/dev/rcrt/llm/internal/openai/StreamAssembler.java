@@ -1,5 +1,6 @@
 package dev.rcrt.llm.internal.openai;
 
+import dev.rcrt.llm.LlmErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
@@ -71,13 +72,13 @@ public final class StreamAssembler {
     try {
       chunk = RcrtJson.parse(data);
     } catch (ValidationException e) {
-      throw new LlmException("llm_bad_response", "model endpoint " + endpoint + " streamed a chunk that is not JSON: " + e.getMessage(), 0, null, false, null);
+      throw new LlmException(LlmErrorCode.LLM_BAD_RESPONSE, "model endpoint " + endpoint + " streamed a chunk that is not JSON: " + e.getMessage(), 0, null, false, null);
     }
     JsonNode error = chunk.get("error");
     if (error != null && !error.isNull()) {
       String message = ChatCompletionsWire.providerMessage(error);
       throw new LlmException(
-          "llm_provider_error", "model endpoint " + endpoint + " sent an error mid-stream: " + message, 0, message, true, null);
+          LlmErrorCode.LLM_PROVIDER_ERROR, "model endpoint " + endpoint + " sent an error mid-stream: " + message, 0, message, true, null);
     }
     if (chunk.path("model").isTextual()) {
       model = chunk.get("model").asText();

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.docker.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.rcrt.tools.Capability;
@@ -26,18 +27,18 @@ public final class ContainerLoader implements AutoCloseable {
   /** The spec checks that need no Docker and no policy: image, runtime, mode and port. */
   private static void check(String tool, JsonNode spec) {
     if (spec.path("image").asText("").isBlank()) {
-      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: type container needs 'image'");
+      throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' implementation: type container needs 'image'");
     }
     String runtime = spec.path("runtime").asText("docker");
     if (!"docker".equals(runtime)) {
-      throw new ToolException("tool_unsupported", "tool '" + tool + "': container runtime '" + runtime + "' is not supported; use docker");
+      throw new ToolException(ToolErrorCode.TOOL_UNSUPPORTED, "tool '" + tool + "': container runtime '" + runtime + "' is not supported; use docker");
     }
     String mode = spec.path("mode").asText("server").toLowerCase(Locale.ROOT);
     if (!"server".equals(mode) && !"stdio".equals(mode)) {
-      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: mode '" + mode + "' is not server or stdio");
+      throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' implementation: mode '" + mode + "' is not server or stdio");
     }
     if ("server".equals(mode) && !spec.path("port").canConvertToInt()) {
-      throw new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: server mode needs 'port'");
+      throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' implementation: server mode needs 'port'");
     }
   }
 
@@ -64,7 +65,7 @@ public final class ContainerLoader implements AutoCloseable {
     String image = spec.path("image").asText("");
     if (!services.policy().allows(new Capability.ContainerImage(image))) {
       throw new ToolException(
-          "tool_capability_denied",
+          ToolErrorCode.TOOL_CAPABILITY_DENIED,
           "tool '" + tool + "' wants to run image '" + image + "', which the host does not allow;"
               + " allow it with ToolTrustPolicy.builder().allowImages(\"" + image + "\")");
     }
@@ -74,7 +75,7 @@ public final class ContainerLoader implements AutoCloseable {
       docker.client().inspectImageCmd(image).exec();
     } catch (NotFoundException e) {
       throw new ToolException(
-          "tool_load_failed", "tool '" + tool + "': image '" + image + "' is not available to the Docker daemon; pull or build it first");
+          ToolErrorCode.TOOL_LOAD_FAILED, "tool '" + tool + "': image '" + image + "' is not available to the Docker daemon; pull or build it first");
     }
     String mode = spec.path("mode").asText("server").toLowerCase(Locale.ROOT);
     return "stdio".equals(mode)
@@ -97,7 +98,7 @@ public final class ContainerLoader implements AutoCloseable {
   /** The client, created on first use; a failure (no daemon) is not kept, so a later load tries again. */
   private synchronized DockerEngine engine() {
     if (closed) {
-      throw new ToolException("tool_load_failed", "the Docker runtime is closed (its tool runner was closed)");
+      throw new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "the Docker runtime is closed (its tool runner was closed)");
     }
     if (engine == null) {
       engine = new DockerEngine();

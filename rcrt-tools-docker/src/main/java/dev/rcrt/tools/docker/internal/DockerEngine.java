@@ -1,5 +1,6 @@
 package dev.rcrt.tools.docker.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
@@ -43,7 +44,7 @@ final class DockerEngine implements AutoCloseable {
       client.pingCmd().exec();
     } catch (RuntimeException e) {
       throw new ToolException(
-          "tool_load_failed",
+          ToolErrorCode.TOOL_LOAD_FAILED,
           "no Docker daemon answers at " + config.getDockerHost() + " (" + e.getClass().getSimpleName() + ": " + e.getMessage()
               + "); start Docker or set DOCKER_HOST",
           e);

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.docker.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -56,12 +57,12 @@ final class ServerContainer implements ToolRuntime.Loaded {
       try {
         return scope.exchangeJson("POST", uri, Map.of(), input, maxResponseBytes);
       } catch (ToolException e) {
-        if (!"tool_unreachable".equals(e.code())) {
+        if (!ToolErrorCode.TOOL_UNREACHABLE.is(e.code())) {
           throw e;
         }
         exitedOrNull();
         if (scope.remaining().compareTo(RETRY) <= 0) {
-          throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis()
+          throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + scope.limit().toMillis()
               + " ms: the container's server at " + uri + " did not accept a connection");
         }
         Thread.sleep(RETRY.toMillis());
@@ -94,7 +95,7 @@ final class ServerContainer implements ToolRuntime.Loaded {
       Ports.Binding[] bindings = info.getNetworkSettings().getPorts().getBindings().get(exposed);
       if (bindings == null || bindings.length == 0) {
         exitedOrNull();
-        throw new ToolException("tool_load_failed", "tool '" + tool + "': container of image '" + image + "' published no port " + port);
+        throw new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "tool '" + tool + "': container of image '" + image + "' published no port " + port);
       }
       hostPort = Integer.parseInt(bindings[0].getHostPortSpec());
     } catch (ToolException e) {
@@ -102,7 +103,7 @@ final class ServerContainer implements ToolRuntime.Loaded {
       throw e;
     } catch (RuntimeException e) {
       close();
-      throw new ToolException("tool_load_failed", "tool '" + tool + "': container of image '" + image + "' did not start: " + e.getMessage(), e);
+      throw new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "tool '" + tool + "': container of image '" + image + "' did not start: " + e.getMessage(), e);
     }
   }
 
@@ -119,7 +120,7 @@ final class ServerContainer implements ToolRuntime.Loaded {
     docker.remove(containerId);
     containerId = null;
     throw new ToolException(
-        "tool_failed",
+        ToolErrorCode.TOOL_FAILED,
         "tool '" + tool + "' container exited with code " + state.getExitCodeLong() + (logs.isEmpty() ? "" : ": " + logs));
   }
 

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.docker.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.CreateContainerCmd;
@@ -97,23 +98,23 @@ final class StdioContainer implements ToolRuntime.Loaded {
         try {
           code = docker.client().waitContainerCmd(id).start().awaitStatusCode(scope.remaining().toMillis(), TimeUnit.MILLISECONDS);
         } catch (DockerClientException timeout) {
-          throw new ToolException("tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms; its container was killed");
+          throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms; its container was killed");
         }
         Output output = output(id);
         if (code != 0) {
           String err = ContainerLogs.flatten(output.stderr());
           throw new ToolException(
-              "tool_failed", "tool '" + tool + "' container exited with code " + code + (err.isEmpty() ? "" : ": " + err));
+              ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' container exited with code " + code + (err.isEmpty() ? "" : ": " + err));
         }
         String out = output.stdout().trim();
         if (out.isEmpty()) {
-          throw new ToolException("tool_failed", "tool '" + tool + "' container exited with code 0 but wrote nothing on stdout; it must print the output JSON");
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' container exited with code 0 but wrote nothing on stdout; it must print the output JSON");
         }
         try {
           return RcrtJson.parse(out);
         } catch (ValidationException e) {
           throw new ToolException(
-              "tool_failed", "tool '" + tool + "' container wrote no JSON on stdout (" + e.getMessage() + "): " + ContainerLogs.flatten(out));
+              ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' container wrote no JSON on stdout (" + e.getMessage() + "): " + ContainerLogs.flatten(out));
         }
       }
     } finally {

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.js.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
@@ -67,7 +68,7 @@ final class GuestFetch {
     } catch (ToolException e) {
       throw new IllegalArgumentException(
           "fetch " + uri + " failed: "
-              + ("tool_too_large".equals(e.code())
+              + (ToolErrorCode.TOOL_TOO_LARGE.is(e.code())
                   ? "the response body is larger than " + code.maxResponseBytes() + " bytes (the tool's limits.max_response_bytes)"
                   : e.getMessage()));
     }

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.js.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.tools.ToolDefinition;
@@ -53,11 +54,11 @@ public final class JsLoader implements AutoCloseable {
       Breadcrumb holder =
           services.store().get(id)
               .orElseThrow(
-                  () -> new ToolException("tool_load_failed", "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
+                  () -> new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "tool '" + tool + "': its code breadcrumb '" + id + "' does not exist"));
       String untrusted = services.policy().whyUntrusted(holder);
       if (untrusted != null) {
         throw new ToolException(
-            "tool_untrusted", "tool '" + tool + "': its code breadcrumb '" + id + "' was not loaded: " + untrusted);
+            ToolErrorCode.TOOL_UNTRUSTED, "tool '" + tool + "': its code breadcrumb '" + id + "' was not loaded: " + untrusted);
       }
       code = holder.context().path("code");
       language = code.path("language").asText(spec.path("runtime").asText("javascript"));
@@ -67,7 +68,7 @@ public final class JsLoader implements AutoCloseable {
     }
     String source = code.isTextual() ? code.textValue() : code.path("source").asText(null);
     if (source == null || source.isBlank()) {
-      throw new ToolException("tool_definition_invalid", "tool '" + tool + "': no code source (expected code.source or a code string)");
+      throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "': no code source (expected code.source or a code string)");
     }
     String checksum = sha256(language + "\n" + source);
     String js =
@@ -75,7 +76,7 @@ public final class JsLoader implements AutoCloseable {
           case "javascript", "js" -> source;
           case "typescript", "ts" -> typescript().toJavaScript(tool, source, checksum);
           default -> throw new ToolException(
-              "tool_definition_invalid", "tool '" + tool + "': code language '" + language + "' is not javascript or typescript");
+              ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "': code language '" + language + "' is not javascript or typescript");
         };
     Duration timeout = def.timeout() != null ? def.timeout() : services.defaultTimeout();
     long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
@@ -116,7 +117,7 @@ public final class JsLoader implements AutoCloseable {
 
   private synchronized TypeScriptCompiler typescript() {
     if (closed) {
-      throw new ToolException("tool_load_failed", "the JavaScript runtime is closed (its tool runner was closed)");
+      throw new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "the JavaScript runtime is closed (its tool runner was closed)");
     }
     if (typescript == null) {
       typescript = new TypeScriptCompiler();

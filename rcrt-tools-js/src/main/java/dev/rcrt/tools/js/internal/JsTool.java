@@ -1,5 +1,6 @@
 package dev.rcrt.tools.js.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
@@ -64,7 +65,7 @@ final class JsTool implements ToolRuntime.Loaded {
     } catch (BoundedLines.Failure f) {
       if (f.kind() == BoundedLines.Failure.Kind.WAITED_TOO_LONG) {
         throw new ToolException(
-            "tool_definition_invalid", "tool '" + tool + "' code took longer than " + code.program().evaluationMillis() + " ms to evaluate");
+            ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' code took longer than " + code.program().evaluationMillis() + " ms to evaluate");
       }
       throw died(tool, worker, code, text -> text);
     } catch (IOException e) {
@@ -88,7 +89,7 @@ final class JsTool implements ToolRuntime.Loaded {
     if (limit.isNegative() || limit.isZero()) {
       workers.release(worker);
       throw new ToolException(
-          "tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms waiting for a busy JavaScript worker");
+          ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms waiting for a busy JavaScript worker");
     }
     JsHostCalls host = new JsHostCalls(code, services, scope, System.nanoTime() + limit.toNanos());
     ObjectNode call = RcrtJson.object().put("checksum", code.program().checksum());
@@ -123,10 +124,10 @@ final class JsTool implements ToolRuntime.Loaded {
       }
     } catch (BoundedLines.Failure f) {
       if (f.kind() == BoundedLines.Failure.Kind.WAITED_TOO_LONG) {
-        throw new ToolException("tool_timeout", "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms");
+        throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool + "' timed out after " + scope.limit().toMillis() + " ms");
       }
       if (f.kind() == BoundedLines.Failure.Kind.TOO_LARGE) {
-        throw new ToolException("tool_too_large", "tool '" + tool + "' returned more than " + WorkerProcess.MAX_FRAME_BYTES + " bytes");
+        throw new ToolException(ToolErrorCode.TOOL_TOO_LARGE, "tool '" + tool + "' returned more than " + WorkerProcess.MAX_FRAME_BYTES + " bytes");
       }
       throw died(tool, worker, code, scope::scrub);
     } catch (IOException e) {
@@ -180,16 +181,16 @@ final class JsTool implements ToolRuntime.Loaded {
   private ToolException died(String tool, WorkerProcess worker, JsCode code, java.util.function.UnaryOperator<String> scrub) {
     if (worker.exitCode() == WorkerProcess.OUT_OF_MEMORY) {
       return new ToolException(
-          "tool_memory_limit",
+          ToolErrorCode.TOOL_MEMORY_LIMIT,
           "tool '" + tool + "' filled the JavaScript worker's " + workers.heapMegabytes() + " MB heap and was stopped (limits.memory_mb is "
               + code.program().memoryBytes() / (1024 * 1024) + ")");
     }
-    return new ToolException("tool_failed", "tool '" + tool + "': the JavaScript worker failed (" + scrub.apply(worker.describeExit()) + ")");
+    return new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "': the JavaScript worker failed (" + scrub.apply(worker.describeExit()) + ")");
   }
 
   private static ToolException interrupted(String tool) {
     Thread.currentThread().interrupt();
-    return new ToolException("tool_failed", "tool '" + tool + "' was interrupted while its JavaScript worker ran it");
+    return new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted while its JavaScript worker ran it");
   }
 
   private static void log(String tool, String console, ToolRuntime.Call scope) {

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.js.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.spi.DaemonThreads;
@@ -85,7 +86,7 @@ final class TypeScriptCompiler implements AutoCloseable {
     }
     if (source.length() > MAX_SOURCE_CHARS) {
       throw new ToolException(
-          "tool_definition_invalid",
+          ToolErrorCode.TOOL_DEFINITION_INVALID,
           "tool '" + tool + "' TypeScript source is " + source.length() + " characters; the limit is " + MAX_SOURCE_CHARS);
     }
     JsonNode result = RcrtJson.parse(transpile(tool, source));
@@ -95,7 +96,7 @@ final class TypeScriptCompiler implements AutoCloseable {
     }
     if (!errors.isEmpty()) {
       throw new ToolException(
-          "tool_definition_invalid", "tool '" + tool + "' TypeScript does not compile: " + String.join("; ", errors));
+          ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' TypeScript does not compile: " + String.join("; ", errors));
     }
     String js = result.path("js").asText();
     cache.put(checksum, js);
@@ -114,11 +115,11 @@ final class TypeScriptCompiler implements AutoCloseable {
       if (e.isInterrupted()) {
         healthy = true;
         throw new ToolException(
-            "tool_definition_invalid",
+            ToolErrorCode.TOOL_DEFINITION_INVALID,
             "tool '" + tool + "' TypeScript took longer than " + TIME_LIMIT.toSeconds() + " s to transpile; simplify or split the source");
       }
       throw new ToolException(
-          "tool_definition_invalid", "tool '" + tool + "' TypeScript could not be transpiled: " + e.getMessage());
+          ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' TypeScript could not be transpiled: " + e.getMessage());
     } finally {
       alarm.cancel(false);
       release(compiler, healthy);
@@ -151,12 +152,12 @@ final class TypeScriptCompiler implements AutoCloseable {
       Compiler waited = idle.poll(TIME_LIMIT.toMillis() * 2, TimeUnit.MILLISECONDS);
       if (waited == null) {
         throw new ToolException(
-            "tool_definition_invalid", "tool '" + tool + "' TypeScript could not be transpiled: every compiler stayed busy");
+            ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' TypeScript could not be transpiled: every compiler stayed busy");
       }
       return waited;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ToolException("tool_failed", "tool '" + tool + "' was interrupted waiting for the TypeScript compiler");
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted waiting for the TypeScript compiler");
     }
   }
 
@@ -213,7 +214,7 @@ final class TypeScriptCompiler implements AutoCloseable {
     InputStream in = TypeScriptCompiler.class.getClassLoader().getResourceAsStream(path);
     if (in == null) {
       throw new ToolException(
-          "tool_unsupported",
+          ToolErrorCode.TOOL_UNSUPPORTED,
           "TypeScript tools need org.webjars.npm:typescript on the classpath (" + path + " not found)");
     }
     return in;

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.js.internal;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import java.io.IOException;
 import java.time.Duration;
@@ -86,7 +87,7 @@ final class WorkerPool {
     synchronized (this) {
       while (true) {
         if (closed) {
-          throw new ToolException("tool_failed", "tool '" + tool + "' was not run: its JavaScript runtime is closed (its tool runner was closed)");
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was not run: its JavaScript runtime is closed (its tool runner was closed)");
         }
         WorkerProcess w;
         while ((w = idle.pollFirst()) != null) {
@@ -102,13 +103,13 @@ final class WorkerPool {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw new ToolException(
-              "tool_timeout", "tool '" + tool + "' waited " + wait.toMillis() + " ms and all " + max + " JavaScript workers stayed busy (rcrt.js.workers)");
+              ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool + "' waited " + wait.toMillis() + " ms and all " + max + " JavaScript workers stayed busy (rcrt.js.workers)");
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(this, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new ToolException("tool_failed", "tool '" + tool + "' was interrupted while waiting for a JavaScript worker");
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted while waiting for a JavaScript worker");
         }
       }
     }
@@ -116,7 +117,7 @@ final class WorkerPool {
       return started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments()));
     } catch (IOException e) {
       gone();
-      throw new ToolException("tool_failed", "tool '" + tool + "': the JavaScript worker process could not start: " + e.getMessage());
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "': the JavaScript worker process could not start: " + e.getMessage());
     }
   }
 
@@ -129,7 +130,7 @@ final class WorkerPool {
       }
     }
     worker.kill();
-    throw new ToolException("tool_failed", "the JavaScript runtime was closed while a worker started");
+    throw new ToolException(ToolErrorCode.TOOL_FAILED, "the JavaScript runtime was closed while a worker started");
   }
 
   /** Returns a worker after a call that ended normally. */

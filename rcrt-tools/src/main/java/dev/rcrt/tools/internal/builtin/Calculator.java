@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.builtin;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
@@ -55,13 +56,13 @@ public final class Calculator implements ToolHandler {
           new ExpressionBuilder(normalise(expression)).functions(EXTRA).build().evaluate();
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new ToolException(
-          "tool_failed",
+          ToolErrorCode.TOOL_FAILED,
           "calculator cannot evaluate '" + expression + "': " + e.getMessage()
               + "; use numbers, + - * / % ^, parentheses and functions such as sqrt(x) or pow(a, b)");
     }
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       throw new ToolException(
-          "tool_failed", "calculator: '" + expression + "' has no finite result (" + value + ")");
+          ToolErrorCode.TOOL_FAILED, "calculator: '" + expression + "' has no finite result (" + value + ")");
     }
     ObjectNode out = RcrtJson.object();
     BigDecimal exact = BigDecimal.valueOf(value).stripTrailingZeros();

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.builtin;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +22,7 @@ public final class RandomNumbers implements ToolHandler {
     int count = input.path("count").asInt(1);
     if (min > max) {
       throw new ToolException(
-          "tool_failed", "random: min (" + min + ") is greater than max (" + max + "); swap them");
+          ToolErrorCode.TOOL_FAILED, "random: min (" + min + ") is greater than max (" + max + "); swap them");
     }
     ArrayNode numbers = RcrtJson.array();
     for (int i = 0; i < count; i++) {

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.builtin;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -40,7 +41,7 @@ public final class SearchBreadcrumbs implements ToolHandler {
     } else {
       VectorSearch vectors =
           context.store().vectorSearch().orElseThrow(() -> new ToolException(
-              "tool_failed",
+              ToolErrorCode.TOOL_FAILED,
               "breadcrumb-search: this store has no vector search, so 'query' cannot be answered; search by schema_name and"
                   + " tag instead"));
       results = vectors.nearest(query, input.path("nn").asInt(5), selector);

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ApprovalHandler;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
@@ -40,9 +41,9 @@ final class ApprovalLink implements RealToolChain.Link {
     ToolDefinition tool = chain.tool();
     boolean needed = tool.context().path("requires_approval").asBoolean(false) || policy.test(tool);
     if (needed && !approved(chain.request(), tool)) {
-      listeners.callDenied(chain.request(), tool, "tool_denied");
+      listeners.callDenied(chain.request(), tool, ToolErrorCode.TOOL_DENIED.code());
       throw new ToolException(
-          "tool_denied",
+          ToolErrorCode.TOOL_DENIED,
           "the call to '" + tool.name() + "' was not approved, so it did not run; do not call it again for this request");
     }
     return chain.proceed(chain.request());

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
@@ -96,7 +97,7 @@ public final class ExecutionChain {
     try {
       request = ToolRequest.fromBreadcrumb(stored);
     } catch (ValidationException malformed) {
-      return answer(stored, sessionTags, stored.id(), new ToolException("tool_input_invalid", malformed.getMessage()));
+      return answer(stored, sessionTags, stored.id(), new ToolException(ToolErrorCode.TOOL_INPUT_INVALID, malformed.getMessage()));
     }
     ToolResponse earlier = earlierAnswer(request.requestId());
     if (earlier != null) {
@@ -121,7 +122,7 @@ public final class ExecutionChain {
     }
     if (earlierAnswer(requestId) == null) {
       String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
-      answer(stored, responseTags(stored, extraTags), requestId, new ToolException("tool_failed", "tool '" + tool + "' was not run: " + why));
+      answer(stored, responseTags(stored, extraTags), requestId, new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was not run: " + why));
     }
   }
 
@@ -174,12 +175,12 @@ public final class ExecutionChain {
     }
     listeners.callStart(request);
     ToolResponse response =
-        call.failure(new ToolException("tool_failed", "tool '" + request.tool() + "': the runner stopped before the call ended"));
+        call.failure(new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + request.tool() + "': the runner stopped before the call ended"));
     try {
       response = new RealToolChain(links, 0, call, defaultTimeout, known).proceed(request);
       if (!response.success()) {
-        if ("tool_capability_denied".equals(response.errorCode()) && call.tool != null) {
-          listeners.callDenied(request, call.tool, "tool_capability_denied");
+        if (ToolErrorCode.TOOL_CAPABILITY_DENIED.is(response.errorCode()) && call.tool != null) {
+          listeners.callDenied(request, call.tool, ToolErrorCode.TOOL_CAPABILITY_DENIED.code());
         }
         listeners.callFailed(request, response);
       }

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
@@ -59,7 +60,7 @@ final class InvokeLink implements RealToolChain.Link {
       throw failed(tool, e);
     }
     if (output == null) {
-      throw new ToolException("tool_output_invalid", "tool '" + tool.name() + "' returned no output");
+      throw new ToolException(ToolErrorCode.TOOL_OUTPUT_INVALID, "tool '" + tool.name() + "' returned no output");
     }
     return ToolResponse.success(request.requestId(), tool.name(), output, call.elapsedMs());
   }
@@ -71,7 +72,7 @@ final class InvokeLink implements RealToolChain.Link {
       throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ToolException("tool_failed", "tool '" + tool.name() + "' was interrupted");
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool.name() + "' was interrupted");
     } catch (Exception e) {
       throw failed(tool, e);
     }
@@ -89,7 +90,7 @@ final class InvokeLink implements RealToolChain.Link {
           throw timeout(tool, scope);
         }
         Thread.currentThread().interrupt();
-        throw new ToolException("tool_failed", "tool '" + tool.name() + "' was interrupted");
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool.name() + "' was interrupted");
       } catch (Exception e) {
         throw watch.expired() ? timeout(tool, scope) : failed(tool, e);
       }
@@ -101,12 +102,12 @@ final class InvokeLink implements RealToolChain.Link {
   }
 
   private static ToolException timeout(ToolDefinition tool, CallScope scope) {
-    return new ToolException("tool_timeout", "tool '" + tool.name() + "' timed out after " + scope.limit().toMillis() + " ms");
+    return new ToolException(ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool.name() + "' timed out after " + scope.limit().toMillis() + " ms");
   }
 
   private static ToolException failed(ToolDefinition tool, Throwable cause) {
     return new ToolException(
-        "tool_failed",
+        ToolErrorCode.TOOL_FAILED,
         "tool '" + tool.name() + "' failed: " + cause.getClass().getSimpleName()
             + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
         cause);

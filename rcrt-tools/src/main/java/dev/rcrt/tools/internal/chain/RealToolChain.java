@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.spi.Throwables;
@@ -96,11 +97,11 @@ public final class RealToolChain implements ToolChain {
       LOG.debug("tool chain link {} failed", name(link), e);
       return call.failure(
           new ToolException(
-              "tool_failed", "tool '" + call.toolName() + "': chain link " + name(link) + " failed: " + Throwables.describe(e), e));
+              ToolErrorCode.TOOL_FAILED, "tool '" + call.toolName() + "': chain link " + name(link) + " failed: " + Throwables.describe(e), e));
     }
     if (response == null) {
       return call.failure(
-          new ToolException("tool_failed", "tool '" + call.toolName() + "': chain link " + name(link) + " returned no response"));
+          new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + call.toolName() + "': chain link " + name(link) + " returned no response"));
     }
     return response;
   }

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ValidationException;
@@ -44,19 +45,19 @@ final class ResolveLink implements RealToolChain.Link {
       try {
         tool = ToolDefinition.fromBreadcrumb(source);
       } catch (ValidationException e) {
-        throw new ToolException("tool_definition_invalid", e.getMessage());
+        throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, e.getMessage());
       }
       call.source = source;
     } else {
       try {
         tool = discovery.find(name).orElseThrow(() -> notFound(name));
       } catch (ValidationException e) {
-        throw new ToolException("tool_definition_invalid", e.getMessage());
+        throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, e.getMessage());
       }
     }
     if (!tool.name().equals(name)) {
       throw new ToolException(
-          "tool_changed", "the request names tool '" + name + "' but pins breadcrumb '" + tool.sourceId() + "', which is tool '" + tool.name() + "'");
+          ToolErrorCode.TOOL_CHANGED, "the request names tool '" + name + "' but pins breadcrumb '" + tool.sourceId() + "', which is tool '" + tool.name() + "'");
     }
     call.tool = tool;
     listeners.toolResolved(chain.request(), tool);
@@ -68,10 +69,10 @@ final class ResolveLink implements RealToolChain.Link {
         store.get(id)
             .orElseThrow(
                 () -> new ToolException(
-                    "tool_not_found", "tool '" + name + "' (breadcrumb '" + id + "') no longer exists; it was not run"));
+                    ToolErrorCode.TOOL_NOT_FOUND, "tool '" + name + "' (breadcrumb '" + id + "') no longer exists; it was not run"));
     if (now.version() != version) {
       throw new ToolException(
-          "tool_changed",
+          ToolErrorCode.TOOL_CHANGED,
           "tool '" + name + "' changed after it was offered (breadcrumb '" + id + "' was version " + version
               + ", is now " + now.version() + "); it was not run. Ask again to use the current version");
     }
@@ -81,9 +82,9 @@ final class ResolveLink implements RealToolChain.Link {
   private ToolException notFound(String name) {
     var untrusted = discovery.whyUntrusted(name);
     if (untrusted.isPresent()) {
-      return new ToolException("tool_untrusted", untrusted.get());
+      return new ToolException(ToolErrorCode.TOOL_UNTRUSTED, untrusted.get());
     }
     String available = discovery.discover().items().stream().map(ToolDefinition::name).collect(Collectors.joining(", "));
-    return new ToolException("tool_not_found", "no tool named '" + name + "'; available tools: " + available);
+    return new ToolException(ToolErrorCode.TOOL_NOT_FOUND, "no tool named '" + name + "'; available tools: " + available);
   }
 }

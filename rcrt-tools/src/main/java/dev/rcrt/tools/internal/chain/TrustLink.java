@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
@@ -46,7 +47,7 @@ final class TrustLink implements RealToolChain.Link {
   }
 
   private ToolException denied(ToolChain chain, ToolDefinition tool, String message) {
-    listeners.callDenied(chain.request(), tool, "tool_untrusted");
-    return new ToolException("tool_untrusted", message);
+    listeners.callDenied(chain.request(), tool, ToolErrorCode.TOOL_UNTRUSTED.code());
+    return new ToolException(ToolErrorCode.TOOL_UNTRUSTED, message);
   }
 }

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.chain;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
@@ -39,9 +40,9 @@ final class ValidateLink implements RealToolChain.Link {
       try {
         dev.rcrt.core.RcrtJson.checkFinite(chain.request().input()); // whatever path it came by (MCP, a host's tree)
       } catch (dev.rcrt.core.ValidationException beyondADouble) {
-        throw new ToolException("tool_input_invalid", "tool '" + tool.name() + "' input: " + beyondADouble.getMessage());
+        throw new ToolException(ToolErrorCode.TOOL_INPUT_INVALID, "tool '" + tool.name() + "' input: " + beyondADouble.getMessage());
       }
-      check(tool, "input", loaded.inputViolations(chain.request().input()), "tool_input_invalid");
+      check(tool, "input", loaded.inputViolations(chain.request().input()), ToolErrorCode.TOOL_INPUT_INVALID);
       listeners.inputValidated(chain.request(), tool);
       response = chain.proceed(chain.request());
     } finally {
@@ -52,11 +53,11 @@ final class ValidateLink implements RealToolChain.Link {
       long max = maxOutputBytes(tool);
       if (tooLarge(response.output(), max)) {
         throw new ToolException(
-            "tool_too_large",
+            ToolErrorCode.TOOL_TOO_LARGE,
             "tool '" + tool.name() + "' returned more than " + max + " bytes of output; return less (or a reference to a"
                 + " breadcrumb), or raise limits.max_output_bytes");
       }
-      check(tool, "output", loaded.outputViolations(response.output()), "tool_output_invalid");
+      check(tool, "output", loaded.outputViolations(response.output()), ToolErrorCode.TOOL_OUTPUT_INVALID);
     }
     return response;
   }
@@ -107,7 +108,7 @@ final class ValidateLink implements RealToolChain.Link {
     }
   }
 
-  private static void check(ToolDefinition tool, String which, List<String> violations, String code) {
+  private static void check(ToolDefinition tool, String which, List<String> violations, ToolErrorCode code) {
     if (!violations.isEmpty()) {
       String listed =
           violations.stream().map(v -> v.startsWith(": ") ? v.substring(2) : v).collect(Collectors.joining("; "));

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
@@ -27,7 +28,7 @@ public final class BuiltinLoader implements ImplementationLoader {
     ToolHandler handler = handlers.get(key);
     if (handler == null) {
       throw new ToolException(
-          "tool_unsupported",
+          ToolErrorCode.TOOL_UNSUPPORTED,
           "tool '" + definition.name() + "' is builtin, but no handler named '" + key
               + "' is registered with this runner; registered: " + new TreeSet<>(handlers.keySet()));
     }

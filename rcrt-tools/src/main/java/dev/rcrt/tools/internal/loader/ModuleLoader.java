@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
@@ -49,7 +50,7 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
     String export = definition.implementation().text("export", "");
     if (module.isBlank() || export.isBlank()) {
       throw new ToolException(
-          "tool_definition_invalid",
+          ToolErrorCode.TOOL_DEFINITION_INVALID,
           "tool '" + tool + "' implementation: type module needs 'module' and 'export'");
     }
     ToolModule found = classpath.get(module);
@@ -59,14 +60,14 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
     String wanted = definition.implementation().text("version", "");
     if (!wanted.isBlank() && !wanted.equals(found.version())) {
       throw new ToolException(
-          "tool_load_failed",
+          ToolErrorCode.TOOL_LOAD_FAILED,
           "tool '" + tool + "' wants module '" + module + "' version " + wanted + ", but the module is version "
               + found.version() + "; update the tool breadcrumb or supply the matching jar");
     }
     ToolHandler handler = found.handlers().get(export);
     if (handler == null) {
       throw new ToolException(
-          "tool_load_failed",
+          ToolErrorCode.TOOL_LOAD_FAILED,
           "tool '" + tool + "': module '" + module + "' has no export '" + export + "'; its exports are "
               + new TreeSet<>(found.handlers().keySet()));
     }
@@ -76,7 +77,7 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
   private ToolModule fromJar(String tool, String module, String export) {
     if (!policy.allows(new Capability.ModuleJar(module))) {
       throw new ToolException(
-          "tool_capability_denied",
+          ToolErrorCode.TOOL_CAPABILITY_DENIED,
           "tool '" + tool + "': no module named '" + module + "' is registered or on the classpath, and '" + module
               + "' is not a jar location the host allows; register the module, or list the jar's directory with"
               + " ToolTrustPolicy.builder().allowModuleLocation(...)");
@@ -84,7 +85,7 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
     JarModules jar = jars.computeIfAbsent(module, m -> open(tool, m));
     if (jar.modules().isEmpty()) {
       throw new ToolException(
-          "tool_load_failed",
+          ToolErrorCode.TOOL_LOAD_FAILED,
           "tool '" + tool + "': jar '" + module + "' declares no " + ToolModule.class.getName()
               + " provider in META-INF/services");
     }
@@ -108,7 +109,7 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
       }
     } catch (java.util.ServiceConfigurationError e) {
       closeQuietly(loader);
-      throw new ToolException("tool_load_failed", "tool '" + tool + "': jar '" + module + "' is broken: " + e.getMessage(), e);
+      throw new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "tool '" + tool + "': jar '" + module + "' is broken: " + e.getMessage(), e);
     }
     LOG.debug("loaded {} tool module(s) from {}", modules.size(), module);
     return new JarModules(loader, modules);
@@ -122,12 +123,12 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
       Path path = Path.of(module);
       if (!Files.isRegularFile(path)) {
         throw new ToolException(
-            "tool_load_failed",
+            ToolErrorCode.TOOL_LOAD_FAILED,
             "tool '" + tool + "': no module named '" + module + "' on the classpath, and no jar at that path");
       }
       return path.toUri().toURL();
     } catch (MalformedURLException e) {
-      throw new ToolException("tool_load_failed", "tool '" + tool + "': module '" + module + "' is not a valid URL", e);
+      throw new ToolException(ToolErrorCode.TOOL_LOAD_FAILED, "tool '" + tool + "': module '" + module + "' is not a valid URL", e);
     }
   }
 

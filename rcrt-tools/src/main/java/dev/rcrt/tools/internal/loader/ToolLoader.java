@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.Throwables;
@@ -146,7 +147,7 @@ public final class ToolLoader implements AutoCloseable {
     }
     if (current.version != version) {
       throw new ToolException(
-          "tool_changed",
+          ToolErrorCode.TOOL_CHANGED,
           "tool '" + definition.name() + "' changed while it was being called (breadcrumb '" + id + "' is past version "
               + version + "); it was not run. Ask again to use the current version");
     }
@@ -174,7 +175,7 @@ public final class ToolLoader implements AutoCloseable {
   /** An {@link Error} (or checked throwable) out of a runtime's load, as the call's failure. */
   private static ToolException loadFailed(ToolDefinition definition, Throwable e) {
     return new ToolException(
-        "tool_failed",
+        ToolErrorCode.TOOL_FAILED,
         "tool '" + definition.name() + "' could not be loaded (breadcrumb '" + definition.sourceId() + "' version "
             + definition.sourceVersion() + "): " + Throwables.describe(e)
             + "; fix its implementation and update the breadcrumb",
@@ -244,7 +245,7 @@ public final class ToolLoader implements AutoCloseable {
     if (loader == null) {
       String artifact = ARTIFACTS.get(type);
       throw new ToolException(
-          "tool_unsupported",
+          ToolErrorCode.TOOL_UNSUPPORTED,
           "tool '" + definition.name() + "' has implementation type '" + type + "', which this runner cannot run; "
               + (artifact == null
                   ? "no ToolRuntime on the classpath runs it"
@@ -268,7 +269,7 @@ public final class ToolLoader implements AutoCloseable {
       return JsonSchema.compile(schema);
     } catch (ValidationException e) {
       throw new ToolException(
-          "tool_definition_invalid",
+          ToolErrorCode.TOOL_DEFINITION_INVALID,
           "tool '" + definition.name() + "' " + field + " (breadcrumb '" + definition.sourceId()
               + "'): " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.trust;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolTrustPolicy;
@@ -42,19 +43,19 @@ public final class NetworkGuard {
   public void check(String what, URI uri) {
     String host = uri.getHost();
     if (host == null) {
-      throw new ToolException("tool_failed", what + ": URL '" + uri + "' has no host");
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, what + ": URL '" + uri + "' has no host");
     }
     int port = uri.getPort() >= 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
     InetAddress[] addresses;
     try {
       addresses = InetAddress.getAllByName(host);
     } catch (UnknownHostException e) {
-      throw new ToolException("tool_failed", what + ": host '" + host + "' does not resolve");
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, what + ": host '" + host + "' does not resolve");
     }
     for (InetAddress address : addresses) {
       if (!policy.allows(new Capability.Connect(host, address, port))) {
         throw new ToolException(
-            "tool_capability_denied",
+            ToolErrorCode.TOOL_CAPABILITY_DENIED,
             what + " may not connect to " + host + " (" + address.getHostAddress() + "): loopback, link-local,"
                 + " private and other internal addresses are refused unless the host allows that network"
                 + " (ToolTrustPolicy.builder().allowNetwork(\"" + address.getHostAddress()

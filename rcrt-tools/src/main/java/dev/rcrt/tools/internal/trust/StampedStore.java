@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.trust;
 
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbListener;
@@ -47,14 +48,14 @@ public final class StampedStore implements BreadcrumbStore {
     if (create.idempotencyKey() != null && create.idempotencyKey().startsWith(ToolResponse.IDEMPOTENCY_PREFIX)) {
       // a tool holding a request's response key would make the runner's real response a no-op
       throw new ToolException(
-          "tool_untrusted",
+          ToolErrorCode.TOOL_UNTRUSTED,
           writer.wire() + " may not use the idempotency key '" + create.idempotencyKey() + "': keys starting with '"
               + ToolResponse.IDEMPOTENCY_PREFIX + "' belong to the runners' responses");
     }
     if (create.tags().contains(ToolRunner.DIRECT_TAG)) {
       // listeners leave requests with this tag to the runner that wrote them: from a tool, nobody would ever answer it
       throw new ToolException(
-          "tool_untrusted",
+          ToolErrorCode.TOOL_UNTRUSTED,
           writer.wire() + " may not tag a breadcrumb '" + ToolRunner.DIRECT_TAG + "': the tag marks requests a runner runs itself");
     }
     BreadcrumbCreate clean =
@@ -123,7 +124,7 @@ public final class StampedStore implements BreadcrumbStore {
     String schema = existing.schemaName();
     if (schema != null && ToolTrustPolicy.APPEND_ONLY_SCHEMAS.contains(schema)) {
       throw new ToolException(
-          "tool_untrusted",
+          ToolErrorCode.TOOL_UNTRUSTED,
           writer.wire() + " may not " + action + " breadcrumb '" + existing.id() + "': " + schema + " records are the"
               + " conversation's audit trail, append-only for everyone but the host; write a new breadcrumb instead");
     }
@@ -131,7 +132,7 @@ public final class StampedStore implements BreadcrumbStore {
     Principal creator = Principal.ofWriter(existing.createdBy());
     if (!creator.equals(writer) && !policy.mayChange(writer, existing)) {
       throw new ToolException(
-          "tool_untrusted",
+          ToolErrorCode.TOOL_UNTRUSTED,
           writer.wire() + " may not " + action + " breadcrumb '" + existing.id() + "' (" + schema + "), which "
               + creator.wire() + " created: a tool may change only the breadcrumbs it created itself unless the host's"
               + " ToolTrustPolicy allows more (ToolTrustPolicy.Builder.allowChanges)");
@@ -141,7 +142,7 @@ public final class StampedStore implements BreadcrumbStore {
   private void check(@Nullable String schema, String action) {
     if (schema != null && ToolTrustPolicy.PROTECTED_SCHEMAS.contains(schema) && !policy.trusts(writer, schema)) {
       throw new ToolException(
-          "tool_untrusted",
+          ToolErrorCode.TOOL_UNTRUSTED,
           writer.wire() + " may not " + action + " a " + schema + " breadcrumb: tools, tool configs, agents and"
               + " schema definitions are taken only from writers the host's ToolTrustPolicy trusts;"
               + " write other kinds of breadcrumbs instead");

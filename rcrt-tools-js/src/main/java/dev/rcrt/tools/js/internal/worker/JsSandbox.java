@@ -1,5 +1,6 @@
 package dev.rcrt.tools.js.internal.worker;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolException;
@@ -143,7 +144,7 @@ final class JsSandbox implements AutoCloseable {
       Value fn = exports.getMember(program.handler());
       if (fn == null || !fn.canExecute()) {
         throw new ToolException(
-            "tool_definition_invalid",
+            ToolErrorCode.TOOL_DEFINITION_INVALID,
             "tool '" + program.tool() + "' code does not export a function '" + program.handler()
                 + "'; write `export async function " + program.handler() + "(input, context) { … }`");
       }
@@ -155,11 +156,11 @@ final class JsSandbox implements AutoCloseable {
       context.close(true);
       if (timedOut) {
         throw new ToolException(
-            "tool_definition_invalid",
+            ToolErrorCode.TOOL_DEFINITION_INVALID,
             "tool '" + program.tool() + "' code took longer than " + program.evaluationMillis() + " ms to evaluate");
       }
       if (e instanceof PolyglotException p) {
-        throw new ToolException("tool_definition_invalid", "tool '" + program.tool() + "' code " + describe(p));
+        throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + program.tool() + "' code " + describe(p));
       }
       throw e;
     } catch (RuntimeException e) {
@@ -192,7 +193,7 @@ final class JsSandbox implements AutoCloseable {
       runEventLoop(settled, deadline, limitMillis);
       JsonNode outcome = RcrtJson.parse(settled[0]);
       if (outcome.has("error")) {
-        throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + outcome.get("error").asText());
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + program.tool() + "' " + outcome.get("error").asText());
       }
       return outcome.get("value").asText();
     } catch (PolyglotException | IllegalStateException e) {
@@ -201,16 +202,16 @@ final class JsSandbox implements AutoCloseable {
         throw memoryLimit();
       }
       if (timedOut) {
-        throw new ToolException("tool_timeout", "tool '" + program.tool() + "' timed out after " + limitMillis + " ms");
+        throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, "tool '" + program.tool() + "' timed out after " + limitMillis + " ms");
       }
       if (!(e instanceof PolyglotException p)) {
         throw e;
       }
       if (p.isResourceExhausted() || p.isCancelled()) {
         throw new ToolException(
-            "tool_timeout", "tool '" + program.tool() + "' ran more than " + program.statementLimit() + " statements and was stopped");
+            ToolErrorCode.TOOL_TIMEOUT, "tool '" + program.tool() + "' ran more than " + program.statementLimit() + " statements and was stopped");
       }
-      throw new ToolException("tool_failed", "tool '" + program.tool() + "' " + describe(p));
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + program.tool() + "' " + describe(p));
     } finally {
       running = false;
       guard.cancel(false);
@@ -234,14 +235,14 @@ final class JsSandbox implements AutoCloseable {
       }
       if (wait < 0) {
         throw new ToolException(
-            "tool_failed",
+            ToolErrorCode.TOOL_FAILED,
             "tool '" + program.tool() + "': " + program.handler() + "'s Promise never settled; nothing it could wait for is"
                 + " pending (no timer, and host calls answer at once)");
       }
       if (wait > 0) {
         if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait) > deadline) {
           throw new ToolException(
-              "tool_timeout",
+              ToolErrorCode.TOOL_TIMEOUT,
               "tool '" + program.tool() + "' timed out: it waits on a timer due in " + wait + " ms, after its time limit of "
                   + limitMillis + " ms");
         }
@@ -249,7 +250,7 @@ final class JsSandbox implements AutoCloseable {
           Thread.sleep(wait);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new ToolException("tool_failed", "tool '" + program.tool() + "' was interrupted while it waited on a timer");
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + program.tool() + "' was interrupted while it waited on a timer");
         }
       }
     }
@@ -311,7 +312,7 @@ final class JsSandbox implements AutoCloseable {
 
   private ToolException memoryLimit() {
     return new ToolException(
-        "tool_memory_limit",
+        ToolErrorCode.TOOL_MEMORY_LIMIT,
         "tool '" + program.tool() + "' allocated more than " + program.memoryBytes() / (1024 * 1024)
             + " MB (limits.memory_mb) and was stopped");
   }

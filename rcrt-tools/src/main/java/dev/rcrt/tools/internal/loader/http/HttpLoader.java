@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader.http;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
@@ -171,6 +172,6 @@ public final class HttpLoader implements ImplementationLoader {
   }
 
   private static ToolException invalid(String tool, String what) {
-    return new ToolException("tool_definition_invalid", "tool '" + tool + "' implementation: " + what);
+    return new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' implementation: " + what);
   }
 }

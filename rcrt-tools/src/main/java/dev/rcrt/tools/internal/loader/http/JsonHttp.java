@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader.http;
 
+import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
@@ -51,24 +52,24 @@ public final class JsonHttp {
     String text = new String(exchanged.body(), java.nio.charset.StandardCharsets.UTF_8);
     int status = exchanged.statusCode();
     if (status < 200 || status > 299) {
-      String code = status == 429 || status >= 500 ? RETRIABLE_FAILURE : "tool_failed";
+      String code = status == 429 || status >= 500 ? RETRIABLE_FAILURE : ToolErrorCode.TOOL_FAILED.code();
       throw new ToolException(code, what + " endpoint " + uri + " answered HTTP " + status + ": " + Excerpts.of(text));
     }
     String type = exchanged.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
     if (!MediaTypes.isJson(type)) {
       throw new ToolException(
-          "tool_failed",
+          ToolErrorCode.TOOL_FAILED,
           what + " endpoint " + uri + " answered Content-Type '" + (type.isEmpty() ? "(none)" : type)
               + "', expected application/json: " + Excerpts.of(text));
     }
     if (text.isBlank()) {
-      throw new ToolException("tool_failed", what + " endpoint " + uri + " answered an empty body; expected JSON");
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, what + " endpoint " + uri + " answered an empty body; expected JSON");
     }
     try {
       return RcrtJson.parse(text);
     } catch (ValidationException e) {
       throw new ToolException(
-          "tool_failed", what + " endpoint " + uri + " answered a body that is " + e.getMessage() + ": " + Excerpts.of(text));
+          ToolErrorCode.TOOL_FAILED, what + " endpoint " + uri + " answered a body that is " + e.getMessage() + ": " + Excerpts.of(text));
     }
   }
 
@@ -84,18 +85,18 @@ public final class JsonHttp {
     URI uri = request.uri();
     Duration timeout = scope.remaining();
     if (timeout.isZero() || timeout.isNegative()) {
-      throw new ToolException("tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
+      throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
     }
     try {
       return BoundedBody.send(http, request, timeout, maxBytes);
     } catch (BoundedBody.Failure f) {
       throw switch (f.kind()) {
         case TIMEOUT -> new ToolException(
-            "tool_timeout", what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri + " (" + f.getMessage() + ")");
+            ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri + " (" + f.getMessage() + ")");
         case TOO_LARGE -> new ToolException(
-            "tool_too_large", what + " endpoint " + uri + " answered more than " + maxBytes + " bytes; nothing past the limit was read"
+            ToolErrorCode.TOOL_TOO_LARGE, what + " endpoint " + uri + " answered more than " + maxBytes + " bytes; nothing past the limit was read"
                 + " (raise limits.max_response_bytes if the answer is meant to be that large)");
-        case INTERRUPTED -> new ToolException("tool_failed", what + " was interrupted while calling " + uri);
+        case INTERRUPTED -> new ToolException(ToolErrorCode.TOOL_FAILED, what + " was interrupted while calling " + uri);
         case IO -> new ToolException(UNREACHABLE, what + " could not reach " + uri + ": " + f.getMessage(), f.getCause());
       };
     }
@@ -104,7 +105,7 @@ public final class JsonHttp {
   /** Internal code: answered 429 or 5xx. Never recorded; see {@link #settled}. */
   private static final String RETRIABLE_FAILURE = "tool_failed_retriable";
   /** The connection could not be made or broke before the answer: a public code ({@link ToolException}). */
-  private static final String UNREACHABLE = "tool_unreachable";
+  private static final String UNREACHABLE = ToolErrorCode.TOOL_UNREACHABLE.code();
 
   /** Whether the failure may be cured by a retry: unreachable, 429 or 5xx. */
   public static boolean retriable(ToolException e) {
@@ -113,7 +114,7 @@ public final class JsonHttp {
 
   /** The failure with a public code: an answer of 429 or 5xx becomes {@code tool_failed}. */
   public static ToolException settled(ToolException e) {
-    return RETRIABLE_FAILURE.equals(e.code()) ? new ToolException("tool_failed", e.getMessage(), e.getCause()) : e;
+    return RETRIABLE_FAILURE.equals(e.code()) ? new ToolException(ToolErrorCode.TOOL_FAILED, e.getMessage(), e.getCause()) : e;
   }
 
 }
