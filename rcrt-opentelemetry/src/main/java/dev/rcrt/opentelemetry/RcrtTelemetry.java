@@ -154,6 +154,7 @@ public final class RcrtTelemetry {
   public AgentObserver agentObserver() {
     return new AgentObserver() {
       @Override
+      @SuppressWarnings("MustBeClosedChecker") // the scope spans the turn: the Turn the caller ends closes it, on this thread
       public Turn turnStarted(String agentId, String sessionId) {
         Span span = tracer.spanBuilder("invoke_agent " + agentId).setSpanKind(SpanKind.INTERNAL)
             .setAttribute(OPERATION, "invoke_agent").setAttribute(AGENT_NAME, agentId).setAttribute(CONVERSATION, sessionId).startSpan();
