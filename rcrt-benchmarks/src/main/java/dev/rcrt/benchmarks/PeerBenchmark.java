@@ -132,7 +132,7 @@ public class PeerBenchmark {
   /** Both sides must do the work being compared: every benchmark's answer is checked once before measuring. */
   private void check() {
     require("rcrt no-op", rcrtNoOpCall().success());
-    require("rcrt calculator", rcrtCalculatorCall().output().get("result").asInt() == 391);
+    require("rcrt calculator", rcrtCalculatorCall().requireOutput().get("result").asInt() == 391);
     require("rcrt turn", "391".equals(rcrtAgentTurn().contextText("message")));
     require("langchain4j no-op", "{}".equals(langchain4jNoOpCall()));
     require("langchain4j calculator", langchain4jCalculatorCall().startsWith("391"));

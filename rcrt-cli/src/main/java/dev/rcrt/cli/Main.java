@@ -107,7 +107,7 @@ public final class Main implements Callable<Integer> {
         (e, line, parsed) -> {
           String reason =
               e instanceof RcrtException || e instanceof java.io.IOException || e instanceof IllegalArgumentException
-                  ? e.getMessage()
+                  ? java.util.Objects.requireNonNullElse(e.getMessage(), e.toString())
                   : e.toString();
           cli.note(reason);
           if (main.verbose) {

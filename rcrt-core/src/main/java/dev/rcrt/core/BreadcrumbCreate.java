@@ -72,6 +72,16 @@ public record BreadcrumbCreate(
     }
   }
 
+  /** {@link #visibility()}, or {@link Visibility#TEAM} (RCRT's default) when it sets none. */
+  public Visibility visibilityOrDefault() {
+    return visibility != null ? visibility : Visibility.TEAM;
+  }
+
+  /** {@link #sensitivity()}, or {@link Sensitivity#LOW} (RCRT's default) when it sets none. */
+  public Sensitivity sensitivityOrDefault() {
+    return sensitivity != null ? sensitivity : Sensitivity.LOW;
+  }
+
   /** The same payload written by {@code writer} (see {@link Principal#wire()}). */
   public BreadcrumbCreate withCreatedBy(@Nullable String writer) {
     return new BreadcrumbCreate(

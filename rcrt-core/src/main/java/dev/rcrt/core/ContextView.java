@@ -107,7 +107,7 @@ public final class ContextView {
     if (definition != null) {
       hints = definition.llmHints() != null && !definition.llmHints().isNull() ? definition.llmHints() : definition.context().get("llm_hints");
     }
-    if (hints == null || hints.isNull()) {
+    if (definition == null || hints == null || hints.isNull()) {
       if (requireHints) {
         throw new ValidationException(
             where + ": no llm_hints on the record and no schema.def.v1 tagged 'defines:" + b.schemaName()

@@ -211,7 +211,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     try {
       for (long seq : index.candidates(selector)) {
         Breadcrumb candidate = index.at(seq);
-        if (selector.matches(candidate) && !isExpired(candidate)) {
+        if (candidate != null && selector.matches(candidate) && !isExpired(candidate)) {
           if (skip > 0) {
             skip--;
           } else {

@@ -28,9 +28,15 @@ public abstract class RcrtException extends RuntimeException {
    * @param cause the underlying failure, or null
    */
   protected RcrtException(String code, String message, boolean retriable, @Nullable Throwable cause) {
-    super(message, cause);
-    this.code = code;
+    super(java.util.Objects.requireNonNull(message, "message"), cause);
+    this.code = java.util.Objects.requireNonNull(code, "code");
     this.retriable = retriable;
+  }
+
+  /** What failed, where, and what to do; never null (every constructor requires it). */
+  @Override
+  public String getMessage() {
+    return java.util.Objects.requireNonNull(super.getMessage());
   }
 
   /** The stable machine-readable code of this failure, for example {@code "not_found"}. */

@@ -16,6 +16,7 @@ import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.agent.AgentResponse;
 
 /**
  * A custom tool: Java code behind a {@link ToolHandler}, published as a {@code tool.definition.v1}
@@ -57,7 +58,7 @@ public final class CustomToolExample {
     try (ToolRunner runner = ToolRunner.builder(store).handler("word-count", new WordCount()).build()) {
       AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent).build();
       Breadcrumb question = store.create(new UserMessage("s", "How many words are in 'right context right time'?").toBreadcrumb());
-      return executor.answer(question).contextText("message");
+      return AgentResponse.fromBreadcrumb(executor.answer(question)).message();
     }
   }
 
@@ -67,7 +68,7 @@ public final class CustomToolExample {
             request -> {
               var last = request.messages().get(request.messages().size() - 1);
               if ("tool".equals(last.role())) {
-                return ChatResponse.text("It has " + RcrtJson.parse(last.content()).get("words") + " words.");
+                return ChatResponse.text("It has " + RcrtJson.parse(String.valueOf(last.content())).get("words") + " words.");
               }
               return ChatResponse.toolCalls(new ToolCall("call_1", "word-count", "{\"text\":\"right context right time\"}"));
             });

@@ -68,7 +68,7 @@ public final class BreadcrumbToolProvider implements ToolProvider {
       return "Error: the arguments for '" + tool + "' are not JSON: " + e.getMessage();
     }
     ToolResponse response = runner.call(ToolRequest.of(tool, input, caller.wire()), ToolCallOptions.by(caller));
-    return response.success() ? RcrtJson.write(response.output()) : "Error: " + response.error() + " [" + response.errorCode() + "]";
+    return response.success() ? RcrtJson.write(response.requireOutput()) : "Error: " + response.error() + " [" + response.errorCode() + "]";
   }
 
   /** {@code name} with characters providers refuse made {@code _}, cut to 64, made unique. */

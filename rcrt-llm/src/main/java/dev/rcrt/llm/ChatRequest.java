@@ -35,7 +35,7 @@ public record ChatRequest(
 
   /** A request with the provider's default settings, no tools and no streaming. */
   public static ChatRequest of(String model, List<ChatMessage> messages) {
-    return new ChatRequest(model, messages, null, ChatOptions.DEFAULTS, null);
+    return new ChatRequest(model, messages, RcrtJson.array(), ChatOptions.DEFAULTS, null);
   }
 
   /** The same request, streamed to {@code listener}. */

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import dev.rcrt.mcp.internal.McpTools;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,11 +54,6 @@ public final class McpImport implements AutoCloseable {
     this.session = session;
   }
 
-  /**
-   * The MCP specification's rule for tool names (2025-11-25, "Tool names"): 1 to 128 characters,
-   * ASCII letters, digits, {@code _}, {@code -} and {@code .} only.
-   */
-  private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
   /** What an alias may be: it becomes part of tool names and record ids. */
   private static final Pattern ALIAS = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -77,7 +73,7 @@ public final class McpImport implements AutoCloseable {
     }
     List<BreadcrumbCreate> out = new ArrayList<>();
     for (McpSchema.Tool tool : tools) {
-      if (tool.name() == null || !TOOL_NAME.matcher(tool.name()).matches()) {
+      if (tool.name() == null || !McpTools.nameAllowed(tool.name())) { // the MCP specification's tool-name rule
         LOG.warn("MCP tool {} of '{}' not imported: a tool name must be 1 to 128 of A-Z a-z 0-9 _ - . (the MCP specification's"
             + " tool-name rule)", escaped(tool.name()), alias);
         continue;

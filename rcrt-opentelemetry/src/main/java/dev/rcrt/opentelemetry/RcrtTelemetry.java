@@ -300,7 +300,7 @@ public final class RcrtTelemetry {
           fail(span, String.valueOf(response.errorCode()));
         }
         if (captureContent) {
-          span.setAttribute(TOOL_RESULT, response.success() ? RcrtJson.write(response.output()) : String.valueOf(response.error()));
+          span.setAttribute(TOOL_RESULT, response.success() ? RcrtJson.write(response.requireOutput()) : String.valueOf(response.error()));
         }
         return response;
       } catch (RuntimeException e) {

@@ -393,7 +393,7 @@ public abstract class BreadcrumbStoreContract {
 
   // ---------------------------------------------------------------- TTL, idempotency, limits
 
-  private Breadcrumb withTtl(String title, Instant ttl, TtlType type, String config) {
+  private Breadcrumb withTtl(String title, @Nullable Instant ttl, TtlType type, @Nullable String config) {
     return store.create(BreadcrumbCreate.builder("ttl.v1", title).tags("ttl")
         .ttl(ttl, type, config == null ? null : json(config)).build());
   }

@@ -155,7 +155,7 @@ public record ToolDefinition(
   public static ToolDefinition fromBreadcrumb(Breadcrumb breadcrumb) {
     String schema = breadcrumb.schemaName();
     String where = "tool breadcrumb '" + breadcrumb.id() + "'";
-    if (!isToolSchema(schema)) {
+    if (schema == null || !isToolSchema(schema)) {
       throw new ValidationException(
           where + ": schema_name '" + schema + "' is not one of " + TOOL_SCHEMAS);
     }
@@ -205,10 +205,11 @@ public record ToolDefinition(
       ObjectNode builtin = RcrtJson.object().put("type", "builtin");
       return new ToolImplementation("builtin", builtin);
     }
-    if (!impl.isObject() || text(impl, "type") == null) {
+    String type = impl.isObject() ? text(impl, "type") : null;
+    if (type == null) {
       throw new ValidationException(where + " context/implementation: expected object with a type");
     }
-    return new ToolImplementation(text(impl, "type").toLowerCase(java.util.Locale.ROOT), impl);
+    return new ToolImplementation(type.toLowerCase(java.util.Locale.ROOT), impl);
   }
 
   private static List<ToolExample> examples(String where, @Nullable JsonNode node) {

@@ -50,6 +50,18 @@ public record ToolResponse(
     }
   }
 
+  /**
+   * The output of a successful response.
+   *
+   * @throws IllegalStateException for an error response, naming its error
+   */
+  public JsonNode requireOutput() {
+    if (output == null) {
+      throw new IllegalStateException("tool '" + tool + "' failed, so it has no output: " + error);
+    }
+    return output;
+  }
+
   /** A successful response. */
   public static ToolResponse success(String requestId, String tool, JsonNode output, long ms) {
     return new ToolResponse(requestId, tool, true, output, null, null, ms);

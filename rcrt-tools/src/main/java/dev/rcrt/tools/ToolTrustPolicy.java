@@ -85,7 +85,7 @@ public interface ToolTrustPolicy {
    */
   default @Nullable String whyUntrusted(Breadcrumb record) {
     Principal writer = Principal.writerOf(record);
-    return trusts(writer, record.schemaName()) ? null : "it was last written by " + writer.wire() + ", whom the trust policy does not trust";
+    return trusts(writer, String.valueOf(record.schemaName())) ? null : "it was last written by " + writer.wire() + ", whom the trust policy does not trust";
   }
 
   /** Whether a {@code tool.request.v1} written by (or a call made for) {@code requester} may run. */

@@ -64,7 +64,7 @@ public final class McpImportCommand implements Callable<Integer> {
       json.put("url", server.url);
       json.set("headers", RcrtJson.toTree(headers));
     } else {
-      json.set("command", RcrtJson.toTree(List.of(server.command.trim().split("\\s+"))));
+      json.set("command", RcrtJson.toTree(List.of(java.util.Objects.requireNonNull(server.command, "--command").trim().split("\\s+"))));
       json.set("env", RcrtJson.toTree(env));
     }
     SecretResolver secrets = SecretResolver.environment(cli.env());

@@ -54,7 +54,7 @@ public final class ToolCallCommand implements Callable<Integer> {
         cli.note(response.error() + " [" + response.errorCode() + "]");
         return 1;
       }
-      cli.out().println(RcrtJson.writePretty(response.output()));
+      cli.out().println(RcrtJson.writePretty(response.requireOutput()));
       return 0;
     }
   }

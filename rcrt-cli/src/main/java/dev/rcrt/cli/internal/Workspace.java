@@ -25,6 +25,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store a command works on: the bundled tools and agent, then the user's {@code --breadcrumbs}
@@ -72,12 +73,12 @@ public final class Workspace implements AutoCloseable {
    * A runner over the store whose {@code secret:NAME} references read the command's environment,
    * under {@code policy}, asking {@code approval} for tools that need it.
    */
-  public ToolRunner runner(ApprovalHandler approval, ToolTrustPolicy policy) {
+  public ToolRunner runner(@Nullable ApprovalHandler approval, ToolTrustPolicy policy) {
     return runner(approval, policy, b -> {});
   }
 
   /** {@link #runner(ApprovalHandler, ToolTrustPolicy)} with the command's own settings applied first. */
-  public ToolRunner runner(ApprovalHandler approval, ToolTrustPolicy policy, Consumer<ToolRunner.Builder> settings) {
+  public ToolRunner runner(@Nullable ApprovalHandler approval, ToolTrustPolicy policy, Consumer<ToolRunner.Builder> settings) {
     ToolRunner.Builder b =
         ToolRunner.builder(store)
             .secretResolver(SecretResolver.environment(cli.env()))

@@ -27,14 +27,20 @@ public final class ContextMatcher {
   }
 
   private static boolean test(MatchOp op, @Nullable JsonNode actual, JsonNode expected) {
-    boolean present = actual != null && !actual.isNull();
+    if (actual == null || actual.isNull()) {
+      return switch (op) {
+        case EXISTS -> !expected.asBoolean();
+        case NE -> true;
+        default -> false;
+      };
+    }
     return switch (op) {
-      case EXISTS -> present == expected.asBoolean();
-      case EQ -> present && same(actual, expected);
-      case NE -> !present || !same(actual, expected);
-      case GT, GTE, LT, LTE -> present && ordered(op, actual, expected);
-      case CONTAINS -> present && contains(actual, expected);
-      case CONTAINS_ANY -> present && containsAny(actual, expected);
+      case EXISTS -> expected.asBoolean();
+      case EQ -> same(actual, expected);
+      case NE -> !same(actual, expected);
+      case GT, GTE, LT, LTE -> ordered(op, actual, expected);
+      case CONTAINS -> contains(actual, expected);
+      case CONTAINS_ANY -> containsAny(actual, expected);
     };
   }
 

@@ -5,6 +5,7 @@ import dev.rcrt.core.Selector;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Breadcrumbs by write sequence (newest = highest), with secondary indexes by tag and by schema
@@ -78,8 +79,8 @@ public final class RecencyIndex {
     return all;
   }
 
-  /** The breadcrumb indexed at {@code seq}. */
-  public Breadcrumb at(long seq) {
+  /** The breadcrumb indexed at {@code seq}, or null when none is (a sequence number this index never gave). */
+  public @Nullable Breadcrumb at(long seq) {
     return bySeq.get(seq);
   }
 

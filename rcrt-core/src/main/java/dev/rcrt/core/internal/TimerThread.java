@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The timer behind {@code TimeSource.system()}: one daemon thread runs every due task. Scheduling adds the task to a
@@ -22,7 +23,7 @@ public final class TimerThread {
 
   private final Set<Task> active = ConcurrentHashMap.newKeySet();
   private volatile long nextWake = System.nanoTime() + IDLE_NANOS;
-  private volatile Thread thread;
+  private volatile @Nullable Thread thread; // started on first use
 
   private TimerThread() {}
 

@@ -71,8 +71,8 @@ public final class Records {
     ContentDigest digest = ContentDigest.of(context);
     return new Breadcrumb(
         id, create.title(), create.description(), create.semanticVersion(), context,
-        create.tags(), create.schemaName(), copy(create.llmHints()), create.visibility(),
-        create.sensitivity(), 1, digest.checksum(), create.ttl(), create.ttlType(),
+        create.tags(), create.schemaName(), copy(create.llmHints()), create.visibilityOrDefault(),
+        create.sensitivityOrDefault(), 1, digest.checksum(), create.ttl(), create.ttlType(),
         copy(create.ttlConfig()), now, now, create.createdBy(), create.createdBy(),
         digest.sizeBytes());
   }
@@ -105,7 +105,7 @@ public final class Records {
         digest.sizeBytes());
   }
 
-  private static <T> T or(@Nullable T value, T fallback) {
+  private static <T extends @Nullable Object> T or(@Nullable T value, T fallback) {
     return value != null ? value : fallback;
   }
 

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads every POSTed body before the SDK's transport sees it, bounded to {@link #MAX_BODY_BYTES},
@@ -61,7 +62,7 @@ final class JsonRpcBodyFilter implements Filter {
   }
 
   /** The body, or null when it is larger than the bound. */
-  private static byte[] read(InputStream in) throws IOException {
+  private static byte @Nullable [] read(InputStream in) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     byte[] chunk = new byte[8192];
     for (int n; (n = in.read(chunk)) > 0; ) {

@@ -62,7 +62,7 @@ public final class ToolCalls implements AutoCloseable {
         log(exchange, LoggingLevel.ERROR, "tool '" + offered.name() + "' failed: " + response.error());
         return CallToolResult.builder().addTextContent(response.error() + " [" + response.errorCode() + "]").isError(true).build();
       }
-      JsonNode output = response.output();
+      JsonNode output = response.requireOutput();
       CallToolResult.Builder result = CallToolResult.builder().addTextContent(output.isTextual() ? output.asText() : RcrtJson.write(output)).isError(false);
       if (output.isObject()) {
         result.structuredContent(RcrtJson.convert(output, Map.class));

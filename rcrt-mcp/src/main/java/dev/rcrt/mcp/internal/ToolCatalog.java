@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps an MCP server's tool list equal to what the runner discovers: the tools whose records the
@@ -28,7 +29,7 @@ public final class ToolCatalog implements AutoCloseable {
   private final ToolCalls calls;
   private final Map<String, String> offered = new HashMap<>(); // name -> record id @ version
   private final List<Subscription> watching = new ArrayList<>();
-  private McpSyncServer server;
+  private @Nullable McpSyncServer server; // until attach
 
   public ToolCatalog(ToolRunner runner, ToolCalls calls) {
     this.runner = runner;
@@ -46,6 +47,7 @@ public final class ToolCatalog implements AutoCloseable {
 
   /** Re-reads the tools and updates the server's list where it differs. */
   public synchronized void sync() {
+    McpSyncServer server = this.server;
     if (server == null) {
       return;
     }
@@ -60,7 +62,7 @@ public final class ToolCatalog implements AutoCloseable {
     }
     for (String name : List.copyOf(offered.keySet())) {
       ToolDefinition t = now.get(name);
-      if (t == null || !offered.get(name).equals(t.sourceId() + "@" + t.sourceVersion())) {
+      if (t == null || !(t.sourceId() + "@" + t.sourceVersion()).equals(offered.get(name))) {
         server.removeTool(name);
         offered.remove(name);
       }

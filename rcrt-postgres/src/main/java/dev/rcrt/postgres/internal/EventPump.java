@@ -24,6 +24,7 @@ import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Delivers the event log to this process's subscriptions. One daemon thread holds a connection
@@ -49,7 +50,7 @@ public final class EventPump implements AutoCloseable {
   private volatile boolean closed;
   private long last = -1;
   private long trimmedAt;
-  private Thread thread;
+  private @Nullable Thread thread; // started by the first subscription
 
   /**
    * @param executor where listeners are called, one event at a time per subscription

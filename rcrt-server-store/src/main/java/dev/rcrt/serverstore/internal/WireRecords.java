@@ -174,7 +174,7 @@ public final class WireRecords {
     Instant now = Instant.now();
     return new Breadcrumb(
         create.id() != null ? create.id() : serverId, create.title(), create.description(), create.semanticVersion(), create.context(),
-        create.tags(), create.schemaName(), create.llmHints(), create.visibility(), create.sensitivity(), 1, digest.checksum(), create.ttl(),
+        create.tags(), create.schemaName(), create.llmHints(), create.visibilityOrDefault(), create.sensitivityOrDefault(), 1, digest.checksum(), create.ttl(),
         create.ttlType(), create.ttlConfig(), now, now, create.createdBy(), null, digest.sizeBytes());
   }
 

@@ -20,6 +20,7 @@ import dev.rcrt.tools.ToolRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -95,7 +96,7 @@ final class CallDispatcher {
       return "Error: the arguments for '" + call.name() + "' must be a JSON object, found "
           + input.getNodeType().toString().toLowerCase(Locale.ROOT) + ".";
     }
-    ToolDefinition tool = offer.byName().get(name.get());
+    ToolDefinition tool = Objects.requireNonNull(offer.byName().get(name.get()), "offered tool"); // name came from the offer
     ToolRequest request =
         new ToolRequest(Ids.random(), tool.name(), input, agent.agentId(), new ToolRequest.ModelCall(call.id(), call.name(), round));
     ToolCallOptions options =
@@ -103,7 +104,7 @@ final class CallDispatcher {
     ToolRunner runner = settings.runner();
     if ("agent".equals(tool.implementation().type())) {
       ToolResponse answered = runner.call(request, options.withHandler((in, ctx) -> askSpecialist(tool, in, session)));
-      return answered.success() ? answered.output().path("message").asText() : ToolResults.text(answered);
+      return answered.success() ? answered.requireOutput().path("message").asText() : ToolResults.text(answered);
     }
     if (settings.eventMode()) {
       return awaitResponse(request, options);

@@ -88,7 +88,7 @@ public final class SessionMemory {
       for (ToolRequest r : round) {
         ToolRequest.ModelCall call = Objects.requireNonNull(r.modelCall());
         calls.add(new ToolCall(call.toolCallId(), call.functionName(), RcrtJson.write(r.input())));
-        results.add(ToolResults.text(responses.get(r.requestId())));
+        results.add(ToolResults.text(Objects.requireNonNull(responses.get(r.requestId())))); // only answered requests join a round
       }
       List<ChatMessage> messages = new ArrayList<>();
       if (TextToolCalls.isWritten(calls.get(0))) {

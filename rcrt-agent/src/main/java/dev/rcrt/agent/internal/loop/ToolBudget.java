@@ -86,7 +86,7 @@ public final class ToolBudget {
     }
     Map<ToolDefinition, Double> scores = bm25(tools, terms(query), this::document);
     List<ToolDefinition> ranked = new ArrayList<>(tools);
-    ranked.sort(Comparator.comparingDouble((ToolDefinition t) -> -scores.get(t)).thenComparing(ToolDefinition::name));
+    ranked.sort(Comparator.comparingDouble((ToolDefinition t) -> -scores.getOrDefault(t, 0.0)).thenComparing(ToolDefinition::name));
     List<ToolDefinition> chosen = new ArrayList<>();
     int used = 0;
     for (ToolDefinition t : ranked) {
@@ -130,7 +130,8 @@ public final class ToolBudget {
       for (String q : query) {
         Integer f = tf.get(q);
         if (f != null) {
-          double idf = Math.log(1 + (tools.size() - df.get(q) + 0.5) / (df.get(q) + 0.5));
+          int withTerm = df.getOrDefault(q, 0); // at least 1: this document has it
+          double idf = Math.log(1 + (tools.size() - withTerm + 0.5) / (withTerm + 0.5));
           score += idf * f * (K1 + 1) / (f + K1 * (1 - B + B * doc.size() / avg));
         }
       }

@@ -10,7 +10,7 @@ public final class ToolResults {
 
   public static String text(ToolResponse result) {
     if (result.success()) {
-      return RcrtJson.write(result.output());
+      return RcrtJson.write(result.requireOutput());
     }
     String advice = ToolErrorCode.TOOL_INPUT_INVALID.is(result.errorCode()) ? " Fix the arguments and call the tool again." : "";
     return "Error: " + result.error() + "." + advice;

@@ -33,11 +33,11 @@ record Trigger(Breadcrumb question, UserMessage message, String context) {
       return new Trigger(trigger, UserMessage.fromBreadcrumb(trigger), "");
     }
     String id = trigger.contextText("trigger_event_id");
-    Breadcrumb question = id == null ? null : store.get(id).orElse(null);
-    if (question == null) {
-      throw new ValidationException(
-          AGENT_CONTEXT + " '" + trigger.id() + "' context/trigger_event_id: " + (id == null ? "required, found none" : "'" + id + "' is not in the store"));
+    if (id == null) {
+      throw new ValidationException(AGENT_CONTEXT + " '" + trigger.id() + "' context/trigger_event_id: required, found none");
     }
+    Breadcrumb question = store.get(id).orElseThrow(() -> new ValidationException(
+        AGENT_CONTEXT + " '" + trigger.id() + "' context/trigger_event_id: '" + id + "' is not in the store"));
     UserMessage said = UserMessage.fromBreadcrumb(question);
     String session = trigger.tagValue("session:").orElse(said.sessionId());
     StringBuilder text = new StringBuilder();

@@ -6,6 +6,7 @@ import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.LlmConfig;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
@@ -51,8 +52,8 @@ public final class TurnLoop {
    * nothing is written and the model is not asked.
    */
   public ChatRequest preview(String text) {
-    LlmConfig llm = llmConfig();
-    Offer offer = offers.offer(text, "preview", llm.model(), "");
+    Model llm = llmConfig();
+    Offer offer = offers.offer(text, "preview", llm.name(), "");
     return request(offer, llm, opening(offer, List.of(), text));
   }
 
@@ -60,10 +61,13 @@ public final class TurnLoop {
    * The model and options of this turn: the agent's, else its {@code llm_config_id}'s (read now),
    * else the client's default model; the model is never null.
    */
-  private LlmConfig llmConfig() {
+  private Model llmConfig() {
     LlmConfig config = LlmConfig.resolve(agent, store, settings.runner().policy());
-    return new LlmConfig(config.model(settings.llm().defaultModel().orElse(null)), config.options(), config.apiKeySecretId());
+    return new Model(config.model(settings.llm().defaultModel().orElse(null)), config.options());
   }
+
+  /** The model a turn asks, resolved, and its options. */
+  private record Model(String name, dev.rcrt.llm.ChatOptions options) {}
 
   /** System prompt, the offer's instructions, the session's memory, the user's message. */
   private List<ChatMessage> opening(Offer offer, List<ChatMessage> memory, String text) {
@@ -78,8 +82,8 @@ public final class TurnLoop {
   }
 
   /** One round's request: only the native protocol sends {@code tools}. */
-  private static ChatRequest request(Offer offer, LlmConfig llm, List<ChatMessage> messages) {
-    return new ChatRequest(llm.model(), messages, offer.sendsTools() ? offer.prompt().tools() : null, llm.options(), null);
+  private static ChatRequest request(Offer offer, Model llm, List<ChatMessage> messages) {
+    return new ChatRequest(llm.name(), messages, offer.sendsTools() ? offer.prompt().tools() : RcrtJson.array(), llm.options(), null);
   }
 
   /** Writes {@code message} as a {@code user.message.v1} and answers it. */
@@ -117,8 +121,8 @@ public final class TurnLoop {
     Trigger trigger = Trigger.read(store, received);
     UserMessage said = trigger.message();
     String session = said.sessionId();
-    LlmConfig llm = llmConfig();
-    Offer offer = offers.offer(said.content(), session, llm.model(), trigger.context());
+    Model llm = llmConfig();
+    Offer offer = offers.offer(said.content(), session, llm.name(), trigger.context());
     List<ChatMessage> messages =
         opening(offer, SessionMemory.before(store, trigger.question(), session, settings.historyLimit()), said.content());
 
@@ -130,7 +134,7 @@ public final class TurnLoop {
       String round = trigger.question().id() + "#" + turn.rounds;
       ChatRequest request = request(offer, llm, messages).withStream(depth == 0 ? settings.streamListener() : null);
       ChatResponse response = settings.llm().chat(request);
-      turn.add(response.model() != null ? response : response.withModel(llm.model()));
+      turn.add(response.model() != null ? response : response.withModel(llm.name()));
       ChatMessage assistant = response.message();
       String content = assistant.content() == null ? "" : assistant.content();
       if (offer.protocol() == Offer.Protocol.ENVELOPE) {

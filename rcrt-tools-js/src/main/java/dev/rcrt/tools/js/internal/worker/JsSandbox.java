@@ -347,7 +347,13 @@ final class JsSandbox implements AutoCloseable {
   }
 
   private static ProxyExecutable forward(HostBridge host, String op) {
-    return a -> host.call(op, Arrays.stream(a).map(v -> v.isNull() ? null : v.isString() ? v.asString() : v.fitsInLong() ? (Object) v.asLong() : v.toString()).toList());
+    return a -> {
+      List<@Nullable Object> args = new java.util.ArrayList<>(a.length);
+      for (Value v : a) {
+        args.add(v.isNull() ? null : v.isString() ? v.asString() : v.fitsInLong() ? (Object) v.asLong() : v.toString());
+      }
+      return host.call(op, args);
+    };
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One HTTP exchange whose whole response, body included, must arrive within a deadline and within
@@ -68,7 +69,7 @@ public final class BoundedBody {
       Throwable cause = e.getCause();
       if (exceeded.get()) {
         // the client reports the cancelled stream in its own words; the cause is the cap
-        throw new Failure(Failure.Kind.TOO_LARGE, new TooLarge(maxBytes).getMessage(), cause);
+        throw new Failure(Failure.Kind.TOO_LARGE, "the response body is larger than " + maxBytes + " bytes", cause == null ? e : cause);
       }
       if (cause instanceof HttpTimeoutException) {
         throw new Failure(Failure.Kind.TIMEOUT, "no response headers within " + within.toMillis() + " ms", cause);
@@ -93,7 +94,7 @@ public final class BoundedBody {
     private final java.util.concurrent.atomic.AtomicBoolean exceeded;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
-    private Flow.Subscription subscription;
+    private Flow.@Nullable Subscription subscription; // set before the first item arrives
 
     Capped(long max, java.util.concurrent.atomic.AtomicBoolean exceeded) {
       this.max = max;
@@ -111,7 +112,7 @@ public final class BoundedBody {
       for (ByteBuffer item : items) {
         if (buffer.size() + (long) item.remaining() > max) {
           exceeded.set(true);
-          subscription.cancel();
+          java.util.Objects.requireNonNull(subscription).cancel();
           body.completeExceptionally(new TooLarge(max));
           return;
         }
@@ -119,7 +120,7 @@ public final class BoundedBody {
         item.get(chunk);
         buffer.write(chunk, 0, chunk.length);
       }
-      subscription.request(1);
+      java.util.Objects.requireNonNull(subscription).request(1);
     }
 
     @Override
