@@ -176,7 +176,7 @@ class ConversationTest {
   void theScriptedClientGivesAStreamedRequestsListenerTheWholeText() {
     StringBuilder streamed = new StringBuilder();
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("all at once"));
-    llm.chat(ChatRequest.of("m", List.of(ChatMessage.user("hi"))).withStream(streamed::append));
+    llm.chat(ChatRequest.of("m", List.of(ChatMessage.user("hi"))), streamed::append);
     assertThat(streamed).hasToString("all at once");
   }
 

@@ -409,10 +409,18 @@ class ProductionLoopTest {
   @Test
   void theStreamListenerIsPassedToTheModelForTheTopLevelTurn() {
     List<String> tokens = new ArrayList<>();
-    LlmClient streaming = r -> {
-      r.stream().onToken("Hel");
-      r.stream().onToken("lo");
-      return ChatResponse.text("Hello");
+    LlmClient streaming = new LlmClient() {
+      @Override
+      public ChatResponse chat(dev.rcrt.llm.ChatRequest request) {
+        throw new AssertionError("the top-level turn is asked with its stream listener");
+      }
+
+      @Override
+      public ChatResponse chat(dev.rcrt.llm.ChatRequest request, dev.rcrt.llm.StreamListener listener) {
+        listener.onToken("Hel");
+        listener.onToken("lo");
+        return ChatResponse.text("Hello");
+      }
     };
     executor(streaming, b -> b.streamListener(tokens::add)).answer(ask("st", "hi"));
     assertThat(String.join("", tokens)).isEqualTo("Hello");

@@ -93,38 +93,51 @@ public final class LangChain4jLlmClient implements LlmClient {
 
   @Override
   public ChatResponse chat(ChatRequest request) {
-    dev.langchain4j.model.chat.request.ChatRequest converted;
+    dev.langchain4j.model.chat.request.ChatRequest converted = converted(request);
+    FutureTask<dev.langchain4j.model.chat.response.ChatResponse> call = new FutureTask<>(() -> model.chat(converted));
+    threads.newThread(call).start();
+    return Messages.fromLangChain4j(await(call, request));
+  }
+
+  /**
+   * Through the {@code StreamingChatModel} when this client has one, its partial responses passed
+   * to {@code listener}; else {@link #chat(ChatRequest)} with the whole text passed once.
+   */
+  @Override
+  public ChatResponse chat(ChatRequest request, StreamListener listener) {
+    StreamingChatModel streams = streaming;
+    if (streams == null) {
+      return chat(request).streamedTo(listener);
+    }
+    dev.langchain4j.model.chat.request.ChatRequest converted = converted(request);
+    CompletableFuture<dev.langchain4j.model.chat.response.ChatResponse> done = new CompletableFuture<>();
+    streams.chat(converted, new StreamingChatResponseHandler() {
+      @Override
+      public void onPartialResponse(String partial) {
+        if (partial != null && !partial.isEmpty()) {
+          listener.onToken(partial);
+        }
+      }
+
+      @Override
+      public void onCompleteResponse(dev.langchain4j.model.chat.response.ChatResponse response) {
+        done.complete(response);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        done.completeExceptionally(error);
+      }
+    });
+    return Messages.fromLangChain4j(await(done, request));
+  }
+
+  private static dev.langchain4j.model.chat.request.ChatRequest converted(ChatRequest request) {
     try {
-      converted = Messages.toLangChain4j(request);
+      return Messages.toLangChain4j(request);
     } catch (RuntimeException e) {
       throw new LlmException(LlmErrorCode.LLM_PROVIDER_ERROR, "the request cannot be given to LangChain4j: " + e.getMessage(), 0, null, false, e);
     }
-    StreamListener listener = request.stream();
-    if (listener != null && streaming != null) {
-      CompletableFuture<dev.langchain4j.model.chat.response.ChatResponse> done = new CompletableFuture<>();
-      streaming.chat(converted, new StreamingChatResponseHandler() {
-        @Override
-        public void onPartialResponse(String partial) {
-          if (partial != null && !partial.isEmpty()) {
-            listener.onToken(partial);
-          }
-        }
-
-        @Override
-        public void onCompleteResponse(dev.langchain4j.model.chat.response.ChatResponse response) {
-          done.complete(response);
-        }
-
-        @Override
-        public void onError(Throwable error) {
-          done.completeExceptionally(error);
-        }
-      });
-      return Messages.fromLangChain4j(await(done, request));
-    }
-    FutureTask<dev.langchain4j.model.chat.response.ChatResponse> call = new FutureTask<>(() -> model.chat(converted));
-    threads.newThread(call).start();
-    return Messages.fromLangChain4j(await(call, request)).streamedTo(listener);
   }
 
   private static dev.langchain4j.model.chat.response.ChatResponse await(Future<dev.langchain4j.model.chat.response.ChatResponse> answer, ChatRequest request) {

@@ -35,7 +35,7 @@ class MessagesTest {
             ChatMessage.assistant(null, List.of(new ToolCall("call_7", "unit_convert", "{\"value\":3}"))),
             ChatMessage.tool("call_7", "{\"km\":4.8}")),
         tools,
-        ChatOptions.builder().temperature(0.3).maxTokens(200).toolChoice("required").build(), null);
+        ChatOptions.builder().temperature(0.3).maxTokens(200).toolChoice("required").build());
 
     dev.langchain4j.model.chat.request.ChatRequest converted = Messages.toLangChain4j(request);
 

@@ -15,15 +15,15 @@ import org.jspecify.annotations.Nullable;
  * @param tools the OpenAI {@code tools} array ({@code [{type: "function", function: {name,
  *     description, parameters}}]}); empty for none. Shared, treat as read-only.
  * @param options sampling and output settings; {@link ChatOptions#DEFAULTS} for the provider's
- * @param stream where to send the answer's text as it arrives ({@code stream: true}), or null for
- *     a single answer
+ *
+ * <p>A value: it carries no listener. To have the answer's text as it arrives, pass a {@link
+ * StreamListener} beside it ({@link LlmClient#chat(ChatRequest, StreamListener)}).
  */
 public record ChatRequest(
     String model,
     List<ChatMessage> messages,
     ArrayNode tools,
-    ChatOptions options,
-    @Nullable StreamListener stream) {
+    ChatOptions options) {
 
   /** Validates and copies; null {@code tools} means none, null {@code options} the defaults. */
   public ChatRequest {
@@ -35,22 +35,17 @@ public record ChatRequest(
 
   /** A request with the provider's default settings, no tools and no streaming. */
   public static ChatRequest of(String model, List<ChatMessage> messages) {
-    return new ChatRequest(model, messages, RcrtJson.array(), ChatOptions.DEFAULTS, null);
-  }
-
-  /** The same request, streamed to {@code listener}. */
-  public ChatRequest withStream(@Nullable StreamListener listener) {
-    return new ChatRequest(model, messages, tools, options, listener);
+    return new ChatRequest(model, messages, RcrtJson.array(), ChatOptions.DEFAULTS);
   }
 
   /** The same request with other settings. */
   public ChatRequest withOptions(ChatOptions newOptions) {
-    return new ChatRequest(model, messages, tools, newOptions, stream);
+    return new ChatRequest(model, messages, tools, newOptions);
   }
 
   /** The same request offering {@code newTools} (an OpenAI {@code tools} array). */
   public ChatRequest withTools(ArrayNode newTools) {
-    return new ChatRequest(model, messages, newTools, options, stream);
+    return new ChatRequest(model, messages, newTools, options);
   }
 
   /** The last message with role {@code user}, or null. */

@@ -19,6 +19,19 @@ public interface LlmClient {
   ChatResponse chat(ChatRequest request);
 
   /**
+   * Sends one request asking for the answer as a stream, passes its text to {@code listener} as it
+   * arrives (OpenAI chat-completions streaming, {@code stream: true}; tool calls are not streamed
+   * text) and returns the whole answer. The default, for a client that cannot stream, is {@link
+   * #chat(ChatRequest)} with the whole text passed to the listener once.
+   *
+   * @throws LlmException as {@link #chat(ChatRequest)}; a stream that already passed text is never
+   *     retried
+   */
+  default ChatResponse chat(ChatRequest request, StreamListener listener) {
+    return chat(request).streamedTo(listener);
+  }
+
+  /**
    * The model to ask when the agent names none, neither directly nor through an RCRT {@code
    * llm_config_id} (RCRT's agents leave the model to the client then). The default: none, and such
    * an agent fails with a message that says what to set.

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * and token usage: {@code content} may be null next to {@code tool_calls}, and each call's {@code
  * arguments} is a JSON string.
  *
- * <p>With a {@link ChatRequest#stream() stream listener} it asks for {@code stream: true} and reads
+ * <p>With a {@link StreamListener} ({@link #chat(ChatRequest, StreamListener)}) it asks for {@code stream: true} and reads
  * the server-sent events as they arrive, passing text to the listener and assembling tool-call
  * fragments by index (OpenAI chat-completions streaming; OpenRouter's keep-alive comments are
  * skipped). A server that answers a streamed request with one JSON body is read as well; the
@@ -110,8 +110,18 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
 
   @Override
   public ChatResponse chat(ChatRequest request) {
+    return send(Objects.requireNonNull(request, "request"), null);
+  }
+
+  /** Asks for {@code stream: true} and reads the server-sent events as they arrive; see the class comment. */
+  @Override
+  public ChatResponse chat(ChatRequest request, StreamListener listener) {
+    return send(Objects.requireNonNull(request, "request"), Objects.requireNonNull(listener, "listener"));
+  }
+
+  private ChatResponse send(ChatRequest request, @Nullable StreamListener listener) {
     for (int attempt = 0; ; attempt++) {
-      Exchange.Outcome outcome = exchange.attempt(request);
+      Exchange.Outcome outcome = exchange.attempt(request, listener);
       if (outcome.response() != null) {
         return outcome.response();
       }

@@ -32,7 +32,7 @@ class OpenAiCompatibleLlmClientTest {
   private static ChatRequest request() {
     var tools = RcrtJson.array();
     tools.add(RcrtJson.parse("{\"type\":\"function\",\"function\":{\"name\":\"calculator\",\"description\":\"math\",\"parameters\":{\"type\":\"object\",\"properties\":{\"expression\":{\"type\":\"string\"}},\"required\":[\"expression\"]}}}"));
-    return new ChatRequest("gpt-4o-mini", List.of(ChatMessage.system("be brief"), ChatMessage.user("What is 17 * 23?")), tools, ChatOptions.builder().temperature(0.2).build(), null);
+    return new ChatRequest("gpt-4o-mini", List.of(ChatMessage.system("be brief"), ChatMessage.user("What is 17 * 23?")), tools, ChatOptions.builder().temperature(0.2).build());
   }
 
   private static void answer(int status, String body) {

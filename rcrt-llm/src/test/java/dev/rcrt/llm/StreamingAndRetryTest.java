@@ -78,7 +78,7 @@ class StreamingAndRetryTest {
 
         """);
     List<String> tokens = new ArrayList<>();
-    ChatResponse r = client().chat(request().withStream(tokens::add));
+    ChatResponse r = client().chat(request(), tokens::add);
 
     assertThat(tokens).containsExactly("17 × 23", " = 391");
     assertThat(r.message().content()).isEqualTo("17 × 23 = 391");
@@ -107,7 +107,7 @@ class StreamingAndRetryTest {
         data: [DONE]
 
         """);
-    ChatResponse r = client().chat(request().withStream(t -> {}));
+    ChatResponse r = client().chat(request(), t -> {});
     assertThat(r.message().content()).isNull();
     assertThat(r.message().toolCalls()).containsExactly(
         new ToolCall("call_a", "calculator", "{\"expression\":\"2+2\"}"),
@@ -120,7 +120,7 @@ class StreamingAndRetryTest {
     sse("data: {\"choices\":[{\"index\":0,\n"
         + "data: \"delta\":{\"content\":\"joined\"}}]}\n\n"
         + "data: [DONE]\n\n");
-    assertThat(client().chat(request().withStream(t -> {})).message().content()).isEqualTo("joined");
+    assertThat(client().chat(request(), t -> {}).message().content()).isEqualTo("joined");
   }
 
   @Test
@@ -132,7 +132,7 @@ class StreamingAndRetryTest {
 
         """);
     List<String> tokens = new ArrayList<>();
-    assertThatThrownBy(() -> client().chat(request().withStream(tokens::add)))
+    assertThatThrownBy(() -> client().chat(request(), tokens::add))
         .isInstanceOfSatisfying(LlmException.class, e -> {
           assertThat(e.code()).isEqualTo("llm_provider_error");
           assertThat(e.providerMessage()).isEqualTo("Upstream provider overloaded");
@@ -147,7 +147,7 @@ class StreamingAndRetryTest {
     server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "application/json")
         .withBody("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"whole\"}}]}")));
     List<String> tokens = new ArrayList<>();
-    assertThat(client().chat(request().withStream(tokens::add)).message().content()).isEqualTo("whole");
+    assertThat(client().chat(request(), tokens::add).message().content()).isEqualTo("whole");
     assertThat(tokens).containsExactly("whole");
   }
 
@@ -223,7 +223,7 @@ class StreamingAndRetryTest {
   void aStreamOfOnlyKeepAliveCommentsTimesOutWithAClearMessage() {
     server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
         .withBody(": keep-alive\n\n".repeat(200)).withChunkedDribbleDelay(200, 20_000)));
-    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofMillis(300), 1_000_000).chat(request().withStream(t -> {})))
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofMillis(300), 1_000_000).chat(request(), t -> {}))
         .isInstanceOfSatisfying(LlmException.class, e -> {
           assertThat(e.code()).isEqualTo("llm_timeout");
           assertThat(e.getMessage()).endsWith("sent no event for 300 ms (keep-alive comments do not count); it was closed");
@@ -236,7 +236,7 @@ class StreamingAndRetryTest {
         .withBody(": keep-alive\n\n".repeat(200)).withChunkedDribbleDelay(200, 20_000)));
     OpenAiCompatibleLlmClient retrying = OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k").maxRetries(2)
         .streamTimeouts(Duration.ofMillis(300), Duration.ofSeconds(30)).build();
-    assertThatThrownBy(() -> retrying.chat(request().withStream(t -> {})))
+    assertThatThrownBy(() -> retrying.chat(request(), t -> {}))
         .isInstanceOfSatisfying(LlmException.class, e -> assertThat(e.code()).isEqualTo("llm_timeout"));
     server.verify(1, postRequestedFor(urlEqualTo("/v1/chat/completions")));
   }
@@ -247,7 +247,7 @@ class StreamingAndRetryTest {
         data: {"id":"1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"The answer is"},"finish_reason":null}]}
 
         """);
-    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 1_000_000).chat(request().withStream(t -> {})))
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 1_000_000).chat(request(), t -> {}))
         .isInstanceOfSatisfying(LlmException.class, e -> {
           assertThat(e.code()).isEqualTo("llm_bad_response");
           assertThat(e.getMessage()).endsWith("ended without [DONE] or a finish_reason, so the answer may be cut off");
@@ -269,7 +269,7 @@ class StreamingAndRetryTest {
   @Test
   void aLineOrBodyPastTheSizeCapIsAnErrorNeverBufferedWhole() {
     sse("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + "y".repeat(50_000) + "\"}}]}\n\ndata: [DONE]\n\n");
-    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 10_000).chat(request().withStream(t -> {})))
+    assertThatThrownBy(() -> limited(Duration.ofSeconds(5), Duration.ofSeconds(5), 10_000).chat(request(), t -> {}))
         .isInstanceOfSatisfying(LlmException.class, e -> {
           assertThat(e.code()).isEqualTo("llm_bad_response");
           assertThat(e.getMessage()).contains("the response is larger than 10000 bytes");

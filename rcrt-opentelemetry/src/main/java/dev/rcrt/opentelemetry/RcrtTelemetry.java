@@ -7,6 +7,7 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.StreamListener;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.opentelemetry.internal.GenAiContent;
 import dev.rcrt.tools.ToolChain;
@@ -220,6 +221,15 @@ public final class RcrtTelemetry {
     return new LlmClient() {
       @Override
       public ChatResponse chat(ChatRequest request) {
+        return traced(request, client::chat);
+      }
+
+      @Override
+      public ChatResponse chat(ChatRequest request, StreamListener listener) {
+        return traced(request, r -> client.chat(r, listener));
+      }
+
+      private ChatResponse traced(ChatRequest request, java.util.function.Function<ChatRequest, ChatResponse> send) {
         var builder = tracer.spanBuilder("chat " + request.model()).setSpanKind(SpanKind.CLIENT)
             .setAttribute(OPERATION, "chat").setAttribute(PROVIDER, providerName).setAttribute(REQUEST_MODEL, request.model());
         if (request.options().temperature() != null) {
@@ -235,7 +245,7 @@ public final class RcrtTelemetry {
         long start = System.nanoTime();
         AttributesBuilder metric = Attributes.builder().put(OPERATION, "chat").put(PROVIDER, providerName).put(REQUEST_MODEL, request.model());
         try (Scope ignored = span.makeCurrent()) {
-          ChatResponse response = client.chat(request);
+          ChatResponse response = send.apply(request);
           if (response.model() != null) {
             span.setAttribute(RESPONSE_MODEL, response.model());
             metric.put(RESPONSE_MODEL, response.model());

@@ -77,7 +77,7 @@ public abstract class LlmClientContract {
          "parameters":{"type":"object","properties":{"expression":{"type":"string"}},"required":["expression"]}}}"""));
     return new ChatRequest(
         "contract-model", List.of(ChatMessage.system("Answer briefly."), ChatMessage.user("What is 17 * 23?")), tools,
-        ChatOptions.DEFAULTS, null);
+        ChatOptions.DEFAULTS);
   }
 
   @Test
@@ -107,7 +107,7 @@ public abstract class LlmClientContract {
   void streamsTextToTheListenerAndReturnsTheSameText() {
     List<String> tokens = Collections.synchronizedList(new ArrayList<>());
 
-    ChatResponse response = client(Scenario.STREAMED_TEXT).chat(request().withStream(tokens::add));
+    ChatResponse response = client(Scenario.STREAMED_TEXT).chat(request(), tokens::add);
 
     assertThat(response.message().content()).isEqualTo("Hello, world");
     assertThat(tokens).isNotEmpty().allSatisfy(t -> assertThat(t).isNotEmpty());
@@ -118,7 +118,7 @@ public abstract class LlmClientContract {
   void aStreamedToolCallArrivesWholeAndSendsNoTextToTheListener() {
     List<String> tokens = Collections.synchronizedList(new ArrayList<>());
 
-    ChatResponse response = client(Scenario.TOOL_CALL).chat(request().withStream(tokens::add));
+    ChatResponse response = client(Scenario.TOOL_CALL).chat(request(), tokens::add);
 
     assertThat(response.message().toolCalls()).hasSize(1);
     assertThat(RcrtJson.parse(response.message().toolCalls().get(0).arguments()).path("expression").asText()).isEqualTo("17 * 23");
@@ -129,7 +129,7 @@ public abstract class LlmClientContract {
   void aTextAnswerReachesAStreamListenerEvenFromAClientThatCannotStream() {
     List<String> tokens = Collections.synchronizedList(new ArrayList<>());
 
-    ChatResponse response = client(Scenario.TEXT).chat(request().withStream(tokens::add));
+    ChatResponse response = client(Scenario.TEXT).chat(request(), tokens::add);
 
     assertThat(String.join("", tokens)).isEqualTo(response.message().content()).isEqualTo("391");
   }

@@ -52,7 +52,7 @@ public final class ScriptedLlmClient implements LlmClient {
   @Override
   public ChatResponse chat(ChatRequest request) {
     requests.add(request);
-    return Objects.requireNonNull(script.apply(request), "the script answered null").streamedTo(request.stream());
+    return Objects.requireNonNull(script.apply(request), "the script answered null");
   }
 
   /** Every request received so far, oldest first. */

@@ -43,7 +43,7 @@ public final class DemoLlmClient implements LlmClient {
 
   @Override
   public ChatResponse chat(ChatRequest request) {
-    return answer(request).withModel(MODEL).streamedTo(request.stream());
+    return answer(request).withModel(MODEL);
   }
 
   private ChatResponse answer(ChatRequest request) {

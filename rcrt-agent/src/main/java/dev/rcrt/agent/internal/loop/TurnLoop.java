@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.StreamListener;
 import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class TurnLoop {
 
   /** One round's request: only the native protocol sends {@code tools}. */
   private static ChatRequest request(Offer offer, Model llm, List<ChatMessage> messages) {
-    return new ChatRequest(llm.name(), messages, offer.sendsTools() ? offer.prompt().tools() : RcrtJson.array(), llm.options(), null);
+    return new ChatRequest(llm.name(), messages, offer.sendsTools() ? offer.prompt().tools() : RcrtJson.array(), llm.options());
   }
 
   /** Writes {@code message} as a {@code user.message.v1} and answers it. */
@@ -132,8 +133,9 @@ public final class TurnLoop {
     while (answer == null && turn.rounds < settings.maxRounds()) {
       turn.rounds++;
       String round = trigger.question().id() + "#" + turn.rounds;
-      ChatRequest request = request(offer, llm, messages).withStream(depth == 0 ? settings.streamListener() : null);
-      ChatResponse response = settings.llm().chat(request);
+      ChatRequest request = request(offer, llm, messages);
+      StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
+      ChatResponse response = listener != null ? settings.llm().chat(request, listener) : settings.llm().chat(request);
       turn.add(response.model() != null ? response : response.withModel(llm.name()));
       ChatMessage assistant = response.message();
       String content = assistant.content() == null ? "" : assistant.content();

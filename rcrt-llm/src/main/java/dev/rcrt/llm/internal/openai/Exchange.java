@@ -11,6 +11,7 @@ import dev.rcrt.core.spi.MediaTypes;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmException;
+import dev.rcrt.llm.StreamListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -54,8 +55,8 @@ public final class Exchange {
   }
 
   /** Sends {@code request} once and reads the answer; never throws {@link LlmException}. */
-  public Outcome attempt(ChatRequest request) {
-    boolean streaming = request.stream() != null;
+  public Outcome attempt(ChatRequest request, @Nullable StreamListener listener) {
+    boolean streaming = listener != null;
     ObjectNode body = ChatCompletionsWire.requestBody(request);
     if (streaming) {
       body.put("stream", true);
@@ -80,7 +81,7 @@ public final class Exchange {
       if (status < 200 || status > 299) {
         return refused(response, lines, started);
       }
-      return read(request, response, lines, started);
+      return read(listener, response, lines, started);
     } catch (UncheckedIOException e) {
       return Outcome.failed(new LlmException(LlmErrorCode.LLM_UNREACHABLE, "the stream from " + where + " broke: " + e.getCause(), 0, null, false, e));
     } catch (LlmException e) {
@@ -102,12 +103,12 @@ public final class Exchange {
     return new Outcome(null, e, retryAfter(response));
   }
 
-  private Outcome read(ChatRequest request, HttpResponse<InputStream> response, BoundedLines lines, long started) {
-    boolean streaming = request.stream() != null;
+  private Outcome read(@Nullable StreamListener listener, HttpResponse<InputStream> response, BoundedLines lines, long started) {
+    boolean streaming = listener != null;
     int status = response.statusCode();
     String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    if (streaming && type.startsWith("text/event-stream")) {
-      return stream(request, status, lines, started);
+    if (listener != null && type.startsWith("text/event-stream")) {
+      return stream(listener, status, lines, started);
     }
     if (!MediaTypes.isJson(type)) {
       throw new LlmException(
@@ -125,12 +126,12 @@ public final class Exchange {
           status, null, false, null);
     }
     ChatResponse completion = ChatCompletionsWire.parseCompletion(json, where);
-    return new Outcome(completion.streamedTo(request.stream()), null, null);
+    return new Outcome(completion.streamedTo(listener), null, null);
   }
 
   /** A streamed answer; a stream that already produced text is not retriable (the listener saw it). */
-  private Outcome stream(ChatRequest request, int status, BoundedLines lines, long started) {
-    StreamAssembler assembler = new StreamAssembler(where, request.stream());
+  private Outcome stream(StreamListener listener, int status, BoundedLines lines, long started) {
+    StreamAssembler assembler = new StreamAssembler(where, listener);
     try {
       SseReader.read(lines, endpoint.streamIdleTimeout(), started + endpoint.streamTimeout().toNanos(), where, assembler::accept);
       if (!assembler.finished()) {

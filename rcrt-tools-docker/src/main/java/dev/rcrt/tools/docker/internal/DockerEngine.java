@@ -43,6 +43,11 @@ final class DockerEngine implements AutoCloseable {
     try {
       client.pingCmd().exec();
     } catch (RuntimeException e) {
+      try {
+        client.close(); // the next call builds a new one: a daemon that is down must not cost a client per call
+      } catch (java.io.IOException | RuntimeException closing) {
+        e.addSuppressed(closing);
+      }
       throw new ToolException(
           ToolErrorCode.TOOL_LOAD_FAILED,
           "no Docker daemon answers at " + config.getDockerHost() + " (" + e.getClass().getSimpleName() + ": " + e.getMessage()
