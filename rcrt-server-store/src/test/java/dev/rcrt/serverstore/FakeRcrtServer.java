@@ -327,9 +327,9 @@ public final class FakeRcrtServer implements AutoCloseable {
 
   private void stream(HttpExchange ex) throws IOException {
     ex.getResponseHeaders().set("Content-Type", "text/event-stream");
-    ex.sendResponseHeaders(200, 0);
     OutputStream out = ex.getResponseBody();
-    synchronized (this) {
+    synchronized (this) { // as RCRT does: a client that saw the headers misses no event sent after them
+      ex.sendResponseHeaders(200, 0);
       streams.add(out);
     }
     while (streams.contains(out)) {
