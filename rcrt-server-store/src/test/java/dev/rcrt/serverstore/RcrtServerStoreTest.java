@@ -141,8 +141,12 @@ class RcrtServerStoreTest {
       assertThat(updated.type()).isEqualTo(BreadcrumbEvent.Type.UPDATED);
       assertThat(updated.breadcrumb().context().get("n").asInt()).isEqualTo(2);
       assertThat(updated.breadcrumb().title()).isEqualTo("first");
-      Thread.sleep(100); // pings and the duplicates pass
-      assertThat(events).isEmpty();
+      // every event is sent twice, in order: the next one seen after a sentinel is the sentinel itself
+      s.create(BreadcrumbCreate.builder("e.v1", "sentinel").build());
+      assertThat(events.poll(5, TimeUnit.SECONDS).breadcrumb().title()).isEqualTo("sentinel");
+      // and the sentinel's own duplicate is dropped too: the next event is the one after it
+      s.create(BreadcrumbCreate.builder("e.v1", "sentinel 2").build());
+      assertThat(events.poll(5, TimeUnit.SECONDS).breadcrumb().title()).isEqualTo("sentinel 2");
 
       server.dropStreams();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

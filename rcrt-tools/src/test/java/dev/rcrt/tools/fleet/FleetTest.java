@@ -100,7 +100,7 @@ class FleetTest {
         ToolResponse response = answer.get(10, TimeUnit.SECONDS);
         assertThat(response.output().get("run").asInt()).as("answered by the takeover").isEqualTo(2);
         releaseFirst.countDown(); // the stalled runner finishes late
-        Thread.sleep(300);
+        assertThat(stalled.drain(java.time.Duration.ofSeconds(10))).as("its late attempt ended").isTrue();
       }
     }
     assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).as("one response for the request").hasSize(1);
