@@ -63,7 +63,7 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     this.endpoint = endpoint;
     this.exchange =
         new Exchange(
-            new Endpoint(endpoint, headers, b.http, b.requestTimeout, b.streamIdleTimeout, b.streamTimeout, b.maxResponseBytes, b.clock));
+            new Endpoint(endpoint, headers, b.http, b.requestTimeout, b.streamIdleTimeout, b.streamTimeout, b.maxResponseBytes, b.clock, b.time));
     List<String> scrub = new ArrayList<>();
     List<String> values = new ArrayList<>(headers.values());
     values.addAll(b.query.values());
@@ -307,7 +307,9 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
     /**
      * What the waits between retries are taken on; default {@link TimeSource#system()}. A test
      * passes a {@code dev.rcrt.testing.TestClock} so that retries never sleep. The request's own
-     * timeouts are the JDK {@code HttpClient}'s and keep real time.
+     * connect and header timeouts are the JDK {@code HttpClient}'s and keep real time; a streamed
+     * answer's idle gap and whole-stream limit, and a body's deadline, are measured on this source,
+     * so a test moves a stream past its idle limit without waiting.
      */
     public Builder timeSource(TimeSource time) {
       this.time = Objects.requireNonNull(time, "time");

@@ -28,7 +28,7 @@ class StreamingAndRetryTest {
   private final List<Duration> slept = new ArrayList<>();
   private final Clock clock = Clock.fixed(Instant.parse("2026-11-21T00:00:00Z"), ZoneOffset.UTC);
 
-  /** Remembers each wait and never waits: the client only sleeps between retries. */
+  /** Real time, except that it remembers each retry's wait and never waits: the client sleeps only between retries. */
   private final TimeSource waits = new TimeSource() {
     @Override
     public long nanoTime() {
@@ -37,7 +37,7 @@ class StreamingAndRetryTest {
 
     @Override
     public Timer schedule(Duration delay, Runnable task) {
-      throw new AssertionError("the model client schedules nothing");
+      return TimeSource.system().schedule(delay, task); // the deadlines of reading a body or a stream
     }
 
     @Override
@@ -228,6 +228,80 @@ class StreamingAndRetryTest {
           assertThat(e.code()).isEqualTo("llm_timeout");
           assertThat(e.getMessage()).endsWith("sent no event for 300 ms (keep-alive comments do not count); it was closed");
         });
+  }
+
+  /** Time that moves only when the test says: the stream's idle limit passes without waiting for it. */
+  private static final class ManualTime implements TimeSource {
+    private long now;
+    private final List<Object[]> timers = new ArrayList<>(); // {due, task, cancelled[]}
+
+    @Override
+    public synchronized long nanoTime() {
+      return now;
+    }
+
+    @Override
+    public synchronized Timer schedule(Duration delay, Runnable task) {
+      boolean[] cancelled = {false};
+      timers.add(new Object[] {now + delay.toNanos(), task, cancelled});
+      return () -> {
+        synchronized (ManualTime.this) {
+          boolean was = !cancelled[0];
+          cancelled[0] = true;
+          return was;
+        }
+      };
+    }
+
+    @Override
+    public void sleep(Duration duration) {
+      advance(duration);
+    }
+
+    synchronized int pending() {
+      return (int) timers.stream().filter(t -> !((boolean[]) t[2])[0]).count();
+    }
+
+    void advance(Duration by) {
+      List<Runnable> due = new ArrayList<>();
+      synchronized (this) {
+        now += by.toNanos();
+        for (Object[] t : List.copyOf(timers)) {
+          boolean[] cancelled = (boolean[]) t[2];
+          if (!cancelled[0] && (long) t[0] <= now) {
+            cancelled[0] = true;
+            timers.remove(t);
+            due.add((Runnable) t[1]);
+          }
+        }
+      }
+      due.forEach(Runnable::run);
+    }
+  }
+
+  @Test
+  void aKeepAliveOnlyStreamEndsAtTheIdleLimitOnTheClientsTimeSource() throws Exception {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream")
+        .withBody(": keep-alive\n\n".repeat(200)).withChunkedDribbleDelay(200, 60_000)));
+    ManualTime time = new ManualTime();
+    OpenAiCompatibleLlmClient client = OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("k")
+        .timeSource(time).streamTimeouts(Duration.ofSeconds(60), Duration.ofMinutes(10)).build();
+    java.util.concurrent.CompletableFuture<ChatResponse> answer =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> client.chat(request(), t -> {}));
+    long waited = 0;
+    while (time.pending() == 0 && waited++ < 1000) { // until the reader waits for the next event
+      Thread.sleep(10);
+    }
+    assertThat(answer).isNotDone();
+    time.advance(Duration.ofSeconds(61)); // a minute of keep-alives, in no real time
+    assertThatThrownBy(() -> answer.get(10, java.util.concurrent.TimeUnit.SECONDS))
+        .hasCauseInstanceOf(LlmException.class)
+        .satisfies(e -> {
+          LlmException failure = (LlmException) e.getCause();
+          assertThat(failure.code()).isEqualTo("llm_timeout");
+          assertThat(failure.getMessage()).contains("sent no event for 60000 ms");
+        });
+    server.verify(1, postRequestedFor(urlEqualTo("/v1/chat/completions")));
   }
 
   @Test

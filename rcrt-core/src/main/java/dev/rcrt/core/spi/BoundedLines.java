@@ -1,5 +1,6 @@
 package dev.rcrt.core.spi;
 
+import dev.rcrt.core.TimeSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -133,6 +134,46 @@ public final class BoundedLines implements AutoCloseable {
     if (item == null) {
       throw new Failure(Failure.Kind.WAITED_TOO_LONG, "no data within " + wait.toMillis() + " ms");
     }
+    return item(item);
+  }
+
+  /**
+   * The next line, waiting at most {@code wait} measured on {@code time}: with a test clock the
+   * wait ends when the test moves the clock past it, not after real time.
+   *
+   * @return the line without its end, or null at the end of the body
+   * @throws Failure as {@link #next(Duration)}
+   */
+  public @Nullable String next(Duration wait, TimeSource time) throws Failure, InterruptedException {
+    if (ended) {
+      return null;
+    }
+    Deadline mine = new Deadline();
+    TimeSource.Timer timer = time.schedule(wait, () -> {
+      mine.passed = true;
+      lines.offer(mine); // wakes the consumer; a full queue has lines to take first, and the flag is read after each
+    });
+    try {
+      while (true) {
+        Object item = mine.passed && lines.isEmpty() ? mine : lines.take();
+        if (item == mine) {
+          throw new Failure(Failure.Kind.WAITED_TOO_LONG, "no data within " + wait.toMillis() + " ms");
+        }
+        if (!(item instanceof Deadline)) { // an earlier call's deadline that fired as its line arrived
+          return item(item);
+        }
+      }
+    } finally {
+      timer.cancel();
+    }
+  }
+
+  /** The deadline of one {@link #next(Duration, TimeSource)}. */
+  private static final class Deadline {
+    volatile boolean passed;
+  }
+
+  private @Nullable String item(Object item) throws Failure {
     if (item == END) {
       ended = true;
       return null;

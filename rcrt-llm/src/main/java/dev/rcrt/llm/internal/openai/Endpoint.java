@@ -1,5 +1,6 @@
 package dev.rcrt.llm.internal.openai;
 
+import dev.rcrt.core.TimeSource;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -20,6 +21,7 @@ import java.util.Map;
  * @param streamTimeout the longest a whole stream may take
  * @param maxResponseBytes the most bytes an answer may have
  * @param clock what a {@code Retry-After} date is compared with
+ * @param time what the stream's gaps and the body's deadline are measured on (the client's {@code TimeSource})
  */
 public record Endpoint(
     URI uri,
@@ -29,7 +31,8 @@ public record Endpoint(
     Duration streamIdleTimeout,
     Duration streamTimeout,
     long maxResponseBytes,
-    Clock clock) {
+    Clock clock,
+    TimeSource time) {
 
   /** Copies the headers. */
   public Endpoint {

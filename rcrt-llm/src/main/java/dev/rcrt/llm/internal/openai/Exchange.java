@@ -69,7 +69,7 @@ public final class Exchange {
             .header("Accept", streaming ? "text/event-stream" : "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(body)));
     endpoint.headers().forEach(http::setHeader);
-    long started = System.nanoTime();
+    long started = endpoint.time().nanoTime();
     HttpResponse<InputStream> response;
     try {
       response = send(http.build());
@@ -133,7 +133,7 @@ public final class Exchange {
   private Outcome stream(StreamListener listener, int status, BoundedLines lines, long started) {
     StreamAssembler assembler = new StreamAssembler(where, listener);
     try {
-      SseReader.read(lines, endpoint.streamIdleTimeout(), started + endpoint.streamTimeout().toNanos(), where, assembler::accept);
+      SseReader.read(lines, endpoint.streamIdleTimeout(), started + endpoint.streamTimeout().toNanos(), endpoint.time(), where, assembler::accept);
       if (!assembler.finished()) {
         throw new LlmException(
             LlmErrorCode.LLM_BAD_RESPONSE, "the stream from " + where + " ended without [DONE] or a finish_reason, so the answer may be cut off",
@@ -184,11 +184,11 @@ public final class Exchange {
     }
   }
 
-  /** The whole body as text, lines joined, within the deadline ({@link System#nanoTime()} based). */
+  /** The whole body as text, lines joined, within the deadline (on the endpoint's {@code TimeSource}). */
   private String joined(BoundedLines lines, long deadlineNanos) {
     StringBuilder text = new StringBuilder();
     try {
-      for (String line; (line = lines.next(Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())))) != null; ) {
+      for (String line; (line = lines.next(Duration.ofNanos(Math.max(0, deadlineNanos - endpoint.time().nanoTime())), endpoint.time())) != null; ) {
         if (text.length() > 0) {
           text.append('\n');
         }

@@ -1,6 +1,7 @@
 package dev.rcrt.llm.internal.openai;
 
 import dev.rcrt.llm.LlmErrorCode;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.BoundedLines;
 import dev.rcrt.llm.LlmException;
 import java.time.Duration;
@@ -23,19 +24,20 @@ public final class SseReader {
    * Feeds each event's data to {@code onData}, in order, until the body ends.
    *
    * @throws LlmException {@code llm_timeout} when no event comes within {@code idle} or the stream
-   *     outlives {@code deadlineNanos} ({@link System#nanoTime()} based), {@code llm_bad_response}
+   *     outlives {@code deadlineNanos} (on {@code time}), {@code llm_bad_response}
    *     when the body passes its size cap, {@code llm_unreachable} when it breaks off
    */
-  public static void read(BoundedLines lines, Duration idle, long deadlineNanos, String endpoint, Consumer<String> onData) {
+  public static void read(
+      BoundedLines lines, Duration idle, long deadlineNanos, TimeSource time, String endpoint, Consumer<String> onData) {
     StringBuilder data = null;
-    long lastEvent = System.nanoTime();
+    long lastEvent = time.nanoTime();
     while (true) {
-      long now = System.nanoTime();
+      long now = time.nanoTime();
       long idleLeft = lastEvent + idle.toNanos() - now;
       long totalLeft = deadlineNanos - now;
       String line;
       try {
-        line = lines.next(Duration.ofNanos(Math.max(0, Math.min(idleLeft, totalLeft))));
+        line = lines.next(Duration.ofNanos(Math.max(0, Math.min(idleLeft, totalLeft))), time);
       } catch (BoundedLines.Failure f) {
         throw failure(f, idleLeft < totalLeft, idle, endpoint);
       } catch (InterruptedException e) {
@@ -49,7 +51,7 @@ public final class SseReader {
         if (data != null) {
           onData.accept(data.toString());
           data = null;
-          lastEvent = System.nanoTime();
+          lastEvent = time.nanoTime();
         }
         continue;
       }
