@@ -113,11 +113,29 @@ public final class RcrtJson {
    * @throws ValidationException if a number in {@code tree} is beyond the range of a double, naming its pointer
    */
   public static void checkFinite(JsonNode tree) {
+    if (allFinite(tree)) {
+      return; // the common case walks the tree without building a pointer per node
+    }
     String infinite = nonFinite(tree, "");
     if (infinite != null) {
       throw new ValidationException("not valid JSON: the number at " + (infinite.isEmpty() ? "/" : infinite)
           + " is outside the range of a double; send it as a string if it must be that large");
     }
+  }
+
+  /** Whether no number in {@code node} is beyond a double. */
+  private static boolean allFinite(JsonNode node) {
+    if (node.isFloatingPointNumber() || node.isBigInteger()) {
+      return Double.isFinite(node.doubleValue());
+    }
+    if (node.isContainerNode()) {
+      for (JsonNode child : node) {
+        if (!allFinite(child)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** The pointer of the first number beyond a double (infinite as one), or null. Jackson bounds the depth. */

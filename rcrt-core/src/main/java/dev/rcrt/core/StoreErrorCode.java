@@ -4,7 +4,7 @@ package dev.rcrt.core;
  * The codes a store's own failures carry (a {@code BreadcrumbStore} over a database or a remote
  * server), beside the core's {@code not_found}, {@code conflict} and {@code validation}.
  */
-public enum StoreErrorCode {
+public enum StoreErrorCode implements ErrorCode {
   /** The store could not be reached, or it is overloaded or restarting; asking again may succeed. */
   STORE_UNAVAILABLE("store_unavailable", true),
   /** The store refused the credentials it was given. */
@@ -21,11 +21,13 @@ public enum StoreErrorCode {
   }
 
   /** The wire code, such as {@code store_unavailable}. */
+  @Override
   public String code() {
     return code;
   }
 
   /** Whether the same call may succeed later. */
+  @Override
   public boolean retriable() {
     return retriable;
   }

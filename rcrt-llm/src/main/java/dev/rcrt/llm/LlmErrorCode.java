@@ -1,12 +1,13 @@
 package dev.rcrt.llm;
 
+import dev.rcrt.core.ErrorCode;
 /**
  * The codes of {@link LlmException}, each with whether it is usually worth asking again. An
  * exception may say otherwise for its case (a stream that already showed text is never
  * retriable; an HTTP error is retriable only for 429 and 5xx): {@link LlmException#isRetriable()}
  * is what decides.
  */
-public enum LlmErrorCode {
+public enum LlmErrorCode implements ErrorCode {
   /** A non-2xx status ({@link LlmException#status()}); retriable for 429 and 5xx. */
   LLM_HTTP_ERROR("llm_http_error", false),
   /** A 2xx answer carrying an {@code error} object. */
@@ -31,19 +32,17 @@ public enum LlmErrorCode {
   }
 
   /** The wire code, such as {@code llm_timeout}. */
+  @Override
   public String code() {
     return code;
   }
 
   /** Whether asking again is usually worth it; see the class comment. */
+  @Override
   public boolean retriable() {
     return retriable;
   }
 
-  /** Whether {@code code} is this constant's wire code. */
-  public boolean is(@org.jspecify.annotations.Nullable String code) {
-    return this.code.equals(code);
-  }
 
   @Override
   public String toString() {

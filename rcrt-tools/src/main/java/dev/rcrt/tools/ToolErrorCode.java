@@ -1,5 +1,6 @@
 package dev.rcrt.tools;
 
+import dev.rcrt.core.ErrorCode;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.stream.Collectors;
  * error_code} (RCRT's responses carry none; the SDK adds it) and what {@link ToolException#code()}
  * returns; it never changes for a constant.
  */
-public enum ToolErrorCode {
+public enum ToolErrorCode implements ErrorCode {
   /** No trusted tool breadcrumb has the requested name. */
   TOOL_NOT_FOUND("tool_not_found", false),
   /** The tool breadcrumb is malformed: a bad schema, no name, a broken example or spec. */
@@ -63,11 +64,13 @@ public enum ToolErrorCode {
   }
 
   /** The wire code, such as {@code tool_timeout}. */
+  @Override
   public String code() {
     return code;
   }
 
   /** Whether the same call, unchanged, may succeed later. */
+  @Override
   public boolean retriable() {
     return retriable;
   }
@@ -77,10 +80,6 @@ public enum ToolErrorCode {
     return Optional.ofNullable(BY_CODE.get(code));
   }
 
-  /** Whether {@code code} is this constant's wire code. */
-  public boolean is(@org.jspecify.annotations.Nullable String code) {
-    return this.code.equals(code);
-  }
 
   @Override
   public String toString() {

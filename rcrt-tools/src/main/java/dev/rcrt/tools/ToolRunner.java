@@ -85,7 +85,9 @@ public final class ToolRunner implements AutoCloseable {
   private final ExecutorService listenerThreads;
   private final Duration claimLease;
   private final int maxAttempts;
-  private final List<Subscription> watches = new ArrayList<>();
+  private final List<Subscription> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** The schemas of code breadcrumbs watched so far; see {@link #watchCode}. */
+  private final Set<String> codeSchemas = new java.util.HashSet<>();
   /** The {@link #listen()} subscriptions still open, stopped by {@link #close()}. */
   private final Set<Subscription> listening = ConcurrentHashMap.newKeySet();
 
@@ -115,7 +117,7 @@ public final class ToolRunner implements AutoCloseable {
     }
     b.runtimes.forEach(r -> runtimes.put(r.type(), r));
     runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.store, b.defaultTimeout, b.policy, network)));
-    this.loader = new ToolLoader(byType);
+    this.loader = new ToolLoader(byType, this::watchCode);
     this.chain =
         new ExecutionChain(
             new ExecutionChain.Settings(
@@ -125,7 +127,6 @@ public final class ToolRunner implements AutoCloseable {
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
     }
-    watches.add(store.subscribe(Selector.all(), this::onCodeChange));
   }
 
   /**
@@ -293,6 +294,24 @@ public final class ToolRunner implements AutoCloseable {
   private void onToolChange(BreadcrumbEvent event) {
     if (event.type() != BreadcrumbEvent.Type.CREATED) {
       loader.unload(event.breadcrumb().id());
+      loader.unloadReferencing(event.breadcrumb().id()); // a tool.code.v1 can hold another tool's code
+    }
+  }
+
+  /**
+   * Watches the schema of a breadcrumb that holds a tool's code (once per schema, and not the
+   * tool schemas, which are watched already), so that a change to it unloads the tools using it.
+   * Nothing is watched until such a tool loads: a runner gets no event of other records.
+   */
+  private void watchCode(String codeId) {
+    String schema = store.get(codeId).map(Breadcrumb::schemaName).orElse(null);
+    if (schema == null || ToolDefinition.isToolSchema(schema)) {
+      return;
+    }
+    synchronized (codeSchemas) {
+      if (codeSchemas.add(schema)) {
+        watches.add(store.subscribe(Selector.schema(schema), this::onCodeChange));
+      }
     }
   }
 

@@ -113,6 +113,17 @@ class JavaScriptTrustTest extends TrustFixture {
   }
 
   @Test
+  void aToolRunsTheCodeReadAtItsLoadAndAHostChangeToTheCodeBreadcrumbReachesTheNextCall() {
+    var holder = define("code.holder.v1", "{\"code\":{\"language\":\"javascript\",\"source\":\"export async function execute(){return {v:1}}\"}}");
+    define("tool.v1", "{\"name\":\"versioned\",\"implementation\":{\"type\":\"breadcrumb\",\"breadcrumb_id\":\"" + holder.id() + "\"}}");
+    ToolRunner runner = runner(b -> {});
+    assertThat(call(runner, "versioned", "{}").output().path("v").asInt()).isEqualTo(1);
+    store.update(holder.id(), holder.version(), dev.rcrt.core.BreadcrumbUpdate.ofContext(RcrtJson.parse(
+        "{\"code\":{\"language\":\"javascript\",\"source\":\"export async function execute(){return {v:2}}\"}}")));
+    assertThat(call(runner, "versioned", "{}").output().path("v").asInt()).isEqualTo(2);
+  }
+
+  @Test
   void theHostGrantsChangesThroughThePolicyButTheTrailStaysAppendOnly() {
     vandal();
     ToolRunner runner = runner(b -> b.trustPolicy(ToolTrustPolicy.builder()

@@ -174,8 +174,7 @@ public final class ExecutionChain {
       store.create(recorded.toBreadcrumb(tags, call.caller, call.pinned));
     }
     listeners.callStart(request);
-    ToolResponse response =
-        call.failure(new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + request.tool() + "': the runner stopped before the call ended"));
+    ToolResponse response = null;
     try {
       response = new RealToolChain(links, 0, call, defaultTimeout, known).proceed(request);
       if (!response.success()) {
@@ -186,7 +185,8 @@ public final class ExecutionChain {
       }
       store.create(response.toBreadcrumb(call.tags, WRITER));
     } finally {
-      listeners.callEnd(request, response);
+      listeners.callEnd(request, response != null ? response
+          : call.failure(new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + request.tool() + "': the call ended without a response")));
     }
     if (call.fatal != null) {
       throw call.fatal;

@@ -29,9 +29,16 @@ public final class ToolLoader implements AutoCloseable {
 
   private final Map<String, ImplementationLoader> byType;
   private final ConcurrentHashMap<String, Loading> loaded = new ConcurrentHashMap<>();
+  private final java.util.function.Consumer<String> codeLoaded;
 
-  public ToolLoader(Map<String, ImplementationLoader> byType) {
+  /**
+   * @param codeLoaded told the id of the breadcrumb holding a tool's code ({@code
+   *     implementation.breadcrumb_id}) each time such a tool is loaded, so that its owner can watch
+   *     that record and {@link #unloadReferencing} the tool when it changes
+   */
+  public ToolLoader(Map<String, ImplementationLoader> byType, java.util.function.Consumer<String> codeLoaded) {
     this.byType = Map.copyOf(byType);
+    this.codeLoaded = codeLoaded;
   }
 
   /**
@@ -261,7 +268,12 @@ public final class ToolLoader implements AutoCloseable {
     JsonSchema out =
         definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
     definition.problems().forEach(p -> LOG.warn("{}", p));
-    return new LoadedTool(definition, in, out, loader.load(definition));
+    LoadedTool tool = new LoadedTool(definition, in, out, loader.load(definition));
+    String codeId = definition.implementation().spec().path("breadcrumb_id").asText(null);
+    if (codeId != null) {
+      codeLoaded.accept(codeId);
+    }
+    return tool;
   }
 
   private static JsonSchema compile(ToolDefinition definition, String field, JsonNode schema) {
