@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
  * The one unchecked base of every failure the SDK reports.
  *
  * <p>Each family has its own subclass ({@link NotFoundException}, {@link ConflictException},
- * {@link ValidationException}, {@link RcrtTimeoutException}, and in the other modules the tool and
- * LLM failures). Every instance carries a stable, machine-readable {@link #code()} (lower snake case,
+ * {@link ValidationException}, {@link HintException}, and in the other modules the tool,
+ * LLM, agent and store failures). Every instance carries a stable, machine-readable {@link #code()} (lower snake case,
  * for example {@code "conflict"}) and says through {@link #isRetriable()} whether the same call may
  * succeed if repeated unchanged.
  *
