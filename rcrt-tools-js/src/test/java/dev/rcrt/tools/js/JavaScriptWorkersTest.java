@@ -54,15 +54,15 @@ class JavaScriptWorkersTest {
       System.clearProperty("rcrt.js.workers");
     }
     try (h) {
-      // holds the only worker for its whole 1 s limit, after saying that it runs
-      code(h, "hog", 1_000, """
+      // holds the only worker for its whole 2 s limit, after saying that it runs
+      code(h, "hog", 2_000, """
           export async function execute(input, context) {
             await context.api.createBreadcrumb({schema_name: 'hog.started.v1', title: 'running'});
             while (true) {}
           }""");
-      // needs 1 s of its 1.5 s limit: it fits only if the 1 s it waited for the worker is not counted
-      code(h, "patient", 1_500, """
-          export async function execute() { await new Promise(done => setTimeout(done, 1000)); return {ok: true}; }""");
+      // needs 1.5 s of its 3 s limit: it fits only if the 2 s it waited for the worker is not counted
+      code(h, "patient", 3_000, """
+          export async function execute() { await new Promise(done => setTimeout(done, 1500)); return {ok: true}; }""");
       ToolResponse warm = h.call("patient", "{}");
       assertThat(warm.success()).as("warm: one worker up, the code known: %s", warm.error()).isTrue();
       CompletableFuture<Void> hogRuns = new CompletableFuture<>();
@@ -74,7 +74,7 @@ class JavaScriptWorkersTest {
         assertThat(hog.get(30, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
       }
       assertThat(patient.errorCode()).isEqualTo("tool_timeout");
-      assertThat(patient.error()).contains("1500 ms");
+      assertThat(patient.error()).contains("3000 ms");
     }
   }
 }
