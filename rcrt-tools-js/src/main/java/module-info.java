@@ -11,5 +11,8 @@ module dev.rcrt.tools.js {
 
   exports dev.rcrt.tools.js;
 
+  // the worker protocol's records (JsProgram) are written by Jackson
+  opens dev.rcrt.tools.js.internal.worker to com.fasterxml.jackson.databind;
+
   provides dev.rcrt.tools.ToolRuntime with dev.rcrt.tools.js.JavaScriptRuntime;
 }

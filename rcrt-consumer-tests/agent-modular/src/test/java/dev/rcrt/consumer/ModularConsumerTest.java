@@ -27,11 +27,11 @@ class ModularConsumerTest {
   /** The runtime dependencies as Maven resolved them for this project. */
   private static List<String> dependencies() throws Exception {
     String file = Files.readString(Path.of(System.getProperty("rcrt.runtimeClasspath"))).trim();
-    return List.of(file.split(File.pathSeparator));
+    return List.of(file.split(File.pathSeparator)).stream().filter(f -> f.endsWith(".jar")).toList(); // js-community is a pom
   }
 
   @Test
-  void anAgentRunsOnTheModulePath() throws Exception {
+  void anAgentAndAJavaScriptToolRunOnTheModulePath() throws Exception {
     List<String> modulePath = new ArrayList<>(dependencies());
     modulePath.add(0, System.getProperty("rcrt.applicationClasses"));
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -41,7 +41,7 @@ class ModularConsumerTest {
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     String out = Files.readString(dir.resolve("out.txt"));
     assertThat(p.exitValue()).as(out).isZero();
-    assertThat(out).contains("391").contains("sdk module: dev.rcrt.tools, named: true");
+    assertThat(out).contains("391").contains("sdk module: dev.rcrt.tools, named: true").contains("javascript: {\"square\":144}");
   }
 
   @Test

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * Runs one agent turn on the module path: the model (a scripted client written here) calls the
- * builtin calculator, then answers with its result. Prints the answer, and which module the SDK
- * was loaded from.
+ * builtin calculator, then answers with its result; then a JavaScript tool. Prints the answer,
+ * which module the SDK was loaded from, and the JavaScript tool's output.
  */
 public final class ModularAgent {
   private ModularAgent() {}
@@ -39,6 +39,11 @@ public final class ModularAgent {
             .agent(AgentDefinition.builder("modular-bot").model("scripted").build()).build()) {
       System.out.println("answer: " + executor.ask("s1", "What is 17 * 23?").message());
       System.out.println("sdk module: " + ToolRunner.class.getModule().getName() + ", named: " + ToolRunner.class.getModule().isNamed());
+      store.create(dev.rcrt.core.BreadcrumbCreate.builder("tool.code.v1", "square").context(dev.rcrt.core.RcrtJson.parse("""
+          {"name":"square","code":{"language":"javascript","source":"export function execute(i) { return {square: i.n * i.n}; }"},
+           "input_schema":{"type":"object"}}""")).build());
+      dev.rcrt.tools.ToolResponse js = runner.call(dev.rcrt.tools.ToolRequest.of("square", dev.rcrt.core.RcrtJson.parse("{\"n\":12}"), "modular"));
+      System.out.println("javascript: " + (js.success() ? dev.rcrt.core.RcrtJson.write(js.requireOutput()) : js.error()));
     }
   }
 }
