@@ -82,6 +82,13 @@ public record BreadcrumbCreate(
     return sensitivity != null ? sensitivity : Sensitivity.LOW;
   }
 
+  /** The same payload with {@code newContext} (an object). */
+  public BreadcrumbCreate withContext(JsonNode newContext) {
+    return new BreadcrumbCreate(
+        id, title, description, semanticVersion, newContext, tags, schemaName, llmHints,
+        visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy, idempotencyKey);
+  }
+
   /** The same payload written by {@code writer} (see {@link Principal#wire()}). */
   public BreadcrumbCreate withCreatedBy(@Nullable String writer) {
     return new BreadcrumbCreate(

@@ -106,6 +106,10 @@ class JavaScriptTrustTest extends TrustFixture {
     assertThat(out.at("/note/update").asText()).contains("which host created");
     assertThat(out.at("/own/update").asText()).isEqualTo("ok");
     assertThat(out.at("/own/delete").asText()).isEqualTo("ok");
+    // the tool caught every refusal and succeeded; the trail still shows each attempt
+    JsonNode recorded = store.search(Selector.schema("tool.response.v1").withAllTags("request:" + r.requestId()), 1, 0).get(0).context();
+    assertThat(recorded.path("refused_writes")).hasSize(8)
+        .allSatisfy(w -> assertThat(w.asText()).startsWith("tool:vandal may not"));
     assertThat(store.get(responseId).orElseThrow().context().path("formatted").asText()).doesNotContain("2+2 = 5");
     assertThat(store.get(message)).isPresent();
     assertThat(call(runner, "held", "{}").output().path("ok").asBoolean()).isTrue();

@@ -31,6 +31,9 @@ public final class CallScope {
   private final SecretResolver resolver;
   private final Set<String> granted;
   private final SecretValues known;
+  /** Writes the tool's store view refused during this call, for the trail; at most {@value #MAX_REFUSALS}. */
+  private final java.util.List<String> refusedWrites = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private static final int MAX_REFUSALS = 20;
 
   /**
    * @param granted the secret names this call may resolve (see {@code ToolConfigs#grants}); any
@@ -50,6 +53,18 @@ public final class CallScope {
   }
 
   /** The call's whole time limit. */
+  /** Notes a write the tool's store view refused (the tool also gets the error). */
+  public void refusedWrite(String why) {
+    if (refusedWrites.size() < MAX_REFUSALS) {
+      refusedWrites.add(scrub(why));
+    }
+  }
+
+  /** The writes refused so far, oldest first. */
+  public java.util.List<String> refusedWrites() {
+    return java.util.List.copyOf(refusedWrites);
+  }
+
   public Duration limit() {
     return limit;
   }

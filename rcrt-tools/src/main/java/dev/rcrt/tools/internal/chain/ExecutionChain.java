@@ -3,6 +3,7 @@ package dev.rcrt.tools.internal.chain;
 import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
@@ -183,7 +184,7 @@ public final class ExecutionChain {
         }
         listeners.callFailed(request, response);
       }
-      store.create(response.toBreadcrumb(call.tags, WRITER));
+      store.create(withRefusedWrites(response.toBreadcrumb(call.tags, WRITER), call));
     } finally {
       listeners.callEnd(request, response != null ? response
           : call.failure(new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + request.tool() + "': the call ended without a response")));
@@ -192,6 +193,21 @@ public final class ExecutionChain {
       throw call.fatal;
     }
     return response;
+  }
+
+  /**
+   * The response record with {@code refused_writes}, the writes the tool's store view refused
+   * during the call (an optional field at the end of RCRT's {@code tool.response.v1} context), so
+   * the trail shows an attempt the tool caught and went on from.
+   */
+  private static BreadcrumbCreate withRefusedWrites(BreadcrumbCreate response, CallState call) {
+    List<String> refused = call.scope == null ? List.of() : call.scope.refusedWrites();
+    if (refused.isEmpty()) {
+      return response;
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode context = ((com.fasterxml.jackson.databind.node.ObjectNode) response.context()).deepCopy();
+    refused.forEach(context.putArray("refused_writes")::add);
+    return response.withContext(context);
   }
 
   /** Adds values the runner must treat as secrets from now on (a model client's key), in every form it knows. */

@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * or deletes of {@link ToolTrustPolicy#PROTECTED_SCHEMAS} records are refused unless the policy
  * trusts that principal, and so are idempotency keys reserved for runners' responses. A tool
  * updates or deletes only what it created itself, or what {@link ToolTrustPolicy#mayChange} grants;
- * {@link ToolTrustPolicy#APPEND_ONLY_SCHEMAS} records never. Reads, searches and
+ * {@link ToolTrustPolicy#APPEND_ONLY_SCHEMAS} records never. Every refusal is the tool's {@code
+ * tool_untrusted} error and is noted in the call's scope: the call's {@code tool.response.v1}
+ * lists it under {@code refused_writes}, whether or not the tool let the error end its call. Reads, searches and
  * {@link #vectorSearch()} pass through; the tool gets no {@link #claims()}. Thread-safe as the store it wraps.
  */
 public final class StampedStore implements BreadcrumbStore {
@@ -47,15 +49,13 @@ public final class StampedStore implements BreadcrumbStore {
     check(create.schemaName(), "create");
     if (create.idempotencyKey() != null && create.idempotencyKey().startsWith(ToolResponse.IDEMPOTENCY_PREFIX)) {
       // a tool holding a request's response key would make the runner's real response a no-op
-      throw new ToolException(
-          ToolErrorCode.TOOL_UNTRUSTED,
+      throw refused(
           writer.wire() + " may not use the idempotency key '" + create.idempotencyKey() + "': keys starting with '"
               + ToolResponse.IDEMPOTENCY_PREFIX + "' belong to the runners' responses");
     }
     if (create.tags().contains(ToolRunner.DIRECT_TAG)) {
       // listeners leave requests with this tag to the runner that wrote them: from a tool, nobody would ever answer it
-      throw new ToolException(
-          ToolErrorCode.TOOL_UNTRUSTED,
+      throw refused(
           writer.wire() + " may not tag a breadcrumb '" + ToolRunner.DIRECT_TAG + "': the tag marks requests a runner runs itself");
     }
     BreadcrumbCreate clean =
@@ -123,26 +123,29 @@ public final class StampedStore implements BreadcrumbStore {
   private void checkChange(Breadcrumb existing, String action) {
     String schema = existing.schemaName();
     if (schema != null && ToolTrustPolicy.APPEND_ONLY_SCHEMAS.contains(schema)) {
-      throw new ToolException(
-          ToolErrorCode.TOOL_UNTRUSTED,
+      throw refused(
           writer.wire() + " may not " + action + " breadcrumb '" + existing.id() + "': " + schema + " records are the"
               + " conversation's audit trail, append-only for everyone but the host; write a new breadcrumb instead");
     }
     check(schema, action);
     Principal creator = Principal.ofWriter(existing.createdBy());
     if (!creator.equals(writer) && !policy.mayChange(writer, existing)) {
-      throw new ToolException(
-          ToolErrorCode.TOOL_UNTRUSTED,
+      throw refused(
           writer.wire() + " may not " + action + " breadcrumb '" + existing.id() + "' (" + schema + "), which "
               + creator.wire() + " created: a tool may change only the breadcrumbs it created itself unless the host's"
               + " ToolTrustPolicy allows more (ToolTrustPolicy.Builder.allowChanges)");
     }
   }
 
+  /** A refused write: noted in the call's scope for the trail, and the error the tool gets. */
+  private ToolException refused(String why) {
+    secrets.refusedWrite(why);
+    return new ToolException(ToolErrorCode.TOOL_UNTRUSTED, why);
+  }
+
   private void check(@Nullable String schema, String action) {
     if (schema != null && ToolTrustPolicy.PROTECTED_SCHEMAS.contains(schema) && !policy.trusts(writer, schema)) {
-      throw new ToolException(
-          ToolErrorCode.TOOL_UNTRUSTED,
+      throw refused(
           writer.wire() + " may not " + action + " a " + schema + " breadcrumb: tools, tool configs, agents and"
               + " schema definitions are taken only from writers the host's ToolTrustPolicy trusts;"
               + " write other kinds of breadcrumbs instead");
