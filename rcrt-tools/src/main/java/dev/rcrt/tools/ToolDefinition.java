@@ -3,6 +3,7 @@ package dev.rcrt.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.JsonSchema;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import java.time.Duration;
@@ -95,8 +96,8 @@ public record ToolDefinition(
    */
   public List<String> problems() {
     List<String> problems = new ArrayList<>();
-    dev.rcrt.core.JsonSchema in = compileOrNote(inputSchema, "input_schema", problems);
-    dev.rcrt.core.JsonSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", problems);
+    JsonSchema in = compileOrNote(inputSchema, "input_schema", problems);
+    JsonSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", problems);
     if (in != null) {
       problems.addAll(exampleProblems(in, out));
     }
@@ -110,14 +111,14 @@ public record ToolDefinition(
    */
   public List<String> exampleProblems() {
     List<String> ignored = new ArrayList<>();
-    dev.rcrt.core.JsonSchema in = compileOrNote(inputSchema, "input_schema", ignored);
-    dev.rcrt.core.JsonSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", ignored);
+    JsonSchema in = compileOrNote(inputSchema, "input_schema", ignored);
+    JsonSchema out = outputSchema == null ? null : compileOrNote(outputSchema, "output_schema", ignored);
     return in == null || !ignored.isEmpty() ? List.of() : exampleProblems(in, out);
   }
 
   /** Each way the tool's own examples break its schemas. Examples teach the model; a wrong one teaches it wrong. */
   private List<String> exampleProblems(
-      dev.rcrt.core.JsonSchema in, dev.rcrt.core.@Nullable JsonSchema out) {
+      JsonSchema in, @Nullable JsonSchema out) {
     List<String> found = new ArrayList<>();
     for (int i = 0; i < examples.size(); i++) {
       ToolExample example = examples.get(i);
@@ -132,9 +133,9 @@ public record ToolDefinition(
     return found;
   }
 
-  private dev.rcrt.core.@Nullable JsonSchema compileOrNote(JsonNode schema, String field, List<String> problems) {
+  private @Nullable JsonSchema compileOrNote(JsonNode schema, String field, List<String> problems) {
     try {
-      return dev.rcrt.core.JsonSchema.compile(schema);
+      return JsonSchema.compile(schema);
     } catch (ValidationException e) {
       problems.add("tool '" + name + "' " + field + ": " + e.getMessage());
       return null;
