@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
-import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.BreadcrumbUpdate;
 import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.RcrtException;
