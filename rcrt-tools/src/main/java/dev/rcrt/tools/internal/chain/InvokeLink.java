@@ -4,6 +4,7 @@ import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
@@ -108,9 +109,7 @@ final class InvokeLink implements RealToolChain.Link {
   private static ToolException failed(ToolDefinition tool, Throwable cause) {
     return new ToolException(
         ToolErrorCode.TOOL_FAILED,
-        "tool '" + tool.name() + "' failed: " + cause.getClass().getSimpleName()
-            + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
-        cause);
+        "tool '" + tool.name() + "' failed: " + Throwables.describe(cause), cause);
   }
 
   /** The values of the secrets listed in {@code required_secrets}, by bare name. */

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader.http;
 
+import dev.rcrt.core.spi.Throwables;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -74,7 +75,7 @@ public final class BoundedBody {
       if (cause instanceof HttpTimeoutException) {
         throw new Failure(Failure.Kind.TIMEOUT, "no response headers within " + within.toMillis() + " ms", cause);
       }
-      String message = cause == null ? "failed" : cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+      String message = cause == null ? "failed" : Throwables.describe(cause);
       throw new Failure(Failure.Kind.IO, message, cause == null ? e : cause);
     }
   }
