@@ -25,7 +25,8 @@ public final class EnvironmentDumpServer {
         .context(RcrtJson.parse("{\"name\":\"halt\",\"description\":\"ends this process mid-call\",\"implementation\":{\"type\":\"builtin\"}}"))
         .build());
     try (ToolRunner runner = ToolRunner.builder(store)
-            .handler("environment", (in, ctx) -> RcrtJson.object().set("env", RcrtJson.toTree(System.getenv())))
+            .handler("environment", (in, ctx) ->
+                RcrtJson.object().put("pid", ProcessHandle.current().pid()).set("env", RcrtJson.toTree(System.getenv())))
             .handler("halt", (in, ctx) -> {
               System.err.println("halting as asked");
               System.err.flush();

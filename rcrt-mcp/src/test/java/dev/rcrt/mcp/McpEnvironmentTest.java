@@ -92,6 +92,27 @@ class McpEnvironmentTest {
   }
 
   @Test
+  void aRotatedSecretStartsTheServerAgainAndStopsTheOldOne() throws Exception {
+    defineServerTool();
+    java.util.concurrent.atomic.AtomicReference<String> token = new java.util.concurrent.atomic.AtomicReference<>("first-token-value-1");
+    try (ToolRunner runner = ToolRunner.builder(store)
+        .secretResolver(name -> name.equals("SERVER_TOKEN") ? java.util.Optional.of(token.get()) : java.util.Optional.empty())
+        .trustPolicy(ToolTrustPolicy.builder().allowCommands("*").build())
+        .build()) {
+      long first = runner.call(ToolRequest.of("dump", RcrtJson.object(), "test")).requireOutput().path("pid").asLong();
+      assertThat(runner.call(ToolRequest.of("dump", RcrtJson.object(), "test")).requireOutput().path("pid").asLong())
+          .as("the same values reuse the running server").isEqualTo(first);
+      token.set("second-token-value-2");
+      long second = runner.call(ToolRequest.of("dump", RcrtJson.object(), "test")).requireOutput().path("pid").asLong();
+      assertThat(second).as("a server started with the new value").isNotEqualTo(first);
+      ProcessHandle old = ProcessHandle.of(first).orElse(null);
+      if (old != null) {
+        old.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS); // the stale session's server is stopped
+      }
+    }
+  }
+
+  @Test
   void theHostWidensTheEnvironmentOnlyByName() {
     defineServerTool();
     try (ToolRunner runner = ToolRunner.builder(store)
