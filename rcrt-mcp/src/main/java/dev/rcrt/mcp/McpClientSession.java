@@ -14,9 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import java.util.function.Consumer;
 
 /**
@@ -26,13 +25,13 @@ import java.util.function.Consumer;
 public final class McpClientSession implements AutoCloseable {
   private final McpSyncClient client;
   private final McpServerAddress address;
-  /** Completes when a stdio server's process has ended; never for an HTTP server. */
-  private final CompletableFuture<String> exited;
+  /** The transport of a server this session started as a process; null for an HTTP server. */
+  private final @Nullable StdioServerTransport stdio;
 
-  private McpClientSession(McpSyncClient client, McpServerAddress address, CompletableFuture<String> exited) {
+  private McpClientSession(McpSyncClient client, McpServerAddress address, @Nullable StdioServerTransport stdio) {
     this.client = client;
     this.address = address;
-    this.exited = exited;
+    this.stdio = stdio;
   }
 
   /**
@@ -74,7 +73,7 @@ public final class McpClientSession implements AutoCloseable {
       }
       transport = new StdioServerTransport(p.build(), inheritedEnvironment);
     }
-    CompletableFuture<String> exited = transport instanceof StdioServerTransport stdio ? stdio.exited() : new CompletableFuture<>();
+    StdioServerTransport stdio = transport instanceof StdioServerTransport s ? s : null;
     McpSyncClient client =
         McpClient.sync(transport)
             .clientInfo(new McpSchema.Implementation("rcrt", "0.1.0"))
@@ -83,12 +82,12 @@ public final class McpClientSession implements AutoCloseable {
             .toolsChangeConsumer(toolsChanged)
             .build();
     try {
-      untilExit(exited, client::initialize);
+      send(stdio, client::initialize);
     } catch (RuntimeException e) {
       client.close();
       throw new McpException(McpException.UNAVAILABLE, "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
     }
-    return new McpClientSession(client, address, exited);
+    return new McpClientSession(client, address, stdio);
   }
 
   /** The server's tools, every page; none when the server does not offer the tools capability. */
@@ -102,7 +101,7 @@ public final class McpClientSession implements AutoCloseable {
       String cursor = null;
       do {
         String from = cursor;
-        McpSchema.ListToolsResult page = untilExit(exited, () -> from == null ? client.listTools() : client.listTools(from));
+        McpSchema.ListToolsResult page = send(stdio, () -> from == null ? client.listTools() : client.listTools(from));
         all.addAll(page.tools());
         cursor = page.nextCursor();
       } while (cursor != null);
@@ -122,7 +121,7 @@ public final class McpClientSession implements AutoCloseable {
    */
   public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
     try {
-      return untilExit(exited, () -> client.callTool(new McpSchema.CallToolRequest(tool, arguments)));
+      return send(stdio, () -> client.callTool(new McpSchema.CallToolRequest(tool, arguments)));
     } catch (io.modelcontextprotocol.spec.McpError e) {
       Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
       throw new McpException(McpException.ERROR, "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
@@ -137,44 +136,9 @@ public final class McpClientSession implements AutoCloseable {
     return client.getServerInfo();
   }
 
-  /**
-   * Runs {@code request} (a blocking SDK call bounded by the request timeout) on a thread of its
-   * own and returns its answer, unless the server's process ends first: then it fails at once with
-   * what the process said, and the SDK call is abandoned (closing the session ends it).
-   */
-  private static <T> T untilExit(CompletableFuture<String> exited, Supplier<T> request) {
-    if (exited.isDone()) {
-      throw new ServerExited(exited.join());
-    }
-    CompletableFuture<T> answer = new CompletableFuture<>();
-    Thread caller = new Thread(() -> {
-      try {
-        answer.complete(request.get());
-      } catch (Throwable t) {
-        answer.completeExceptionally(t);
-      }
-    }, "rcrt-mcp-request");
-    caller.setDaemon(true);
-    caller.start();
-    exited.thenAccept(why -> answer.completeExceptionally(new ServerExited(why)));
-    try {
-      return answer.get();
-    } catch (InterruptedException e) {
-      caller.interrupt();
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the MCP server", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-    }
-  }
-
-  /** The server's process ended while a request waited. */
-  private static final class ServerExited extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    ServerExited(String why) {
-      super("the server process " + why, null, false, false);
-    }
+  /** {@code request}, failed at once when {@code stdio}'s server process ends; an HTTP server's request runs as it is. */
+  private static <T> T send(@Nullable StdioServerTransport stdio, Supplier<T> request) {
+    return stdio == null ? request.get() : stdio.untilExit(request);
   }
 
   private static String reason(Throwable e) {

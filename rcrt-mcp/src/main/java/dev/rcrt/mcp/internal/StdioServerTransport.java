@@ -8,6 +8,9 @@ import java.util.Deque;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,9 +22,8 @@ import java.util.concurrent.TimeUnit;
  *       the Windows set) and the address's {@code env}; a plain {@link ProcessBuilder} would hand
  *       the child every variable of this process, the model key included. The host may name more
  *       variables to pass on;
- *   <li>{@link #exited()} completes as soon as the server process ends, with its exit status and
- *       the last lines of its standard error, so that a request in flight fails then instead of at
- *       its time limit.
+ *   <li>{@link #untilExit} fails a request in flight as soon as the server process ends, with the
+ *       last lines of its standard error, instead of at the request's time limit.
  * </ul>
  *
  * Thread-safe.
@@ -34,6 +36,8 @@ public final class StdioServerTransport extends StdioClientTransport {
   private final Set<String> inherited;
   private final Deque<String> lastErrors = new ArrayDeque<>();
   private final CompletableFuture<String> exited = new CompletableFuture<>();
+  /** The requests {@link #untilExit} waits for now: failed all at once when the process ends. */
+  private final Set<CompletableFuture<?>> waiting = ConcurrentHashMap.newKeySet();
 
   public StdioServerTransport(ServerParameters parameters, Set<String> inherited) {
     super(parameters, McpJsonDefaults.getMapper());
@@ -60,11 +64,45 @@ public final class StdioServerTransport extends StdioClientTransport {
   }
 
   /**
-   * Completes when the server process has ended: {@code "exited with status N"}, followed by the
-   * last lines of its standard error when it wrote any. Never completes for a server that runs.
+   * Runs {@code request} (a blocking SDK call bounded by its request timeout) on a thread of its
+   * own and returns its answer, unless the server's process ends first: then it fails at once with
+   * "the server process exited" and the end of the process's standard error, and the SDK call is
+   * abandoned (closing the session ends it).
+   *
+   * @throws IllegalStateException when the process has ended, or the caller was interrupted
    */
-  public CompletableFuture<String> exited() {
-    return exited;
+  public <T> T untilExit(Supplier<T> request) {
+    CompletableFuture<T> answer = new CompletableFuture<>();
+    waiting.add(answer); // before the check: an exit from now on fails it
+    try {
+      if (exited.isDone()) {
+        throw ended(exited.join());
+      }
+      Thread caller = new Thread(() -> {
+        try {
+          answer.complete(request.get());
+        } catch (Throwable t) {
+          answer.completeExceptionally(t);
+        }
+      }, "rcrt-mcp-request");
+      caller.setDaemon(true);
+      caller.start();
+      try {
+        return answer.get();
+      } catch (InterruptedException e) {
+        caller.interrupt();
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the MCP server", e);
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+      }
+    } finally {
+      waiting.remove(answer);
+    }
+  }
+
+  private static IllegalStateException ended(String why) {
+    return new IllegalStateException("the server process " + why);
   }
 
   private void remember(String line) {
@@ -95,6 +133,8 @@ public final class StdioServerTransport extends StdioClientTransport {
     synchronized (lastErrors) {
       errors = String.join(" | ", lastErrors);
     }
-    exited.complete("exited" + (errors.isEmpty() ? "" : "; its standard error ended: " + errors));
+    String why = "exited" + (errors.isEmpty() ? "" : "; its standard error ended: " + errors);
+    exited.complete(why);
+    waiting.forEach(f -> f.completeExceptionally(ended(why)));
   }
 }
