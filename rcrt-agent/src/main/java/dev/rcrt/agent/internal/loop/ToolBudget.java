@@ -38,11 +38,16 @@ public final class ToolBudget {
 
   private static final java.util.regex.Pattern O_SERIES = java.util.regex.Pattern.compile("(^|/)o[1-9]");
 
-  /** The encoding for {@code model} (the registry keeps the two encodings; nothing is kept per model name). */
+  /** The encoding of each model name asked about, bounded like the other caches (names come from records). */
+  private static final Map<String, Encoding> BY_MODEL = new ConcurrentHashMap<>();
+
+  /** The encoding for {@code model}, worked out once per model name while cached: a turn asks for every tool. */
   public static Encoding encoding(String model) {
-    String m = model.toLowerCase(Locale.ROOT);
-    boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || O_SERIES.matcher(m).find();
-    return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
+    return cached(BY_MODEL, model, name -> {
+      String m = name.toLowerCase(Locale.ROOT);
+      boolean o200k = m.contains("gpt-4o") || m.contains("gpt-4.1") || m.contains("gpt-5") || O_SERIES.matcher(m).find();
+      return REGISTRY.getEncoding(o200k ? EncodingType.O200K_BASE : EncodingType.CL100K_BASE);
+    });
   }
 
   /** {@code cache}'s value for {@code key}, computed once while cached; the cache is emptied when it passes {@link #MAX_CACHED}. */
