@@ -1,9 +1,9 @@
 package dev.rcrt.core;
 
-import dev.rcrt.core.internal.Mapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.rcrt.core.internal.Mapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package dev.rcrt.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.internal.MemoryClaims;
+import dev.rcrt.core.internal.RecencyIndex;
 import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.core.spi.Expiry;
 import dev.rcrt.core.spi.Ids;
-import dev.rcrt.core.internal.MemoryClaims;
 import dev.rcrt.core.spi.OrderedSubscription;
-import dev.rcrt.core.internal.RecencyIndex;
 import dev.rcrt.core.spi.Records;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,11 +1,11 @@
 package dev.rcrt.core;
 
-import dev.rcrt.core.internal.Mapper;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.rcrt.core.internal.Mapper;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

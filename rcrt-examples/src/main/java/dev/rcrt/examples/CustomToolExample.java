@@ -3,6 +3,7 @@ package dev.rcrt.examples;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
@@ -16,7 +17,6 @@ import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolRunner;
-import dev.rcrt.agent.AgentResponse;
 
 /**
  * A custom tool: Java code behind a {@link ToolHandler}, published as a {@code tool.definition.v1}

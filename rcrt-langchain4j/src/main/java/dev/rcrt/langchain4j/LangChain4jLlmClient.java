@@ -1,6 +1,5 @@
 package dev.rcrt.langchain4j;
 
-import dev.rcrt.llm.LlmErrorCode;
 import dev.langchain4j.exception.HttpException;
 import dev.langchain4j.exception.RetriableException;
 import dev.langchain4j.exception.TimeoutException;
@@ -11,6 +10,7 @@ import dev.rcrt.langchain4j.internal.Messages;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.StreamListener;
 import java.util.Objects;

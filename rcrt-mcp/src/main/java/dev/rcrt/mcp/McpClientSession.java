@@ -1,11 +1,11 @@
 package dev.rcrt.mcp;
 
 import dev.rcrt.core.RcrtException;
+import dev.rcrt.mcp.internal.StdioServerTransport;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
-import dev.rcrt.mcp.internal.StdioServerTransport;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
@@ -14,9 +14,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import java.util.function.Consumer;
 
 /**
  * One initialized connection to an MCP server, on the official SDK's client: its tools listed and

@@ -1,6 +1,5 @@
 package dev.rcrt.serverstore;
 
-import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbListener;
@@ -10,6 +9,7 @@ import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
+import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.VectorSearch;
 import dev.rcrt.core.spi.Records;

@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The official SDK's stdio client transport with two things the SDK leaves to its caller:

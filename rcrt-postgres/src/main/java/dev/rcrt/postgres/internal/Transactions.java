@@ -1,10 +1,10 @@
 package dev.rcrt.postgres.internal;
 
-import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.postgres.PostgresStoreException;
 import java.sql.Connection;

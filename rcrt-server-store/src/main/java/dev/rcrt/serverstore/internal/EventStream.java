@@ -1,11 +1,11 @@
 package dev.rcrt.serverstore.internal;
 
-import dev.rcrt.core.StoreErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
+import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.DaemonThreads;

@@ -1,8 +1,8 @@
 package dev.rcrt.serverstore.internal;
 
-import dev.rcrt.core.StoreErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.serverstore.RcrtServerException;
 import java.io.IOException;
 import java.net.URI;

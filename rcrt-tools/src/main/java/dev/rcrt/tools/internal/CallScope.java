@@ -1,12 +1,12 @@
 package dev.rcrt.tools.internal;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import java.time.Duration;
 import java.util.Map;

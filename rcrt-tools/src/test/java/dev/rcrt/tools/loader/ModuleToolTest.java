@@ -2,9 +2,9 @@ package dev.rcrt.tools.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rcrt.tools.testing.ToolHarness;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.testing.TestJars;
+import dev.rcrt.tools.testing.ToolHarness;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,18 +1,18 @@
 package dev.rcrt.agent.internal.loop;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentException;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.agent.AgentException;
-import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.core.spi.Ids;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;

@@ -1,7 +1,7 @@
 package dev.rcrt.agent.internal.loop;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolResponse;
 
 /** The text a model reads for a tool result: the output JSON, or the error and what to do. */

@@ -6,11 +6,10 @@ import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.LlmConfig;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
-import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
-import java.util.concurrent.Executors;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
@@ -19,6 +18,7 @@ import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 
 /**

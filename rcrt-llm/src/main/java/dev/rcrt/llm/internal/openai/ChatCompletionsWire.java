@@ -1,6 +1,5 @@
 package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.llm.LlmErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,6 +7,7 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;

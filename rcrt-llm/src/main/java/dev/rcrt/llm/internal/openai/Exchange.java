@@ -1,6 +1,5 @@
 package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.llm.LlmErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
@@ -10,6 +9,7 @@ import dev.rcrt.core.spi.Excerpts;
 import dev.rcrt.core.spi.MediaTypes;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.StreamListener;
 import java.io.IOException;

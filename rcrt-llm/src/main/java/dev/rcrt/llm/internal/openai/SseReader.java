@@ -1,8 +1,8 @@
 package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.BoundedLines;
+import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.llm.LlmException;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -1,11 +1,11 @@
 package dev.rcrt.llm.internal.openai;
 
-import dev.rcrt.llm.LlmErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmErrorCode;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.llm.ToolCall;

@@ -1,10 +1,10 @@
 package dev.rcrt.tools.docker.internal;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.exception.NotFoundException;
 import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRuntime;
 import java.util.Locale;

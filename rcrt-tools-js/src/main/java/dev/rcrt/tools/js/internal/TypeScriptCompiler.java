@@ -1,9 +1,9 @@
 package dev.rcrt.tools.js.internal;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.spi.DaemonThreads;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.js.internal.worker.GuestEngine;
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package dev.rcrt.tools.internal.builtin;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import java.util.concurrent.ThreadLocalRandom;

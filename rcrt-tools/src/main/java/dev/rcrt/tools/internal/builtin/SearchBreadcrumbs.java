@@ -1,6 +1,5 @@
 package dev.rcrt.tools.internal.builtin;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,6 +9,7 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Sensitivity;
 import dev.rcrt.core.VectorSearch;
 import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ApprovalHandler;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;

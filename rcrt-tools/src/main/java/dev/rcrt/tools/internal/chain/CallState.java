@@ -1,10 +1,10 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.core.spi.Throwables;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;

@@ -1,6 +1,5 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
@@ -14,6 +13,7 @@ import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolDiscovery;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolEventListener;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolInterceptor;
@@ -122,8 +122,8 @@ public final class ExecutionChain {
       requestId = stored.id();
     }
     if (earlierAnswer(requestId) == null) {
-      String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
-      answer(stored, responseTags(stored, extraTags), requestId, new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was not run: " + why));
+      answer(stored, responseTags(stored, extraTags), requestId,
+          new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + toolOf(stored) + "' was not run: " + why));
     }
   }
 
@@ -134,10 +134,14 @@ public final class ExecutionChain {
   }
 
   private ToolResponse answer(Breadcrumb stored, List<String> tags, String requestId, ToolException error) {
-    String tool = Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
-    ToolResponse r = ToolResponse.failure(requestId, tool, error, 0);
+    ToolResponse r = ToolResponse.failure(requestId, toolOf(stored), error, 0);
     store.create(r.toBreadcrumb(tags, WRITER));
     return r;
+  }
+
+  /** The tool a stored request names, or {@code (none)} for a malformed one. */
+  private static String toolOf(Breadcrumb stored) {
+    return Objects.requireNonNullElse(stored.contextText("tool"), "(none)");
   }
 
   private @Nullable ToolResponse earlierAnswer(String requestId) {

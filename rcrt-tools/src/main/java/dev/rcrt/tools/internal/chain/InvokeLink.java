@@ -1,6 +1,5 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
@@ -8,6 +7,7 @@ import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;

@@ -1,11 +1,11 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolInterceptor;
 import dev.rcrt.tools.ToolRequest;

@@ -1,12 +1,12 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolDiscovery;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolResponse;
 import java.util.stream.Collectors;

@@ -1,8 +1,8 @@
 package dev.rcrt.tools.internal.chain;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.internal.loader.ToolLoader;

@@ -1,8 +1,8 @@
 package dev.rcrt.tools.internal.loader;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolModule;

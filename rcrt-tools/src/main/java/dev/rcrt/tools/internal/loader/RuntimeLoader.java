@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 
 /** A {@link ToolRuntime} as one of the runner's implementation loaders. */
 public final class RuntimeLoader implements ImplementationLoader, AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RuntimeLoader.class);
   private final ToolRuntime runtime;
   private final ToolRuntime.Services services;
   private final NetworkGuard network;
@@ -80,7 +81,7 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
           loaded.close();
         } catch (Throwable e) {
           Throwables.rethrowIfFatal(e);
-          org.slf4j.LoggerFactory.getLogger(RuntimeLoader.class).warn("closing tool '{}' failed: {}", definition.name(), e.toString());
+          LOG.warn("closing tool '{}' failed: {}", definition.name(), e.toString());
         }
       }
     };
@@ -158,7 +159,7 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
         runtime.close();
       } catch (Throwable e) {
         Throwables.rethrowIfFatal(e);
-        org.slf4j.LoggerFactory.getLogger(RuntimeLoader.class).warn("closing runtime '{}' failed: {}", runtime.type(), e.toString());
+        LOG.warn("closing runtime '{}' failed: {}", runtime.type(), e.toString());
       }
     }
   }

@@ -1,13 +1,13 @@
 package dev.rcrt.tools.internal.loader;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.JsonSchema;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
-import dev.rcrt.core.JsonSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -221,7 +221,7 @@ public final class ToolLoader implements AutoCloseable {
     loaded.forEach(
         (sourceId, loading) -> {
           LoadedTool tool = loading.result.getNow(null);
-          if (tool != null && codeId.equals(tool.definition().implementation().spec().path("breadcrumb_id").asText(null))) {
+          if (tool != null && codeId.equals(codeIdOf(tool.definition()))) {
             unload(sourceId);
           }
         });
@@ -269,11 +269,16 @@ public final class ToolLoader implements AutoCloseable {
         definition.outputSchema() == null ? null : compile(definition, "output_schema", definition.outputSchema());
     definition.problems().forEach(p -> LOG.warn("{}", p));
     LoadedTool tool = new LoadedTool(definition, in, out, loader.load(definition));
-    String codeId = definition.implementation().spec().path("breadcrumb_id").asText(null);
+    String codeId = codeIdOf(definition);
     if (codeId != null) {
       codeLoaded.accept(codeId);
     }
     return tool;
+  }
+
+  /** The breadcrumb a tool's code lives in ({@code implementation.breadcrumb_id}), or null when it is in the tool record. */
+  private static @Nullable String codeIdOf(ToolDefinition definition) {
+    return definition.implementation().spec().path("breadcrumb_id").asText(null);
   }
 
   private static JsonSchema compile(ToolDefinition definition, String field, JsonNode schema) {

@@ -1,7 +1,7 @@
 package dev.rcrt.tools.internal.trust;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.Capability;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.net.InetAddress;

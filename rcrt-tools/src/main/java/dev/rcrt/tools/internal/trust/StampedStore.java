@@ -1,6 +1,5 @@
 package dev.rcrt.tools.internal.trust;
 
-import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbListener;
@@ -10,6 +9,7 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.VectorSearch;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;

@@ -1,8 +1,8 @@
 package dev.rcrt.tools.js.internal.worker;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;

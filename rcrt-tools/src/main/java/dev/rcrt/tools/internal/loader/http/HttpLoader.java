@@ -1,9 +1,9 @@
 package dev.rcrt.tools.internal.loader.http;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;

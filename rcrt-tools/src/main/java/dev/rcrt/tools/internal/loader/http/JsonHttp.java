@@ -1,11 +1,11 @@
 package dev.rcrt.tools.internal.loader.http;
 
-import dev.rcrt.tools.ToolErrorCode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.Excerpts;
 import dev.rcrt.core.spi.MediaTypes;
+import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.internal.CallScope;
 import java.net.URI;
