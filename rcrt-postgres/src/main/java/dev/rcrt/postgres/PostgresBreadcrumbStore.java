@@ -2,7 +2,6 @@ package dev.rcrt.postgres;
 
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
-import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.BreadcrumbUpdate;
@@ -50,9 +49,11 @@ import org.jspecify.annotations.Nullable;
  * also kept as JSONB with a GIN index, tags as a text array with a GIN index, and B-tree indexes
  * serve schema and recency.
  *
- * <p><b>Writes</b> are transactions serialised by a transaction-scoped advisory lock, so every
- * write takes the next number of one sequence in commit order: that number orders search results
- * (newest first) and the event log. Versions are optimistic: a stale {@code expectedVersion} is a
+ * <p><b>Writes</b> of different records never wait for one another: a create is one statement (the
+ * row, its first version, its event and the {@code NOTIFY}); an update or delete is a transaction
+ * that first takes a transaction-scoped advisory lock on that record alone. Every write takes the
+ * next number of one sequence, which orders search results (newest first, by write order).
+ * Versions are optimistic: a stale {@code expectedVersion} is a
  * {@link ConflictException} and nothing is written. TTLs are judged on the builder's clock, in the
  * database (a {@code usage} TTL counts reads with an atomic update).
  *
@@ -60,9 +61,15 @@ import org.jspecify.annotations.Nullable;
  * SqlSelector}) and confirms each row with {@link Selector#matches}, so its results and order are
  * exactly the in-memory store's.
  *
- * <p><b>Events</b> are rows of an append-only log, read in sequence order by each process and woken
- * by {@code NOTIFY}; a subscriber whose connection drops reconnects and catches up from its last
- * event, so nothing is lost or delivered twice. Events are kept for {@link
+ * <p><b>Events</b> are rows of an append-only log, each with the id of the transaction that wrote
+ * it, read by each process and woken by {@code NOTIFY}. Without a store-wide lock, transactions
+ * commit out of sequence order; a reader therefore takes only the events of transactions older than
+ * the oldest one still in progress ({@code pg_snapshot_xmin}), in transaction-id order: an event
+ * whose transaction commits late is delivered, never skipped, and one record's events arrive in its
+ * commit order (its writes hold its lock before they get a transaction id). The cost: a
+ * transaction left open anywhere on the server (idle in transaction) holds back delivery until it
+ * ends, as it holds back vacuum. A subscriber whose connection drops reconnects and catches up from
+ * its last event, so nothing is lost or delivered twice. Events are kept for {@link
  * Builder#eventRetention(Duration)} (default 24 h): a process that is away longer misses the older
  * ones.
  *
@@ -116,25 +123,28 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   public Breadcrumb create(BreadcrumbCreate create) {
     Objects.requireNonNull(create, "create");
     Records.check(create);
-    return tx.write("create breadcrumb '" + create.title() + "'", c -> {
+    String id = create.id() != null ? create.id() : Ids.random();
+    Breadcrumb stored = Records.created(create, id, clock.instant());
+    String json = RcrtJson.write(stored);
+    return tx.read("create breadcrumb '" + create.title() + "'", c -> {
+      // one statement: the row, unless its id or idempotency key is taken, with its version, event and NOTIFY
+      try (PreparedStatement q = c.prepareStatement(tables.insert())) {
+        Rows.bind(q, id, stored.schemaName(), stored.tags().toArray(String[]::new), RcrtJson.write(stored.context()), json,
+            Rows.expiresAt(stored), Rows.maxReads(stored), create.idempotencyKey());
+        try (ResultSet rs = q.executeQuery()) {
+          if (rs.next()) {
+            return stored;
+          }
+        }
+      }
       if (create.idempotencyKey() != null) {
         Breadcrumb earlier = Rows.one(c, tables.byIdempotencyKey(), create.idempotencyKey());
         if (earlier != null) {
           return earlier;
         }
       }
-      String id = create.id() != null ? create.id() : Ids.random();
       Long existing = Rows.longValue(c, tables.versionOf(), id);
-      if (existing != null) {
-        throw new ConflictException(id, 0, existing);
-      }
-      Breadcrumb stored = Records.created(create, id, clock.instant());
-      long seq = tx.nextSeq(c);
-      Rows.execute(c, tables.insert(), id, seq, 1L, stored.schemaName(), stored.tags().toArray(String[]::new),
-          RcrtJson.write(stored.context()), RcrtJson.write(stored), Rows.expiresAt(stored), Rows.maxReads(stored),
-          create.idempotencyKey());
-      tx.recorded(c, seq, BreadcrumbEvent.Type.CREATED, stored);
-      return stored;
+      throw new ConflictException(id, 0, existing == null ? 1 : existing);
     });
   }
 
@@ -163,7 +173,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(update, "update");
     Records.check(id, update);
-    return tx.write("update breadcrumb '" + id + "'", c -> {
+    return tx.writeRecord("update breadcrumb '" + id + "'", id, c -> {
       Instant now = clock.instant();
       Breadcrumb old = Rows.one(c, tables.lockVisible(), id, Rows.at(now));
       if (old == null) {
@@ -173,10 +183,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
         throw new ConflictException(id, expectedVersion, old.version());
       }
       Breadcrumb stored = Records.updated(old, update, now);
-      long seq = tx.nextSeq(c);
-      Rows.execute(c, tables.update(), seq, stored.version(), stored.tags().toArray(String[]::new),
+      Rows.execute(c, tables.update(), stored.version(), stored.tags().toArray(String[]::new),
           RcrtJson.write(stored.context()), RcrtJson.write(stored), id);
-      tx.recorded(c, seq, BreadcrumbEvent.Type.UPDATED, stored);
       return stored;
     });
   }
@@ -184,14 +192,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   @Override
   public boolean delete(String id) {
     Objects.requireNonNull(id, "id");
-    return tx.write("delete breadcrumb '" + id + "'", c -> {
-      Breadcrumb gone = Rows.one(c, tables.delete(), id);
-      if (gone == null) {
-        return false;
-      }
-      tx.recorded(c, tx.nextSeq(c), BreadcrumbEvent.Type.DELETED, gone);
-      return true;
-    });
+    return tx.writeRecord("delete breadcrumb '" + id + "'", id, c -> Rows.one(c, tables.delete(), id) != null);
   }
 
   @Override
@@ -237,7 +238,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   public int purgeExpired() {
     Instant now = clock.instant();
     claims.purgeCompleted(now.minus(retention));
-    return tx.write("purge expired breadcrumbs", c -> Rows.update(c, tables.purge(), Rows.at(now)));
+    return tx.read("purge expired breadcrumbs", c -> Rows.update(c, tables.purge(), Rows.at(now)));
   }
 
   /** Claims in the {@code work_claims} table: atomic across every process on this database and schema. */

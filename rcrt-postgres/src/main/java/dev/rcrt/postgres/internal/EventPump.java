@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Delivers the event log to this process's subscriptions. One daemon thread holds a connection
  * that {@code LISTEN}s on the store's channel; each wake-up (a notification, or the poll interval
- * when notifications are lost) reads the events after the last one delivered, in sequence order,
- * which is commit order. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
+ * when notifications are lost) reads the events after the last one delivered, in log order ({@code
+ * tx, seq}), up to the newest one no transaction still in progress can precede ({@link
+ * Tables#lastEvent()}): one record's events in its commit order, and none skipped when transactions
+ * commit out of order. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
  * and reading resumes after the last delivered event: nothing is skipped, nothing is delivered
  * twice to one subscription. Each subscription starts after the last event committed when it
  * subscribed.
@@ -45,10 +47,10 @@ public final class EventPump implements AutoCloseable {
   private final Executor executor;
   private final Duration pollInterval;
   private final Duration retention;
-  private final Map<OrderedSubscription, Long> subscriptions = new ConcurrentHashMap<>();
+  private final Map<OrderedSubscription, Position> subscriptions = new ConcurrentHashMap<>();
   private final Object reading = new Object();
   private volatile boolean closed;
-  private long last = -1;
+  private @Nullable Position last;
   private long trimmedAt;
   private @Nullable Thread thread; // started by the first subscription
 
@@ -70,11 +72,11 @@ public final class EventPump implements AutoCloseable {
   public Subscription subscribe(Selector selector, BreadcrumbListener listener) throws SQLException {
     OrderedSubscription subscription = new OrderedSubscription(selector, listener, executor, subscriptions::remove);
     try (Connection c = dataSource.getConnection()) {
-      long from = lastEvent(c);
+      Position from = lastEvent(c);
       synchronized (reading) {
-        if (last < 0) {
+        if (last == null) {
           last = from;
-        } else if (last > from) {
+        } else if (last.compareTo(from) > 0) {
           deliver(c, from, last, Map.of(subscription, from)); // committed before we subscribed, read after: not ours
         }
         subscriptions.put(subscription, from);
@@ -120,9 +122,12 @@ public final class EventPump implements AutoCloseable {
   /** Reads and hands over every event after the last one delivered. */
   private void poll(Connection c) throws SQLException {
     synchronized (reading) {
-      long upTo = lastEvent(c);
-      if (upTo > last) {
-        deliver(c, last, upTo, subscriptions);
+      Position upTo = lastEvent(c);
+      Position after = last;
+      if (after == null) {
+        last = upTo;
+      } else if (upTo.compareTo(after) > 0) {
+        deliver(c, after, upTo, subscriptions);
         last = upTo;
       }
     }
@@ -130,29 +135,31 @@ public final class EventPump implements AutoCloseable {
   }
 
   /** Hands the events {@code (after, upTo]} to each subscription that started before them. */
-  private void deliver(Connection c, long after, long upTo, Map<OrderedSubscription, Long> to) throws SQLException {
-    long from = after;
+  private void deliver(Connection c, Position after, Position upTo, Map<OrderedSubscription, Position> to) throws SQLException {
+    Position from = after;
     int read;
     do {
       read = 0;
       List<OrderedSubscription> woken = new ArrayList<>();
       try (PreparedStatement q = c.prepareStatement(tables.eventsAfter())) {
-        q.setLong(1, from);
-        q.setLong(2, upTo);
-        q.setInt(3, BATCH);
+        q.setLong(1, from.tx());
+        q.setLong(2, from.seq());
+        q.setLong(3, upTo.tx());
+        q.setLong(4, upTo.seq());
+        q.setInt(5, BATCH);
         try (ResultSet rs = q.executeQuery()) {
           while (rs.next()) {
             read++;
-            long seq = rs.getLong(1);
-            from = seq;
-            BreadcrumbEvent.Type type = BreadcrumbEvent.Type.valueOf(rs.getString(2));
-            Timestamp expires = rs.getTimestamp(4);
+            Position at = new Position(rs.getLong(1), rs.getLong(2));
+            from = at;
+            BreadcrumbEvent.Type type = BreadcrumbEvent.Type.valueOf(rs.getString(3));
+            Timestamp expires = rs.getTimestamp(5);
             if (type != BreadcrumbEvent.Type.DELETED && expires != null && !clock.instant().isBefore(expires.toInstant())) {
               continue; // written already expired: no subscriber sees it, as in memory
             }
-            Breadcrumb record = RcrtJson.parseAs(rs.getString(3));
-            for (Map.Entry<OrderedSubscription, Long> s : to.entrySet()) {
-              if (seq > s.getValue() && s.getKey().offer(type, record)) {
+            Breadcrumb record = RcrtJson.parseAs(rs.getString(4));
+            for (Map.Entry<OrderedSubscription, Position> s : to.entrySet()) {
+              if (at.compareTo(s.getValue()) > 0 && s.getKey().offer(type, record)) {
                 woken.add(s.getKey());
               }
             }
@@ -163,10 +170,19 @@ public final class EventPump implements AutoCloseable {
     } while (read == BATCH);
   }
 
-  private long lastEvent(Connection c) throws SQLException {
+  private Position lastEvent(Connection c) throws SQLException {
     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(tables.lastEvent())) {
-      rs.next();
-      return rs.getLong(1);
+      return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : Position.START;
+    }
+  }
+
+  /** Where an event stands in the log: its transaction's id, then its sequence number. */
+  record Position(long tx, long seq) implements Comparable<Position> {
+    static final Position START = new Position(-1, -1);
+
+    @Override
+    public int compareTo(Position o) {
+      return tx != o.tx ? Long.compare(tx, o.tx) : Long.compare(seq, o.seq);
     }
   }
 

@@ -40,31 +40,54 @@ public final class Tables {
     this.channel = "rcrt_events_" + schema;
   }
 
-  /** Serialises the store's writers: sequence order is then commit order. */
-  public String writeLock() {
-    return "SELECT pg_advisory_xact_lock(hashtext('" + schema + ".writes'))";
+  /**
+   * Serialises the writes of one record (statement one of an update or delete): taken before the
+   * transaction has an id, so a later write of the record always gets a larger transaction id, and
+   * the record's events are read in its commit order. Writes of other records do not wait.
+   */
+  public String recordLock() {
+    return "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
   }
 
-  public String nextSeq() {
-    return "SELECT nextval('" + sequence + "')";
+  /** The key {@link #recordLock()} takes for record {@code id}. */
+  public String recordLockKey(String id) {
+    return schema + "/" + id;
   }
 
+  /**
+   * Creates a record in one statement: the row (unless its id or idempotency key exists: then no
+   * row comes back), its first version, its event and the subscribers' wake-up.
+   */
   public String insert() {
-    return "INSERT INTO " + breadcrumbs
-        + " (id, seq, version, schema_name, tags, context, record, expires_at, max_reads, idempotency_key)"
-        + " VALUES (?, ?, ?, ?, ?, ?::jsonb, ?::json, ?, ?, ?)";
+    return "WITH ins AS (INSERT INTO " + breadcrumbs
+        + " (id, version, schema_name, tags, context, record, expires_at, max_reads, idempotency_key)"
+        + " VALUES (?, 1, ?, ?, ?::jsonb, ?::json, ?, ?, ?) ON CONFLICT DO NOTHING"
+        + " RETURNING id, seq, version, record, expires_at, max_reads)"
+        + recorded("ins", "CREATED");
   }
 
+  /** Writes an update of a record locked by {@link #recordLock()}, with its version, event and wake-up, in one statement. */
   public String update() {
-    return "UPDATE " + breadcrumbs + " SET seq = ?, version = ?, tags = ?, context = ?::jsonb, record = ?::json WHERE id = ?";
+    return "WITH up AS (UPDATE " + breadcrumbs
+        + " SET seq = nextval('" + sequence + "'), version = ?, tags = ?, context = ?::jsonb, record = ?::json WHERE id = ?"
+        + " RETURNING id, seq, version, record, expires_at, max_reads)"
+        + recorded("up", "UPDATED");
   }
 
-  public String insertVersion() {
-    return "INSERT INTO " + versions + " (id, version, record) VALUES (?, ?, ?::json)";
+  /** Deletes a record locked by {@link #recordLock()} and writes its event and wake-up, in one statement. */
+  public String delete() {
+    return "WITH del AS (DELETE FROM " + breadcrumbs + " WHERE id = ? RETURNING id, record, expires_at, max_reads),"
+        + " ev AS (INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads)"
+        + " SELECT nextval('" + sequence + "'), 'DELETED', id, record, expires_at, max_reads FROM del)"
+        + " SELECT record, pg_notify('" + channel + "', '') FROM del";
   }
 
-  public String insertEvent() {
-    return "INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads) VALUES (?, ?, ?, ?::json, ?, ?)";
+  /** The version row, the event row and the {@code NOTIFY} of a write whose row {@code cte} returns. */
+  private String recorded(String cte, String type) {
+    return ", ver AS (INSERT INTO " + versions + " (id, version, record) SELECT id, version, record FROM " + cte + "),"
+        + " ev AS (INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads)"
+        + " SELECT seq, '" + type + "', id, record, expires_at, max_reads FROM " + cte + ")"
+        + " SELECT seq, pg_notify('" + channel + "', '') FROM " + cte;
   }
 
   public String byIdempotencyKey() {
@@ -90,10 +113,6 @@ public final class Tables {
     return "UPDATE " + breadcrumbs + " SET reads = reads + 1 WHERE id = ? AND " + VISIBLE + " RETURNING record";
   }
 
-  public String delete() {
-    return "DELETE FROM " + breadcrumbs + " WHERE id = ? RETURNING record";
-  }
-
   public String history() {
     return "SELECT record FROM " + versions + " WHERE id = ? ORDER BY version";
   }
@@ -110,11 +129,18 @@ public final class Tables {
     return "DELETE FROM " + events + " WHERE written_at < now() - make_interval(secs => ?)";
   }
 
+  /**
+   * The position ({@code tx, seq}) of the newest event every reader may take now: written by a
+   * transaction older than the oldest still in progress, so no event before it can still appear.
+   */
   public String lastEvent() {
-    return "SELECT coalesce(max(seq), 0) FROM " + events;
+    return "SELECT tx, seq FROM " + events + " WHERE tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+        + " ORDER BY tx DESC, seq DESC LIMIT 1";
   }
 
+  /** Events after position {@code (?, ?)} up to and including {@code (?, ?)}, in log order, at most {@code ?}. */
   public String eventsAfter() {
-    return "SELECT seq, type, record, expires_at FROM " + events + " WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?";
+    return "SELECT tx, seq, type, record, expires_at FROM " + events
+        + " WHERE (tx, seq) > (?, ?) AND (tx, seq) <= (?, ?) ORDER BY tx, seq LIMIT ?";
   }
 }

@@ -1,21 +1,17 @@
 package dev.rcrt.postgres.internal;
 
-import dev.rcrt.core.Breadcrumb;
-import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.RcrtException;
-import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.StoreErrorCode;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.postgres.PostgresStoreException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * Runs store calls on borrowed connections: reads in auto-commit, writes as one transaction under
- * the store's write lock, each ending with its event row and a {@code NOTIFY}. Database errors
+ * Runs store calls on borrowed connections: reads and single-statement writes in auto-commit, a
+ * write of an existing record as one transaction holding that record's lock ({@link
+ * Tables#recordLock()}), so writes of different records never wait for one another. Database errors
  * become {@link PostgresStoreException}s (or a {@link ValidationException} for a value PostgreSQL
  * cannot store); the store's own exceptions pass through after a rollback.
  */
@@ -42,15 +38,16 @@ public final class Transactions {
     }
   }
 
-  /** {@code work} as one transaction holding the write lock; committed only if it returns. */
-  public <T> T write(String what, Work<T> work) {
+  /**
+   * {@code work} as one transaction that first takes the lock of record {@code id}; committed only
+   * if it returns.
+   */
+  public <T> T writeRecord(String what, String id, Work<T> work) {
     try (Connection c = dataSource.getConnection()) {
       boolean auto = c.getAutoCommit();
       c.setAutoCommit(false);
       try {
-        try (Statement s = c.createStatement()) {
-          s.execute(tables.writeLock());
-        }
+        Rows.execute(c, tables.recordLock(), tables.recordLockKey(id));
         T result = work.run(c);
         c.commit();
         return result;
@@ -63,24 +60,6 @@ public final class Transactions {
     } catch (SQLException e) {
       throw translate(what, e);
     }
-  }
-
-  /** The next number of the store's write sequence; call under the write lock. */
-  public long nextSeq(Connection c) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(tables.nextSeq())) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  /** Records a write: its version row (not for a delete), its event, and the wake-up for subscribers. */
-  public void recorded(Connection c, long seq, BreadcrumbEvent.Type type, Breadcrumb record) throws SQLException {
-    String json = RcrtJson.write(record);
-    if (type != BreadcrumbEvent.Type.DELETED) {
-      Rows.execute(c, tables.insertVersion(), record.id(), record.version(), json);
-    }
-    Rows.execute(c, tables.insertEvent(), seq, type.name(), record.id(), json, Rows.expiresAt(record), Rows.maxReads(record));
-    Rows.execute(c, "SELECT pg_notify(?, ?)", tables.channel, Long.toString(seq));
   }
 
   /** The store's exception for a database error during {@code what}. */

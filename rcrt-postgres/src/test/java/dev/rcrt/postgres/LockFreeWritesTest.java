@@ -1,0 +1,100 @@
+package dev.rcrt.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbEvent;
+import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.spi.Records;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes without a store-wide lock: a write held up inside its transaction keeps no other record's
+ * writer waiting, and an event whose transaction commits after later ones is delivered, in its
+ * place, rather than skipped.
+ */
+class LockFreeWritesTest {
+  private static PostgresBreadcrumbStore open(String schema) {
+    return PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).pollInterval(Duration.ofMillis(100)).build();
+  }
+
+  @Test
+  void aWriteStuckInItsTransactionKeepsNoOtherRecordsWriterWaiting() throws Exception {
+    String schema = TestPostgres.freshSchema();
+    try (PostgresBreadcrumbStore store = open(schema); Connection blocker = TestPostgres.dataSource().getConnection()) {
+      Breadcrumb a = store.create(BreadcrumbCreate.builder("note.v1", "a").build());
+      Breadcrumb b = store.create(BreadcrumbCreate.builder("note.v1", "b").build());
+      blocker.setAutoCommit(false);
+      try (PreparedStatement lock = blocker.prepareStatement("SELECT 1 FROM " + schema + ".breadcrumbs WHERE id = ? FOR UPDATE")) {
+        lock.setString(1, a.id());
+        lock.executeQuery().close(); // a's row is held: the store's update of a is stuck inside its transaction
+      }
+      CompletableFuture<Breadcrumb> stuck = CompletableFuture.supplyAsync(() -> store.update(a.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))));
+      Thread.sleep(300);
+      assertThat(stuck).as("a's update waits for the row").isNotDone();
+
+      // with one lock for every writer, these would wait behind a's update until the blocker let go
+      CompletableFuture<Breadcrumb> other = CompletableFuture.supplyAsync(() -> store.update(b.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))));
+      CompletableFuture<Breadcrumb> fresh = CompletableFuture.supplyAsync(() -> store.create(BreadcrumbCreate.builder("note.v1", "c").build()));
+      CompletableFuture<Boolean> gone = CompletableFuture.supplyAsync(() -> store.delete(fresh.join().id()));
+      assertThat(other.get(10, TimeUnit.SECONDS).version()).isEqualTo(2);
+      assertThat(gone.get(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(stuck).isNotDone();
+
+      blocker.rollback();
+      assertThat(stuck.get(10, TimeUnit.SECONDS).version()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void anEventWhoseTransactionCommitsLateIsDeliveredInItsPlaceNotSkipped() throws Exception {
+    String schema = TestPostgres.freshSchema();
+    try (PostgresBreadcrumbStore writer = open(schema); PostgresBreadcrumbStore reader = open(schema);
+        Connection late = TestPostgres.dataSource().getConnection()) {
+      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
+      try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen::add)) {
+        writer.create(BreadcrumbCreate.builder("note.v1", "first").build());
+        await(() -> seen.size() == 1);
+
+        // a writer that took its transaction id and sequence number first, and has not committed yet
+        late.setAutoCommit(false);
+        Breadcrumb record = Records.created(BreadcrumbCreate.builder("note.v1", "late").build(), "late-one", Instant.now());
+        try (PreparedStatement q = late.prepareStatement("INSERT INTO " + schema + ".breadcrumb_events (seq, type, id, record)"
+            + " VALUES (nextval('" + schema + ".write_seq'), 'CREATED', ?, ?::json)")) {
+          q.setString(1, record.id());
+          q.setString(2, RcrtJson.write(record));
+          q.executeUpdate();
+        }
+        writer.create(BreadcrumbCreate.builder("note.v1", "after").build()); // committed with a larger number, earlier
+        Thread.sleep(500); // several polls: a reader that took "after" now would have passed the late event's number
+        assertThat(seen).as("held back until the older transaction ends").hasSize(1);
+
+        late.commit();
+        await(() -> seen.size() == 3);
+        writer.create(BreadcrumbCreate.builder("note.v1", "sentinel").build());
+        await(() -> seen.size() == 4);
+      }
+      assertThat(seen).extracting(e -> e.breadcrumb().title()).containsExactly("first", "late", "after", "sentinel");
+    }
+  }
+
+  private static void await(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+  }
+}
