@@ -35,6 +35,12 @@ public enum ToolErrorCode implements ErrorCode {
   TOOL_CAPABILITY_DENIED("tool_capability_denied", false),
   /** The call needed approval and did not get it; it never runs. */
   TOOL_DENIED("tool_denied", false),
+  /**
+   * The call needs approval and waits for a decision record ({@code approval.request.v1} written);
+   * it did not run, and its request stays unanswered (no response is recorded) until an {@code
+   * approval.decision.v1} arrives or the approval request expires.
+   */
+  TOOL_APPROVAL_PENDING("tool_approval_pending", false),
   /** The tool's breadcrumb changed after it was offered or pinned; that version was not run. */
   TOOL_CHANGED("tool_changed", false),
   /** The input broke the input schema (the message names the pointer), or holds a number beyond a double. */

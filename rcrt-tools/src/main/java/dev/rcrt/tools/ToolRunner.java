@@ -122,7 +122,7 @@ public final class ToolRunner implements AutoCloseable {
         new ExecutionChain(
             new ExecutionChain.Settings(
                 b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
-                b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time));
+                b.approvalExpiry, b.approvers, b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time));
     this.listenerThreads = DaemonThreads.pool(b.listenerConcurrency, "rcrt-tool-listener");
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
@@ -202,6 +202,18 @@ public final class ToolRunner implements AutoCloseable {
   }
 
   /**
+   * Answers a stored {@code tool.request.v1} with an error response ({@code code}, saying {@code
+   * why}) without running it, unless it is answered already: for a caller that stops waiting (no
+   * runner answered in time) or cannot carry a call on (an interrupted specialist). Recorded by the
+   * runner with the request's {@code session:} and {@code run:} tags, idempotently per request.
+   *
+   * @return the response that answers the request: the earlier one, or the error recorded now
+   */
+  public ToolResponse fail(Breadcrumb request, ToolErrorCode code, String why) {
+    return chain.fail(Objects.requireNonNull(request, "request"), List.of(), Objects.requireNonNull(code, "code"), why);
+  }
+
+  /**
    * Event-driven mode, the writing side: records {@code request} for a {@link #listen() listening}
    * runner (possibly in another process sharing the store) and completes with its response. The
    * request carries the caller's principal and, when {@code options} pins a tool, its breadcrumb id
@@ -257,7 +269,7 @@ public final class ToolRunner implements AutoCloseable {
    */
   public Subscription listen() {
     Subscription worker =
-        new RequestWorker(store, chain::run, chain::abandon, time, listenerThreads, claimLease, maxAttempts, DIRECT_TAG).start();
+        new RequestWorker(store, chain::run, (r, tags, why) -> chain.fail(r, tags, ToolErrorCode.TOOL_FAILED, why), time, listenerThreads, claimLease, maxAttempts, DIRECT_TAG).start();
     Subscription[] self = new Subscription[1];
     self[0] = () -> {
       listening.remove(self[0]);
@@ -356,6 +368,8 @@ public final class ToolRunner implements AutoCloseable {
     private ToolTrustPolicy policy = ToolTrustPolicy.defaults();
     private @Nullable ApprovalHandler approval;
     private Predicate<ToolDefinition> approvalPolicy = t -> false;
+    private Duration approvalExpiry = Duration.ofHours(24);
+    private final Set<dev.rcrt.core.Principal> approvers = new java.util.HashSet<>();
     private long maxOutputBytes = 8L * 1024 * 1024;
     private TimeSource time = TimeSource.system();
     private HttpClient http = SharedHttpClient.get();
@@ -406,9 +420,39 @@ public final class ToolRunner implements AutoCloseable {
       return this;
     }
 
-    /** Asked before a tool that needs approval runs; default none, so such calls are denied. */
+    /**
+     * Decides on the spot, before a tool that needs approval runs; default none. Without a handler
+     * approval is a record: the call writes an {@link ApprovalRequest} and ends {@code
+     * tool_approval_pending} with its request left open, and an {@link ApprovalDecision} written
+     * later (by the host or an {@link #approvers approver}) lets it run or denies it, in whichever
+     * process runs the request next. An agent's turn suspends meanwhile, holding no thread.
+     */
     public Builder approvalHandler(@Nullable ApprovalHandler handler) {
       this.approval = handler;
+      return this;
+    }
+
+    /**
+     * How long an {@link ApprovalRequest} waits for a decision before it counts as a denial
+     * ({@code tool_denied}); default 24 h. Must be positive.
+     */
+    public Builder approvalExpiry(Duration expiry) {
+      if (expiry.isNegative() || expiry.isZero()) {
+        throw new IllegalArgumentException("approvalExpiry must be positive: " + expiry);
+      }
+      this.approvalExpiry = expiry;
+      return this;
+    }
+
+    /**
+     * Principals besides the host whose {@link ApprovalDecision}s count, such as {@code
+     * Principal.ofWriter("user:alice")}; default none. A decision written by anyone else (a tool, an
+     * agent, another user) is ignored and logged.
+     */
+    public Builder approvers(dev.rcrt.core.Principal... principals) {
+      for (dev.rcrt.core.Principal p : principals) {
+        approvers.add(Objects.requireNonNull(p, "principal"));
+      }
       return this;
     }
 

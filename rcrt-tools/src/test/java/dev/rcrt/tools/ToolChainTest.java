@@ -101,7 +101,7 @@ class ToolChainTest {
   @Test
   void listenersHearDenialsAndFailures() {
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "pay").context(RcrtJson.parse("{\"name\":\"pay\",\"requires_approval\":true}")).build());
-    rebuild(b -> b.handler("pay", (in, ctx) -> in));
+    rebuild(b -> b.handler("pay", (in, ctx) -> in).approvalHandler((r, t) -> false));
     runner.call(ToolRequest.of("pay", RcrtJson.object(), "a"));
     assertThat(events).containsExactly("start pay", "resolved pay@1", "denied tool_denied", "failed tool_denied", "end false");
 

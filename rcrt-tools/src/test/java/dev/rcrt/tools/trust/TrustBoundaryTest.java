@@ -220,7 +220,7 @@ class TrustBoundaryTest extends TrustFixture {
   void aDeniedCallIsRecordedAndNeverRunByAListenerOrAnyoneElse() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     define("tool.definition.v1", "{\"name\":\"wire-money\",\"requires_approval\":true}");
-    ToolRunner direct = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())));
+    ToolRunner direct = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).approvalHandler((r, t) -> false));
     ToolRunner approving = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).approvalHandler((r, t) -> true));
     Subscription listening = approving.listen();
     closing.add(listening::close);
@@ -240,7 +240,7 @@ class TrustBoundaryTest extends TrustFixture {
   void inEventModeTheListenersApprovalDecidesAndADenialIsRecorded() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     define("tool.definition.v1", "{\"name\":\"wire-money\",\"requires_approval\":true}");
-    ToolRunner listener = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())));
+    ToolRunner listener = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).approvalHandler((r, t) -> false));
     ToolRunner writer = runner(b -> {});
     Subscription listening = listener.listen();
     closing.add(listening::close);

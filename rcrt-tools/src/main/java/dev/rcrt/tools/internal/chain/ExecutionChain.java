@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -55,8 +56,9 @@ public final class ExecutionChain {
   public record Settings(
       BreadcrumbStore store, ToolDiscovery discovery, ToolLoader loader, ToolTrustPolicy policy,
       SecretResolver secrets, Duration defaultTimeout, @Nullable ApprovalHandler approval,
-      Predicate<ToolDefinition> approvalPolicy, List<ToolInterceptor> application,
-      List<ToolInterceptor> runtime, List<ToolEventListener> listeners, long maxOutputBytes, TimeSource time) {}
+      Predicate<ToolDefinition> approvalPolicy, Duration approvalExpiry, Set<Principal> approvers,
+      List<ToolInterceptor> application, List<ToolInterceptor> runtime, List<ToolEventListener> listeners, long maxOutputBytes,
+      TimeSource time) {}
 
   public ExecutionChain(Settings s) {
     this.store = s.store();
@@ -68,7 +70,8 @@ public final class ExecutionChain {
     all.add(new ResolveLink(s.store(), s.discovery(), listeners));
     all.addAll(s.application());
     all.add(new TrustLink(s.policy(), listeners));
-    all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners));
+    all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners,
+        new ApprovalLink.Records(s.store(), s.time() instanceof java.time.Clock clock ? clock : java.time.Clock.systemUTC(), s.approvalExpiry(), Set.copyOf(s.approvers()), known)));
     all.add(new ValidateLink(s.loader(), listeners, s.maxOutputBytes()));
     all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known, s.time()));
     all.addAll(s.runtime());
@@ -112,23 +115,24 @@ public final class ExecutionChain {
 
   /**
    * Answers a stored request with an error response without running it (a poison request that
-   * runners kept dying on), unless a runner answered it already.
+   * runners kept dying on, a request nobody answered in time), unless it is answered already.
+   *
+   * @return the response that answers the request: the earlier one, or the error recorded now
    */
-  public void abandon(Breadcrumb stored, List<String> extraTags, String why) {
+  public ToolResponse fail(Breadcrumb stored, List<String> extraTags, ToolErrorCode code, String why) {
     String requestId;
     try {
       requestId = ToolRequest.fromBreadcrumb(stored).requestId();
     } catch (ValidationException malformed) {
       requestId = stored.id();
     }
-    if (earlierAnswer(requestId) == null) {
-      answer(stored, responseTags(stored, extraTags), requestId,
-          new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + toolOf(stored) + "' was not run: " + why));
-    }
+    ToolResponse earlier = earlierAnswer(requestId);
+    return earlier != null ? earlier
+        : answer(stored, responseTags(stored, extraTags), requestId, new ToolException(code, "tool '" + toolOf(stored) + "' was not run: " + why));
   }
 
   private static List<String> responseTags(Breadcrumb stored, List<String> extraTags) {
-    List<String> tags = new ArrayList<>(stored.tags().stream().filter(t -> t.startsWith("session:")).toList());
+    List<String> tags = new ArrayList<>(stored.tags().stream().filter(t -> t.startsWith("session:") || t.startsWith("run:")).toList());
     tags.addAll(extraTags);
     return tags;
   }
@@ -182,6 +186,9 @@ public final class ExecutionChain {
     ToolResponse response = null;
     try {
       response = new RealToolChain(links, 0, call, defaultTimeout, known).proceed(request);
+      if (ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
+        return response; // not an answer: the request stays open until a decision (callEnd still follows)
+      }
       if (!response.success()) {
         if (ToolErrorCode.TOOL_CAPABILITY_DENIED.is(response.errorCode()) && call.tool != null) {
           listeners.callDenied(request, call.tool, ToolErrorCode.TOOL_CAPABILITY_DENIED.code());
@@ -197,6 +204,11 @@ public final class ExecutionChain {
       throw call.fatal;
     }
     return response;
+  }
+
+  /** Whether {@code response} says the call waits for an approval decision (and was not recorded). */
+  public static boolean pending(ToolResponse response) {
+    return ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode());
   }
 
   /**

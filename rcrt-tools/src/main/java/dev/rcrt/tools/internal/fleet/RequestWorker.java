@@ -10,6 +10,7 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.WorkClaims.Claim;
 import dev.rcrt.core.spi.Throwables;
+import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
@@ -36,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * that lease could have run out, so a request whose runner died is taken over after at most one
  * lease. On start it also takes up requests already waiting. The response write is idempotent per
  * request, so a runner that finishes after losing its lease records nothing twice.
+ *
+ * <p>A request whose call waits for approval ends its claim without a response; an {@code
+ * approval.decision.v1} for it offers it again under a claim of its own ({@code
+ * tool.request:<id>/decision:<decision id>}), so the decided call runs once, in whichever runner
+ * takes it. Decisions that arrived while no runner listened are taken up by the start-up sweep.
  */
 public final class RequestWorker {
   private static final Logger LOG = LoggerFactory.getLogger(RequestWorker.class);
@@ -114,55 +120,82 @@ public final class RequestWorker {
    */
   public Subscription start() {
     Subscription events = store.subscribe(Selector.schema(ToolRequest.SCHEMA), this::onEvent);
+    Subscription decisions = store.subscribe(Selector.schema(ApprovalDecision.SCHEMA), this::onDecision);
     for (int offset = 0; !closed; offset += SWEEP) {
       List<Breadcrumb> page = store.search(Selector.schema(ToolRequest.SCHEMA), SWEEP, offset);
-      page.forEach(this::offer);
+      page.forEach(r -> offer(r, keyOf(r)));
       if (page.size() < SWEEP) {
         break;
       }
     }
+    store.search(Selector.schema(ApprovalDecision.SCHEMA), SWEEP, 0).forEach(this::decided);
     return () -> {
       closed = true;
       events.close();
+      decisions.close();
       timers.forEach(TimeSource.Timer::cancel);
     };
   }
 
+  private static String keyOf(Breadcrumb request) {
+    return "tool.request:" + request.id();
+  }
+
   private void onEvent(BreadcrumbEvent event) {
     if (event.type() == BreadcrumbEvent.Type.CREATED) {
-      offer(event.breadcrumb());
+      offer(event.breadcrumb(), keyOf(event.breadcrumb()));
     }
   }
 
-  private void offer(Breadcrumb request) {
+  private void onDecision(BreadcrumbEvent event) {
+    if (event.type() == BreadcrumbEvent.Type.CREATED) {
+      decided(event.breadcrumb());
+    }
+  }
+
+  /** Offers the request a decision names again, under a claim of that decision's own; the chain judges the decision. */
+  private void decided(Breadcrumb decision) {
+    String requestId = decision.contextText("request_id");
+    if (requestId == null || closed) {
+      return;
+    }
+    try {
+      store.get(requestId)
+          .filter(r -> ToolRequest.SCHEMA.equals(r.schemaName()))
+          .ifPresent(r -> offer(r, keyOf(r) + "/decision:" + decision.id()));
+    } catch (RuntimeException e) {
+      LOG.warn("could not read the request decision '{}' names: {}", decision.id(), e.getMessage());
+    }
+  }
+
+  private void offer(Breadcrumb request, String key) {
     // a direct call's runner answers it; a tool cannot mark its requests so (they would go unanswered), whatever the record says
     if (closed || request.hasTag(directTag) && Principal.writerOf(request).kind() != Principal.Kind.TOOL) {
       return;
     }
     try {
-      threads.execute(() -> attempt(request));
+      threads.execute(() -> attempt(request, key));
     } catch (RejectedExecutionException shuttingDown) {
       LOG.debug("runner closing; request '{}' left to the others", request.id());
     }
   }
 
-  private void attempt(Breadcrumb request) {
+  private void attempt(Breadcrumb request, String key) {
     if (closed) {
       return;
     }
-    String key = "tool.request:" + request.id();
     Optional<Claim> claim;
     try {
       claim = claims.tryClaim(key, owner, lease);
       if (claim.isEmpty()) {
         if (!claims.isCompleted(key)) {
-          later(lease, () -> offer(request)); // its holder may die: look again when its lease could have run out
+          later(lease, () -> offer(request, key)); // its holder may die: look again when its lease could have run out
         }
         return;
       }
     } catch (RuntimeException e) {
       LOG.warn("could not claim tool request '{}' ({}); trying again in {} ms", request.id(), e.getMessage(), lease.toMillis());
-      later(lease, () -> offer(request));
+      later(lease, () -> offer(request, key));
       return;
     }
     Claim[] held = {claim.get()};

@@ -1,0 +1,154 @@
+package dev.rcrt.tools.trust;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.TestClock;
+import dev.rcrt.tools.ApprovalDecision;
+import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.tools.ToolCallOptions;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.testing.TrustFixture;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Approvals without a handler are records: a call that needs one writes an {@code
+ * approval.request.v1} and stays open; only the host's (or a named approver's) {@code
+ * approval.decision.v1} lets it run or denies it, in whichever runner runs it next; an unanswered
+ * request expires as a denial.
+ */
+class ApprovalRecordsTest extends TrustFixture {
+  private final AtomicInteger runs = new AtomicInteger();
+
+  @BeforeEach
+  void wireMoney() {
+    define("tool.definition.v1", "{\"name\":\"wire-money\",\"requires_approval\":true}");
+  }
+
+  private ToolRunner runner(TestClock clock, Principal... approvers) {
+    return runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet()))
+        .timeSource(clock).approvalExpiry(Duration.ofHours(24)).approvers(approvers));
+  }
+
+  private ToolResponse call(ToolRunner runner, ToolRequest request) {
+    return runner.call(request, ToolCallOptions.by(Principal.agent("agent-1")).withTags("session:s", "run:r1"));
+  }
+
+  private void decide(String requestId, boolean approve, String writer) {
+    // written as that principal's runtime would stamp it
+    store.create(new ApprovalDecision(requestId, approve, Principal.ofWriter(writer), Instant.now(), "because", "r1").toBreadcrumb());
+  }
+
+  private List<Breadcrumb> responses(String requestId) {
+    return store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + requestId), 10, 0);
+  }
+
+  @Test
+  void withoutAHandlerTheCallWaitsAsARecordAndTheHostsApprovalRunsItOnce() {
+    ToolRunner runner = runner(new TestClock());
+    ToolRequest request = ToolRequest.of("wire-money", RcrtJson.parse("{\"to\":\"bob\",\"key\":\"alpha-secret-111\"}"), "agent-1");
+    runner.addSecretValue("alpha-secret-111");
+
+    ToolResponse pending = call(runner, request);
+    assertThat(pending.errorCode()).isEqualTo("tool_approval_pending");
+    assertThat(pending.error()).contains("waits for approval until");
+    assertThat(responses(request.requestId())).as("the request stays open").isEmpty();
+    List<Breadcrumb> asked = store.search(Selector.schema(ApprovalRequest.SCHEMA), 10, 0);
+    assertThat(asked).hasSize(1);
+    ApprovalRequest approval = ApprovalRequest.fromBreadcrumb(asked.get(0));
+    assertThat(approval.requestId()).isEqualTo(request.requestId());
+    assertThat(approval.runId()).isEqualTo("r1");
+    assertThat(approval.requestedBy()).isEqualTo(Principal.agent("agent-1"));
+    assertThat(RcrtJson.write(approval.input())).contains("bob").doesNotContain("alpha-secret-111");
+    assertThat(asked.get(0).tags()).contains("run:r1", "session:s", "request:" + request.requestId());
+
+    assertThat(runner.run(store.get(request.requestId()).orElseThrow()).errorCode()).as("asking again writes nothing new")
+        .isEqualTo("tool_approval_pending");
+    assertThat(store.search(Selector.schema(ApprovalRequest.SCHEMA), 10, 0)).hasSize(1);
+    assertThat(runs).hasValue(0);
+
+    decide(request.requestId(), true, "host");
+    ToolResponse ran = runner.run(store.get(request.requestId()).orElseThrow());
+    assertThat(ran.success()).isTrue();
+    assertThat(runner.run(store.get(request.requestId()).orElseThrow()).success()).isTrue();
+    assertThat(runs).as("run once, answered once").hasValue(1);
+    assertThat(responses(request.requestId())).hasSize(1);
+  }
+
+  @Test
+  void aDecisionWrittenByAToolAnAgentOrAnUnlistedUserIsIgnored() {
+    ToolRunner runner = runner(new TestClock(), Principal.ofWriter("user:alice"));
+    ToolRequest request = ToolRequest.of("wire-money", RcrtJson.object(), "agent-1");
+    call(runner, request);
+    decide(request.requestId(), true, "tool:breadcrumb-create");
+    decide(request.requestId(), true, "agent:agent-1");
+    decide(request.requestId(), true, "user:mallory");
+    assertThat(runner.run(store.get(request.requestId()).orElseThrow()).errorCode()).isEqualTo("tool_approval_pending");
+    assertThat(runs).hasValue(0);
+
+    decide(request.requestId(), false, "user:alice");
+    ToolResponse denied = runner.run(store.get(request.requestId()).orElseThrow());
+    assertThat(denied.errorCode()).isEqualTo("tool_denied");
+    assertThat(denied.error()).contains("by user:alice (because)");
+    decide(request.requestId(), true, "host");
+    assertThat(runner.run(store.get(request.requestId()).orElseThrow()).errorCode()).as("a denial is final").isEqualTo("tool_denied");
+    assertThat(runs).hasValue(0);
+  }
+
+  @Test
+  void anApprovalRequestNobodyDecidesExpiresAsADenial() {
+    TestClock clock = new TestClock();
+    ToolRunner runner = runner(clock);
+    ToolRequest request = ToolRequest.of("wire-money", RcrtJson.object(), "agent-1");
+    assertThat(call(runner, request).errorCode()).isEqualTo("tool_approval_pending");
+    clock.advance(Duration.ofHours(23));
+    assertThat(runner.run(store.get(request.requestId()).orElseThrow()).errorCode()).isEqualTo("tool_approval_pending");
+    clock.advance(Duration.ofHours(1));
+    ToolResponse expired = runner.run(store.get(request.requestId()).orElseThrow());
+    assertThat(expired.errorCode()).isEqualTo("tool_denied");
+    assertThat(expired.error()).contains("expired");
+    assertThat(runs).hasValue(0);
+  }
+
+  @Test
+  void inEventModeADecisionLetsAListeningRunnerRunTheCallOnce() throws Exception {
+    ToolRunner listener = runner(new TestClock());
+    ToolRunner second = runner(new TestClock());
+    Subscription one = listener.listen();
+    Subscription two = second.listen();
+    closing.add(one::close);
+    closing.add(two::close);
+    ToolRunner writer = runner(b -> {});
+    ToolRequest request = ToolRequest.of("wire-money", RcrtJson.object(), "agent-1");
+    CompletableFuture<ToolResponse> answered =
+        writer.dispatch(request, ToolCallOptions.by(Principal.agent("agent-1")).withTags("run:r1"));
+    awaitApprovalRequest();
+    assertThat(answered).isNotDone();
+
+    decide(request.requestId(), true, "host");
+    assertThat(answered.get(10, TimeUnit.SECONDS).success()).isTrue();
+    Thread.sleep(100);
+    assertThat(runs).as("two listeners, one run").hasValue(1);
+    assertThat(responses(request.requestId())).hasSize(1);
+  }
+
+  private void awaitApprovalRequest() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (store.search(Selector.schema(ApprovalRequest.SCHEMA), 1, 0).isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+  }
+}
