@@ -2,6 +2,7 @@
 module dev.rcrt.agent {
   requires transitive dev.rcrt.llm;
   requires transitive dev.rcrt.tools;
+  requires java.management;
   requires jtokkit;
   requires org.slf4j;
 

@@ -2,6 +2,7 @@ package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.AgentThreads;
 import dev.rcrt.agent.internal.loop.LoopSettings;
+import dev.rcrt.agent.internal.loop.RunWatcher;
 import dev.rcrt.agent.internal.loop.ToolBudget;
 import dev.rcrt.agent.internal.loop.TurnLoop;
 import dev.rcrt.core.Breadcrumb;
@@ -14,18 +15,22 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.DaemonThreads;
+import dev.rcrt.core.spi.Ids;
+import dev.rcrt.core.spi.Leases;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
@@ -96,6 +101,7 @@ public final class AgentExecutor implements AutoCloseable {
   private final BreadcrumbStore store;
   private final AgentThreads threads;
   private final TurnLoop loop;
+  private final RunWatcher watcher;
 
   private AgentExecutor(LoopSettings settings, AgentDefinition agent) {
     this.agent = agent;
@@ -104,6 +110,7 @@ public final class AgentExecutor implements AutoCloseable {
     settings.llm().secretValues().forEach(settings.runner()::addSecretValue);
     this.threads = settings.threads();
     this.loop = new TurnLoop(settings, agent, 0, threads.tools());
+    this.watcher = new RunWatcher(loop, settings);
   }
 
   /**
@@ -127,7 +134,41 @@ public final class AgentExecutor implements AutoCloseable {
    * @throws LlmException if the model cannot be asked; tool failures never throw
    */
   public AgentResponse ask(String sessionId, String text) {
-    return AgentResponse.fromBreadcrumb(loop.ask(new UserMessage(sessionId, text)));
+    return AgentResponse.fromBreadcrumb(awaitAnswer(loop.ask(new UserMessage(sessionId, text))));
+  }
+
+  /**
+   * The run's answer: at once when the steps just taken ended it, else when its record arrives
+   * (the calling thread waits; the run itself holds none).
+   */
+  private Breadcrumb awaitAnswer(TurnLoop.Progress progress) {
+    if (progress.answer() != null) {
+      return progress.answer();
+    }
+    try {
+      return answerLater(progress).get();
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r
+          : new AgentException(AgentException.FAILED, "run '" + progress.runId() + "' failed: " + e.getCause(), false, e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AgentException(AgentException.FAILED,
+          "interrupted while run '" + progress.runId() + "' waited (" + progress.waitingFor() + "); the run goes on in any process that takes it up",
+          false, e);
+    }
+  }
+
+  /** A future for the answer of a run that waits, watched from now on (and looked at once more, for what arrived meanwhile). */
+  private CompletableFuture<Breadcrumb> answerLater(TurnLoop.Progress progress) {
+    if (progress.answer() != null) {
+      return CompletableFuture.completedFuture(progress.answer());
+    }
+    CompletableFuture<Breadcrumb> answer = watcher.answerOf(progress.runId());
+    watcher.progressed(progress);
+    if (!answer.isDone() && progress.status() != Run.Status.RUNNING) {
+      watcher.resume(progress.runId()); // a record that arrived before the watch began moves it on now
+    }
+    return answer;
   }
 
   /**
@@ -150,11 +191,25 @@ public final class AgentExecutor implements AutoCloseable {
   public CompletionStage<AgentResponse> askAsync(String sessionId, String text) {
     Objects.requireNonNull(sessionId, "sessionId");
     Objects.requireNonNull(text, "text");
+    return onTurnThread(() -> loop.ask(new UserMessage(sessionId, text)));
+  }
+
+  /**
+   * Takes a run's steps on a thread of this executor; the stage completes with the answer, which
+   * may come later from the store when the run waits (no thread waits with it).
+   */
+  private CompletionStage<AgentResponse> onTurnThread(java.util.function.Supplier<TurnLoop.Progress> steps) {
     CompletableFuture<AgentResponse> answered = new CompletableFuture<>();
     try {
       threads.turn(() -> {
         try {
-          answered.complete(ask(sessionId, text));
+          answerLater(steps.get()).whenComplete((b, e) -> {
+            if (e != null) {
+              answered.completeExceptionally(e);
+            } else {
+              answered.complete(AgentResponse.fromBreadcrumb(b));
+            }
+          });
         } catch (Throwable t) {
           answered.completeExceptionally(t);
           Throwables.rethrowIfFatal(t);
@@ -168,6 +223,27 @@ public final class AgentExecutor implements AutoCloseable {
   }
 
   /**
+   * Continues run {@code runId} of this agent from its records, in this process: after the
+   * process that took its steps died, or to take up a run that waits. A recorded round is not asked
+   * again, a call with a response does not run again. The stage completes with the run's answer
+   * (at once when it has one), fails with a {@link ValidationException} when this agent has
+   * recorded no round of such a run (a run that never got that far is started again from its
+   * message, by {@link #answer} or a running executor's {@link #start()}), or with what the model
+   * client threw.
+   */
+  public CompletionStage<AgentResponse> resume(String runId) {
+    Objects.requireNonNull(runId, "runId");
+    return onTurnThread(() -> loop.resume(runId).orElseThrow(() -> new ValidationException(
+        "agent '" + agent.agentId() + "' has recorded no round of run '" + runId + "'; a run that never recorded one is started"
+            + " again from its message (./rcrt runner --agents takes up unanswered messages)")));
+  }
+
+  /** The id of the run this executor makes of a stored trigger ({@code user.message.v1} or {@code agent.context.v1}). */
+  public String runIdOf(Breadcrumb trigger) {
+    return loop.runIdOf(trigger);
+  }
+
+  /**
    * Answers a stored {@code user.message.v1} (one the host or another process wrote) and writes
    * the {@code agent.response.v1}.
    *
@@ -176,40 +252,86 @@ public final class AgentExecutor implements AutoCloseable {
    * @throws LlmException if the model cannot be asked; tool failures never throw
    */
   public Breadcrumb answer(Breadcrumb trigger) {
-    return loop.answer(trigger);
+    return awaitAnswer(loop.answer(trigger));
   }
 
   /**
-   * Subscribes to the agent's trigger selectors and answers each new matching {@code
+   * Serves this agent's runs from the store, in this process among any others doing the same:
+   * subscribes to the agent's trigger selectors and starts a run for each new matching {@code
    * user.message.v1} or RCRT {@code agent.context.v1} (which names the user message it assembles
-   * context for), one at a time per selector, on the store's event thread. Other records a trigger
-   * selector matches are left alone: RCRT's agents also trigger on their {@code tool.response.v1}s
-   * to continue a turn, which this executor does within the turn. Model failures are recorded as
-   * error responses; nothing escapes.
+   * context for); continues waiting runs of this agent when their responses or approval decisions
+   * arrive; takes over runs whose process died once their lease runs out; and, now, takes up the
+   * newest {@value #SWEEP} unanswered messages. Runs are claimed, so each step is taken by one
+   * process. Steps run on the executor's turn threads. Model failures are recorded as error
+   * answers; nothing escapes. Other records a trigger selector matches are left alone.
    *
-   * @return closes every subscription; answers already running finish
+   * @return closes every subscription; steps already running finish
    */
   public Subscription start() {
     List<Selector> selectors =
         agent.subscriptions().isEmpty() ? List.of(Selector.schema(UserMessage.SCHEMA)) : agent.subscriptions();
+    watcher.fleet();
     List<Subscription> subs = new ArrayList<>();
     for (Selector selector : selectors) {
       subs.add(store.subscribe(selector, this::onEvent));
     }
+    sweep(selectors);
     return () -> subs.forEach(Subscription::close);
   }
 
-  private void onEvent(BreadcrumbEvent event) {
-    Breadcrumb trigger = event.breadcrumb();
-    boolean startsTurn = UserMessage.SCHEMA.equals(trigger.schemaName()) || "agent.context.v1".equals(trigger.schemaName());
-    if (event.type() != BreadcrumbEvent.Type.CREATED || !startsTurn) {
-      return;
+  /** How many of the newest matching messages {@link #start()} looks at for unanswered ones. */
+  private static final int SWEEP = 500;
+
+  /** Starts or continues the runs of the newest unanswered messages the selectors match. */
+  private void sweep(List<Selector> selectors) {
+    java.util.Set<String> answered = new java.util.HashSet<>();
+    for (Breadcrumb b : store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), SWEEP * 2, 0)) {
+      if (agent.agentId().equals(b.contextText("agent_id"))) {
+        answered.add(String.valueOf(b.contextText("trigger_id")));
+      }
     }
+    for (Selector selector : selectors) {
+      for (Breadcrumb trigger : store.search(selector, SWEEP, 0)) {
+        if (startsTurn(trigger) && !answered.contains(trigger.id())) {
+          offer(trigger);
+        }
+      }
+    }
+  }
+
+  private static boolean startsTurn(Breadcrumb trigger) {
+    return UserMessage.SCHEMA.equals(trigger.schemaName()) || "agent.context.v1".equals(trigger.schemaName());
+  }
+
+  private void onEvent(BreadcrumbEvent event) {
+    if (event.type() == BreadcrumbEvent.Type.CREATED && startsTurn(event.breadcrumb())) {
+      offer(event.breadcrumb());
+    }
+  }
+
+  /** Takes a run's steps on a turn thread; when they are all busy, the run is taken up by a later look. */
+  private void offer(Breadcrumb trigger) {
     try {
-      loop.answer(trigger);
+      threads.turn(() -> {
+        serve(trigger);
+        return null;
+      });
+    } catch (AgentException busy) {
+      LOG.warn("agent '{}' is busy; run of '{}' left for a later look: {}", agent.agentId(), trigger.id(), busy.getMessage());
+      watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null));
+    }
+  }
+
+  private void serve(Breadcrumb trigger) {
+    try {
+      watcher.progressed(loop.answer(trigger));
     } catch (RcrtException e) {
       LOG.warn("agent '{}' could not answer '{}': {}", agent.agentId(), trigger.id(), e.getMessage());
-      loop.recordFailure(trigger, e);
+      if (!e.code().startsWith("store_")) {
+        loop.recordFailure(trigger, e);
+      } else {
+        watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null)); // try again later
+      }
     } catch (Throwable e) { // a host's model client or observer that throws something else: the message still gets its answer
       LOG.warn("agent '{}' could not answer '{}'", agent.agentId(), trigger.id(), e);
       loop.recordFailure(trigger, new AgentException(AgentException.FAILED, "agent '" + agent.agentId() + "' failed: " + Throwables.describe(e), false, e));
@@ -223,6 +345,7 @@ public final class AgentExecutor implements AutoCloseable {
    */
   @Override
   public void close() {
+    watcher.close();
     threads.close();
   }
 
@@ -244,6 +367,8 @@ public final class AgentExecutor implements AutoCloseable {
     private int maxAgentDepth = 2;
     private Duration specialistTimeout = Duration.ofSeconds(120);
     private @Nullable TimeSource time;
+    private Duration turnTimeout = Duration.ofMinutes(10);
+    private Duration runLease = Duration.ofSeconds(15);
 
     private Builder(LlmClient llm, ToolRunner runner) {
       this.llm = Objects.requireNonNull(llm, "llm");
@@ -350,12 +475,41 @@ public final class AgentExecutor implements AutoCloseable {
     }
 
     /**
-     * The time the loop's waits are measured on: event mode's response timeout and a specialist's
-     * timeout. Default: the runner's ({@link ToolRunner#timeSource()}), so a test clock given to
-     * the runner governs both.
+     * The time the loop's waits are measured on: a run's deadline, event mode's response timeout,
+     * run leases and a specialist's timeout. Default: the runner's ({@link ToolRunner#timeSource()}),
+     * so a test clock given to the runner governs them all. Response timeouts are measured from the
+     * request record's creation time, so the store must keep the same time (in a deployment both
+     * are the system clock; a test gives its store the same {@code TestClock}).
      */
     public Builder timeSource(TimeSource time) {
       this.time = Objects.requireNonNull(time, "time");
+      return this;
+    }
+
+    /**
+     * How long a run may take before it ends with an error answer ({@code agent_timeout}),
+     * measured from its start, not counting the time its calls wait for approval (an approval's
+     * own expiry bounds that); default 10 minutes. Checked whenever a process takes the run's
+     * steps, and when a waiting run's deadline comes.
+     */
+    public Builder turnTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("turnTimeout must be positive: " + timeout);
+      }
+      this.turnTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How long a process's claim on a run lasts unrenewed: renewed every third of it while the
+     * process takes the run's steps; another process takes the run over this long after its
+     * process died. Default 15 s, at least 30 ms.
+     */
+    public Builder runLease(Duration lease) {
+      if (lease.compareTo(Duration.ofMillis(30)) < 0) {
+        throw new IllegalArgumentException("runLease must be at least 30 ms: " + lease);
+      }
+      this.runLease = lease;
       return this;
     }
 
@@ -368,11 +522,13 @@ public final class AgentExecutor implements AutoCloseable {
     public AgentExecutor build() {
       AgentDefinition definition = Objects.requireNonNull(agent, "agent");
       ThreadFactory factory = threadFactory != null ? threadFactory : DaemonThreads.factory("rcrt-agent-" + definition.agentId());
+      TimeSource clock = time != null ? time : runner.timeSource();
+      String owner = "agent:" + definition.agentId() + ":" + ManagementFactory.getRuntimeMXBean().getName() + ":" + Ids.random().substring(0, 8);
       LoopSettings settings =
           new LoopSettings(
               llm, runner, maxRounds, historyLimit, parallelism, new AgentThreads(factory, parallelism, toolPool), streamListener,
-              toolMode == ToolMode.EVENT, responseTimeout, maxAgentDepth, specialistTimeout,
-              time != null ? time : runner.timeSource(), budget, observer);
+              toolMode == ToolMode.EVENT, responseTimeout, maxAgentDepth, specialistTimeout, clock, budget, observer,
+              Leases.claimsOf(runner.store(), clock), owner, runLease, turnTimeout);
       return new AgentExecutor(settings, definition);
     }
   }

@@ -26,6 +26,13 @@ public interface AgentObserver {
     return task;
   }
 
+  /**
+   * Run {@code runId} of {@code agentId} stopped to wait, holding no thread: for {@code what} (an
+   * approval decision, a listening runner's response). It goes on when that record arrives, in
+   * whichever process takes it up. Default: nothing.
+   */
+  default void runWaiting(String agentId, String runId, String what) {}
+
   /** One turn being observed. */
   interface Turn {
     /**

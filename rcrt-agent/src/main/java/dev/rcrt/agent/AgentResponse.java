@@ -67,8 +67,10 @@ public record AgentResponse(
     SUCCESS,
     /** The round limit was reached; the message says so. */
     ROUND_LIMIT,
-    /** The model could not be asked; {@link #error()} says why. */
-    ERROR;
+    /** The model could not be asked, or the run passed its deadline; {@link #error()} says why. */
+    ERROR,
+    /** The run was cancelled ({@code Runs.cancel}) before it answered. */
+    CANCELLED;
 
     /** The wire form, such as {@code "round_limit"}. */
     public String wire() {

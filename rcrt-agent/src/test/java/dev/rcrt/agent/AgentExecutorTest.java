@@ -67,10 +67,11 @@ class AgentExecutorTest {
         ChatResponse.text("17 * 23 is 391."));
     Breadcrumb trigger = ask("s1", "What is 17 * 23?");
 
-    Breadcrumb answer = executor(llm).answer(trigger);
+    AgentExecutor executor = executor(llm);
+    Breadcrumb answer = executor.answer(trigger);
 
     assertThat(answer.schemaName()).isEqualTo("agent.response.v1");
-    assertThat(answer.tags()).containsExactly("agent:response", "chat:output", "session:s1");
+    assertThat(answer.tags()).containsExactly("agent:response", "chat:output", "session:s1", "run:" + executor.runIdOf(trigger));
     assertThat(answer.context().get("message").asText()).isEqualTo("17 * 23 is 391.");
     assertThat(RcrtJson.write(answer.context().get("creator"))).isEqualTo("{\"type\":\"agent\",\"agent_id\":\"default-chat-assistant\"}");
     assertThat(answer.context().get("trigger_event_id").asText()).isEqualTo(trigger.id());
@@ -207,6 +208,7 @@ class AgentExecutorTest {
     ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> ChatResponse.text("hello back"));
     try (Subscription ignored = executor(llm).start()) {
       ask("s9", "hello");
+      awaitAnswer("s9");
     }
     List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:s9"), 10, 0);
     assertThat(answers).singleElement().satisfies(a -> assertThat(a.context().get("message").asText()).isEqualTo("hello back"));
@@ -217,11 +219,20 @@ class AgentExecutorTest {
     LlmClient down = r -> { throw new LlmException("llm_unreachable", "cannot connect to model endpoint http://x", 0, null, true, null); };
     try (Subscription ignored = executor(down).start()) {
       ask("s2", "anyone there?");
+      awaitAnswer("s2");
     }
     Breadcrumb answer = store.search(Selector.allTags("agent:response", "session:s2"), 10, 0).get(0);
     assertThat(answer.context().get("status").asText()).isEqualTo("error");
     assertThat(answer.context().at("/error/code").asText()).isEqualTo("llm_unreachable");
     assertThat(answer.context().get("message").asText()).contains("cannot connect to model endpoint");
+  }
+
+  /** Waits up to 10 s for an answer in {@code session}: started executors take their steps on their own threads. */
+  private void awaitAnswer(String session) {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (store.search(Selector.allTags("agent:response", "session:" + session), 1, 0).isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
   }
 
   @Test

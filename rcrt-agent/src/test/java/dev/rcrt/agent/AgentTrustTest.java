@@ -152,7 +152,7 @@ class AgentTrustTest {
   void inEventModeADeniedCallIsNeverRunAndTheListenersChainSeesIt() throws Exception {
     AtomicInteger runs = new AtomicInteger();
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "pay").context(RcrtJson.parse("{\"name\":\"pay\",\"requires_approval\":true}")).build());
-    ToolRunner listener = runner(b -> b.handler("pay", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())));
+    ToolRunner listener = runner(b -> b.handler("pay", (in, ctx) -> RcrtJson.object().put("n", runs.incrementAndGet())).approvalHandler((r, t) -> false));
     Subscription listening = listener.listen();
     closing.add(listening::close);
     ScriptedLlmClient llm = ScriptedLlmClient.replying(

@@ -351,12 +351,15 @@ class ProductionLoopTest {
   @Timeout(30)
   void inEventModeNoListeningRunnerMeansATimeoutMessageNotAHang() throws Exception {
     TestClock clock = new TestClock();
+    store = InMemoryBreadcrumbStore.builder().clock(clock).eventExecutor(Runnable::run).build(); // records and waits on one clock
+    BuiltinTools.seed(store);
+    agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
     runner = runner(b -> b.timeSource(clock));
     ScriptedLlmClient llm = ScriptedLlmClient.replying(
         ChatResponse.toolCalls(new ToolCall("e1", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("nobody answered"));
     AgentExecutor executor = executor(llm, b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(60)));
     CompletableFuture<Breadcrumb> turn = CompletableFuture.supplyAsync(() -> executor.answer(ask("q", "1?")));
-    while (clock.pendingTimers() == 0) {
+    while (new Runs(store).list(1, Run.Status.WAITING_FOR_TOOLS).isEmpty()) {
       Thread.onSpinWait();
     }
     clock.advance(Duration.ofSeconds(59));
@@ -365,7 +368,8 @@ class ProductionLoopTest {
     Breadcrumb answer = turn.get(10, TimeUnit.SECONDS);
     assertThat(answer.context().get("message").asText()).isEqualTo("nobody answered");
     assertThat(last(llm.requests().get(1).messages()).content())
-        .startsWith("Error: no tool runner answered request").endsWith("within 60000 ms; none may be listening on this store.");
+        .startsWith("Error: tool 'calculator' was not run: no tool runner answered request")
+        .endsWith("within 60000 ms; none may be listening on this store.");
     assertThat(store.search(Selector.schema("tool.request.v1"), 10, 0)).hasSize(1);
   }
 
@@ -397,9 +401,9 @@ class ProductionLoopTest {
   }
 
   @Test
-  void aHostPolicyCanRequireApprovalAndWithoutAHandlerTheCallIsDenied() {
+  void aHostPolicyCanRequireApprovalAndAHandlerThatRefusesDeniesTheCall() {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("ok"));
-    runner = runner(b -> b.approvalPolicy(t -> t.name().equals("calculator")));
+    runner = runner(b -> b.approvalPolicy(t -> t.name().equals("calculator")).approvalHandler((r, t) -> false));
     executor(llm, b -> {}).answer(ask("a3", "1"));
     assertThat(last(llm.requests().get(1).messages()).content()).startsWith("Error: the call to 'calculator' was not approved");
   }

@@ -140,6 +140,10 @@ class RcrtAgentTest {
               + "\"breadcrumbs\":[{\"id\":\"k1\",\"schema_name\":\"knowledge.v1\",\"created_at\":\"2025-11-01T00:00:00Z\",\"content\":{\"fact\":\"France's capital is Paris\"}}]}"))
           .build());
       store.create(BreadcrumbCreate.builder("tool.response.v1", "a response").tags("workspace:tools").context(RcrtJson.object()).build());
+      long deadline = System.nanoTime() + 10_000_000_000L; // turns run on the executor's threads
+      while (store.search(Selector.allTags("agent:response"), 1, 0).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
     }
     assertThat(llm.requests()).as("the tool.response.v1 trigger starts no turn").hasSize(1);
     assertThat(llm.requests().get(0).messages().get(1).content()).contains("=== CONTEXT ===").contains("France's capital is Paris");

@@ -103,6 +103,22 @@ public record BreadcrumbCreate(
         visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy, idempotencyKey);
   }
 
+  /** The same payload with {@code more} tags after its own. */
+  public BreadcrumbCreate withTags(List<String> more) {
+    List<String> all = new java.util.ArrayList<>(tags);
+    all.addAll(more);
+    return new BreadcrumbCreate(
+        id, title, description, semanticVersion, context, all, schemaName, llmHints,
+        visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy, idempotencyKey);
+  }
+
+  /** The same payload with idempotency key {@code key}: a second create with it returns the first record. */
+  public BreadcrumbCreate withIdempotencyKey(String key) {
+    return new BreadcrumbCreate(
+        id, title, description, semanticVersion, context, tags, schemaName, llmHints,
+        visibility, sensitivity, ttl, ttlType, ttlConfig, createdBy, Objects.requireNonNull(key, "key"));
+  }
+
   /**
    * Starts a builder.
    *

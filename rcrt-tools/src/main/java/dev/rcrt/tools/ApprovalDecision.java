@@ -44,6 +44,11 @@ public record ApprovalDecision(
     Objects.requireNonNull(decidedAt, "decidedAt");
   }
 
+  /** Whether this decision counts: written by the host or one of {@code approvers} ({@link ToolRunner.Builder#approvers}). */
+  public boolean countsFor(java.util.Set<Principal> approvers) {
+    return decidedBy.isHost() || approvers.contains(decidedBy);
+  }
+
   /** The breadcrumb to write, stamped as written by {@link #decidedBy()}. */
   public BreadcrumbCreate toBreadcrumb() {
     ObjectNode c = RcrtJson.object();

@@ -111,6 +111,16 @@ public record ToolResponse(
   }
 
   /**
+   * Whether {@code response} answers its request: written by a runner (the host's runtime), which
+   * {@code policy} trusts to write responses, never by a tool (a tool can write a {@code
+   * tool.response.v1}, but it is stamped {@code tool:<name>} and answers nothing).
+   */
+  public static boolean writtenByARunner(Breadcrumb response, ToolTrustPolicy policy) {
+    dev.rcrt.core.Principal writer = dev.rcrt.core.Principal.writerOf(response);
+    return writer.kind() != dev.rcrt.core.Principal.Kind.TOOL && policy.trusts(writer, SCHEMA);
+  }
+
+  /**
    * Reads a response from its breadcrumb.
    *
    * @throws ValidationException if it is not a {@code tool.response.v1} of the RCRT shape

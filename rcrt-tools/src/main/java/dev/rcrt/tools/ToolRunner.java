@@ -228,7 +228,7 @@ public final class ToolRunner implements AutoCloseable {
         store.subscribe(
             mine,
             e -> {
-              if (!ExecutionChain.answeredByARunner(e.breadcrumb(), policy)) {
+              if (!ToolResponse.writtenByARunner(e.breadcrumb(), policy)) {
                 LOG.warn("ignored a tool.response.v1 for request '{}' written by {}: only runners answer requests",
                     request.requestId(), dev.rcrt.core.Principal.writerOf(e.breadcrumb()));
                 return;
@@ -241,14 +241,26 @@ public final class ToolRunner implements AutoCloseable {
             });
     answered.whenComplete((r, e) -> watch.close());
     try {
-      // recorded as a direct call records it: without a secret value the runner knows (a key the model echoed)
-      com.fasterxml.jackson.databind.JsonNode input = chain.scrub(request.input());
-      ToolRequest recorded = input == request.input() ? request : request.withInput(input);
-      store.create(recorded.toBreadcrumb(options.tags(), options.caller(), options.tool()));
+      submit(request, options);
     } catch (RuntimeException e) {
       answered.completeExceptionally(e);
     }
     return answered;
+  }
+
+  /**
+   * Event-driven mode, writing only: records {@code request} for a {@link #listen() listening}
+   * runner, as {@link #dispatch} does, and returns the stored request without waiting for anything.
+   * The caller learns of the response from the store (an agent's run continues when it arrives).
+   *
+   * @return the stored {@code tool.request.v1}
+   * @throws dev.rcrt.core.ConflictException if a request with this id is stored already
+   */
+  public Breadcrumb submit(ToolRequest request, ToolCallOptions options) {
+    // recorded as a direct call records it: without a secret value the runner knows (a key the model echoed)
+    com.fasterxml.jackson.databind.JsonNode input = chain.scrub(request.input());
+    ToolRequest recorded = input == request.input() ? request : request.withInput(input);
+    return store.create(recorded.toBreadcrumb(options.tags(), options.caller(), options.tool()));
   }
 
   /**

@@ -11,6 +11,15 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class Ids {
   private Ids() {}
 
+  /**
+   * The same id every time for the same {@code name}: a name-based (version 3) UUID, for records
+   * whose id must be known before they exist (a run's tool requests, derived from the run and the
+   * call), so that a process resuming the work finds them instead of writing them twice.
+   */
+  public static String named(String name) {
+    return UUID.nameUUIDFromBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
+  }
+
   /** A new random id, such as {@code 5f0c2d1e-8a4b-4c3d-9e2f-1a2b3c4d5e6f}. */
   public static String random() {
     ThreadLocalRandom r = ThreadLocalRandom.current();

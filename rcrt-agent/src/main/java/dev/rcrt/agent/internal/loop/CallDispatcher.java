@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentException;
 import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.Selector;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.spi.Ids;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ToolCall;
+import dev.rcrt.tools.ApprovalRequest;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolErrorCode;
@@ -17,6 +20,7 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,13 +31,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Dispatch: the calls of one answer, run concurrently on the turn's pool, each through the {@link
- * ToolRunner}'s chain (trust, approval, validation, the {@code tool.request.v1} / {@code
+ * Dispatch: the calls of one recorded round, run concurrently on the turn's pool, each through
+ * the {@link ToolRunner}'s chain (trust, approval, validation, the {@code tool.request.v1} / {@code
  * tool.response.v1} trail) as {@code agent:<agent_id>}, pinned to the tool version the model was
- * offered. Results come back in call order as the text the model reads; nothing here throws.
- * Thread-safe.
+ * offered, tagged with the session and the run. A call that waits (for an approval decision, or
+ * for a listening runner in event mode) holds no thread: the run says what it waits for and is
+ * taken up again when the record arrives. Thread-safe.
  */
 final class CallDispatcher {
   /** Runs a specialist's own turn: a sub-session answered by another agent one level deeper. */
@@ -54,81 +60,169 @@ final class CallDispatcher {
     this.specialists = specialists;
   }
 
-  /** Runs the calls of one answer concurrently; results in call order, one per call. */
-  List<String> run(List<ToolCall> calls, Offer offer, String session, String round) {
-    if (calls.size() == 1) {
-      return List.of(run(calls.get(0), offer, session, round));
-    }
-    List<Future<String>> running = new ArrayList<>();
-    for (ToolCall call : calls) {
-      running.add(pool.submit(settings.observer().carry(() -> run(call, offer, session, round))));
-    }
-    List<String> results = new ArrayList<>();
-    for (int i = 0; i < calls.size(); i++) {
-      try {
-        results.add(running.get(i).get());
-      } catch (ExecutionException e) {
-        results.add("Error: the call to '" + calls.get(i).name() + "' failed: " + e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        results.add("Error: the call to '" + calls.get(i).name() + "' was interrupted.");
-      }
-    }
-    return results;
-  }
+  /**
+   * What a run waits for after its calls were dispatched.
+   *
+   * @param what in words, naming the tool and the request
+   * @param approval true when a call waits for an approval decision, false when for a runner
+   * @param wakeAt when to look again without a new record (an approval's expiry, a response
+   *     timeout), or null
+   */
+  record Waiting(String what, boolean approval, @Nullable Instant wakeAt) {}
 
-  /** One tool call → the text of the message that answers it. */
-  private String run(ToolCall call, Offer offer, String session, String round) {
+  /** One call's outcome: its response, or what it waits for. */
+  private record Outcome(@Nullable ToolResponse response, @Nullable Waiting waiting) {}
+
+  /**
+   * The call as the round records it: a request to make (its id derived from the run), or the
+   * error the model is told instead when the offer cannot carry it out (an unknown tool, arguments
+   * that are not a JSON object).
+   */
+  Round.Call plan(ToolCall call, Offer offer, String requestId) {
     Optional<String> name = offer.prompt().toolFor(call.name());
     if (name.isEmpty()) {
-      return "Error: unknown tool '" + call.name() + "'. Available tools: "
-          + String.join(", ", offer.prompt().functionToTool().keySet())
-          + ". Call one of these, or answer without a tool.";
+      return new Round.Call(call, null, null, "Error: unknown tool '" + call.name() + "'. Available tools: "
+          + String.join(", ", offer.prompt().functionToTool().keySet()) + ". Call one of these, or answer without a tool.", false);
     }
     JsonNode input;
     try {
       input = RcrtJson.parse(call.arguments().isBlank() ? "{}" : call.arguments());
     } catch (ValidationException e) {
-      return "Error: the arguments for '" + call.name() + "' are " + e.getMessage()
-          + ". Call it again with a JSON object that matches its parameters.";
+      return new Round.Call(call, null, null, "Error: the arguments for '" + call.name() + "' are " + e.getMessage()
+          + ". Call it again with a JSON object that matches its parameters.", false);
     }
     if (!input.isObject()) {
-      return "Error: the arguments for '" + call.name() + "' must be a JSON object, found "
-          + input.getNodeType().toString().toLowerCase(Locale.ROOT) + ".";
+      return new Round.Call(call, null, null, "Error: the arguments for '" + call.name() + "' must be a JSON object, found "
+          + input.getNodeType().toString().toLowerCase(Locale.ROOT) + ".", false);
     }
-    ToolDefinition tool = Objects.requireNonNull(offer.byName().get(name.get()), "offered tool"); // name came from the offer
-    ToolRequest request =
-        new ToolRequest(Ids.random(), tool.name(), input, agent.agentId(), new ToolRequest.ModelCall(call.id(), call.name(), round));
-    ToolCallOptions options =
-        ToolCallOptions.by(Principal.agent(agent.agentId())).withTags("session:" + session).withTool(tool);
-    ToolRunner runner = settings.runner();
-    if ("agent".equals(tool.implementation().type())) {
-      ToolResponse answered = runner.call(request, options.withHandler((in, ctx) -> askSpecialist(tool, in, session)));
-      return answered.success() ? answered.requireOutput().path("message").asText() : ToolResults.text(answered);
-    }
-    if (settings.eventMode()) {
-      return awaitResponse(request, options);
-    }
-    return ToolResults.text(runner.call(request, options));
+    ToolDefinition tool = offer.byName().get(name.get());
+    return new Round.Call(call, requestId, name.get(), null, tool != null && "agent".equals(tool.implementation().type()));
   }
 
-  /** Event-driven mode: write the request and wait for a listening runner's response. */
-  private String awaitResponse(ToolRequest request, ToolCallOptions options) {
-    CompletableFuture<ToolResponse> answered = settings.runner().dispatch(request, options);
-    try {
-      return ToolResults.text(settings.time().orTimeout(answered, settings.responseTimeout()).get());
-    } catch (InterruptedException e) {
-      answered.cancel(false);
-      Thread.currentThread().interrupt();
-      return "Error: interrupted while waiting for '" + request.tool() + "'.";
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof TimeoutException) {
-        answered.cancel(false);
-        return "Error: no tool runner answered request " + request.requestId() + " for '" + request.tool() + "' within "
-            + settings.responseTimeout().toMillis() + " ms; none may be listening on this store.";
+  /**
+   * Carries out the calls of {@code round} that have no response yet, concurrently, and adds their
+   * responses to {@code run}: a call never made is made under its derived request id; a request
+   * already written is run again (direct mode: the chain returns an existing response rather than
+   * run twice) or, in event mode, waited for. Nothing here throws for a tool's failure.
+   *
+   * @return null when every call has its response; else what the run waits for
+   */
+  @Nullable Waiting run(Round round, Offer offer, String session, String runId, String roundRef, RunRecords run) {
+    List<Round.Call> open = new ArrayList<>();
+    for (Round.Call c : round.calls()) {
+      if (c.requestId() != null && !run.responses.containsKey(c.requestId())) {
+        open.add(c);
       }
-      return "Error: waiting for '" + request.tool() + "' failed: " + e.getCause();
     }
+    List<Outcome> outcomes = new ArrayList<>();
+    if (open.size() == 1) {
+      outcomes.add(run(open.get(0), offer, session, runId, roundRef, run.requests.get(open.get(0).requestId())));
+    } else {
+      List<Future<Outcome>> running = new ArrayList<>();
+      for (Round.Call c : open) {
+        Breadcrumb stored = run.requests.get(c.requestId());
+        running.add(pool.submit(settings.observer().carry(() -> run(c, offer, session, runId, roundRef, stored))));
+      }
+      for (int i = 0; i < open.size(); i++) {
+        outcomes.add(joined(running.get(i), open.get(i)));
+      }
+    }
+    Waiting waiting = null;
+    for (Outcome o : outcomes) {
+      if (o.response() != null) {
+        run.answered(o.response());
+      } else if (waiting == null || o.waiting() != null && o.waiting().approval() && !waiting.approval()) {
+        waiting = o.waiting();
+      }
+    }
+    return waiting;
+  }
+
+  private Outcome joined(Future<Outcome> running, Round.Call call) {
+    try {
+      return running.get();
+    } catch (ExecutionException e) {
+      return new Outcome(null, new Waiting("a retry of '" + call.tool() + "' (its dispatch failed: " + e.getCause() + ")", false, null));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Outcome(null, new Waiting("'" + call.tool() + "' (interrupted)", false, null));
+    }
+  }
+
+  /** One open call: made, run again, or waited for. */
+  private Outcome run(Round.Call c, Offer offer, String session, String runId, String roundRef, @Nullable Breadcrumb stored) {
+    String requestId = Objects.requireNonNull(c.requestId(), "requestId");
+    String toolName = Objects.requireNonNull(c.tool(), "tool");
+    ToolDefinition tool = offer.byName().get(toolName);
+    ToolRunner runner = settings.runner();
+    boolean specialist = tool != null && "agent".equals(tool.implementation().type());
+    if (stored != null) {
+      if (specialist) { // the specialist's turn ran in the process that died; its handler is not a record
+        return new Outcome(runner.fail(stored, ToolErrorCode.TOOL_FAILED,
+            "agent '" + toolName + "' was interrupted before it answered (its process stopped); call it again if still needed"), null);
+      }
+      return settings.eventMode() ? awaited(stored, toolName) : answered(runner.run(stored), stored, toolName);
+    }
+    JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
+    ToolRequest request =
+        new ToolRequest(requestId, toolName, input, agent.agentId(), new ToolRequest.ModelCall(c.call().id(), c.call().name(), roundRef));
+    ToolCallOptions options = ToolCallOptions.by(Principal.agent(agent.agentId())).withTags("session:" + session, "run:" + runId);
+    if (tool != null) {
+      options = options.withTool(tool);
+    }
+    try {
+      if (specialist) {
+        ToolDefinition offered = Objects.requireNonNull(tool, "tool"); // only an offered tool is a specialist
+        ToolResponse answered = runner.call(request, options.withHandler((in, ctx) -> askSpecialist(offered, in, session)));
+        return new Outcome(answered, null);
+      }
+      if (settings.eventMode()) {
+        return awaited(runner.submit(request, options), toolName);
+      }
+      ToolResponse response = runner.call(request, options);
+      return answered(response, settings.runner().store().get(requestId).orElse(null), toolName);
+    } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
+      Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
+      return settings.eventMode() ? awaited(again, toolName) : answered(runner.run(again), again, toolName);
+    }
+  }
+
+  /** A direct call's response, or, when it waits for approval, the wait. */
+  private Outcome answered(ToolResponse response, @Nullable Breadcrumb stored, String tool) {
+    if (!ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
+      return new Outcome(response, null);
+    }
+    return new Outcome(null, approvalWait(response.requestId(), tool));
+  }
+
+  private Waiting approvalWait(String requestId, String tool) {
+    List<Breadcrumb> asked =
+        settings.runner().store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + requestId), 1, 0);
+    Instant expires = asked.isEmpty() ? null : ApprovalRequest.fromBreadcrumb(asked.get(0)).expiresAt();
+    return new Waiting("approval of '" + tool + "' (call " + requestId + ")", true, expires);
+  }
+
+  /**
+   * Event mode: the request is written; a listening runner answers it. Past the response timeout
+   * (measured from the request's creation) with no response and no approval pending, the call is
+   * answered with {@code tool_timeout} so the run can go on.
+   */
+  private Outcome awaited(Breadcrumb stored, String tool) {
+    List<Breadcrumb> asked =
+        settings.runner().store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + stored.id()), 1, 0);
+    if (!asked.isEmpty()) {
+      return new Outcome(null, approvalWait(stored.id(), tool));
+    }
+    Instant due = stored.createdAt().plus(settings.responseTimeout());
+    if (!clock().instant().isBefore(due)) {
+      return new Outcome(settings.runner().fail(stored, ToolErrorCode.TOOL_TIMEOUT, "no tool runner answered request " + stored.id()
+          + " within " + settings.responseTimeout().toMillis() + " ms; none may be listening on this store"), null);
+    }
+    return new Outcome(null, new Waiting("a runner to answer '" + tool + "' (request " + stored.id() + ")", false, due));
+  }
+
+  private java.time.Clock clock() {
+    return settings.time() instanceof java.time.Clock c ? c : java.time.Clock.systemUTC();
   }
 
   /**

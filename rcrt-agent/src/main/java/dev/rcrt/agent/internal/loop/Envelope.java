@@ -107,7 +107,7 @@ record Envelope(ObjectNode breadcrumb, String message, List<Request> requests) {
   }
 
   /** Tag prefixes the model may not set on its response: they route records to sessions, consumers and runners. */
-  private static final List<String> RESERVED_TAGS = List.of("session:", "consumer:", "request:", "runner:", "tool:", "agent:", "workspace:");
+  private static final List<String> RESERVED_TAGS = List.of("session:", "consumer:", "request:", "runner:", "tool:", "agent:", "workspace:", "run:");
 
   /**
    * The executor's {@code agent.response.v1} with the model's breadcrumb folded in, as RCRT writes

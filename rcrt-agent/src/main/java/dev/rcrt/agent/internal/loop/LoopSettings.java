@@ -2,6 +2,7 @@ package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.WorkClaims;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
@@ -17,6 +18,10 @@ import org.jspecify.annotations.Nullable;
  * @param eventMode whether calls are written for a listening runner instead of run directly
  * @param budget shared by every turn: caches token counts and relevance documents (thread-safe)
  * @param observer told of each turn (tracing)
+ * @param claims where runs are claimed: the store's, else shared by this JVM
+ * @param owner who this executor claims runs as
+ * @param runLease how long a run's claim lasts unrenewed
+ * @param turnTimeout how long a run may take, not counting time waiting for approval
  */
 public record LoopSettings(
     LlmClient llm,
@@ -32,4 +37,8 @@ public record LoopSettings(
     Duration specialistTimeout,
     TimeSource time,
     ToolBudget budget,
-    AgentObserver observer) {}
+    AgentObserver observer,
+    WorkClaims claims,
+    String owner,
+    Duration runLease,
+    Duration turnTimeout) {}

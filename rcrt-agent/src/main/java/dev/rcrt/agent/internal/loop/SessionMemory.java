@@ -67,7 +67,7 @@ public final class SessionMemory {
       if (schema.equals(UserMessage.SCHEMA) && b.contextText("content") != null) {
         flush(rounds, responses, units);
         units.add(new Unit(List.of(ChatMessage.user(b.contextText("content")))));
-      } else if (schema.equals(AgentResponse.SCHEMA) && b.contextText("message") != null) {
+      } else if (schema.equals(AgentResponse.SCHEMA) && b.contextText("message") != null && !Round.is(b)) {
         flush(rounds, responses, units);
         units.add(new Unit(List.of(ChatMessage.assistant(b.contextText("message"), List.of()))));
       } else if (schema.equals(ToolRequest.SCHEMA)) {

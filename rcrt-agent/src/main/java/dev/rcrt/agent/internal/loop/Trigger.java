@@ -22,6 +22,12 @@ record Trigger(Breadcrumb question, UserMessage message, String context) {
   /** The schema RCRT's context builders write. */
   static final String AGENT_CONTEXT = "agent.context.v1";
 
+  /** The id of the user message {@code trigger} asks about: its own, or the one an {@code agent.context.v1} names. */
+  static String questionId(Breadcrumb trigger) {
+    String named = AGENT_CONTEXT.equals(trigger.schemaName()) ? trigger.contextText("trigger_event_id") : null;
+    return named != null ? named : trigger.id();
+  }
+
   /**
    * Reads a trigger.
    *

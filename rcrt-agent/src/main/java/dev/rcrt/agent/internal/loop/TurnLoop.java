@@ -4,29 +4,45 @@ import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.agent.LlmConfig;
+import dev.rcrt.agent.Run;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.Leases;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.llm.ToolCall;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One agent's turns, in the design's order: discover and offer ({@link Offers}) → build the
- * messages (system prompt, instructions, session memory, the user message) → ask the model →
- * dispatch its calls ({@link CallDispatcher}) → repeat until it answers without calls or the round
- * limit is reached → record the {@code agent.response.v1}. Conversation records are written here
- * and nowhere else (tool requests and responses are the tool chain's). Thread-safe.
+ * One agent's runs, in the design's order: discover and offer ({@link Offers}) → build the
+ * messages (system prompt, instructions, session memory, the user message, then every recorded
+ * round with its results) → ask the model → record the round ({@link Round}) → dispatch its calls
+ * ({@link CallDispatcher}) → repeat until the model answers without calls, the round limit or the
+ * run's deadline is reached → record the one {@code agent.response.v1}.
+ *
+ * <p>A run's steps are taken by one process at a time, under the run's {@code WorkClaims} lease
+ * (renewed while it works); its state is read back from its records ({@link RunRecords}) whenever
+ * a process takes it up, so any process can continue where another stopped: a recorded round is
+ * never asked again, a call with a response never runs again, and a request without one is run
+ * again under its existing id. A call waiting for approval, or for a listening runner in event
+ * mode, suspends the run: the claim is released and no thread waits ({@link Progress}).
+ * Conversation records are written here and nowhere else (tool requests and responses are the tool
+ * chain's). Thread-safe.
  */
 public final class TurnLoop {
   private final LoopSettings settings;
@@ -35,6 +51,7 @@ public final class TurnLoop {
   private final BreadcrumbStore store;
   private final Offers offers;
   private final CallDispatcher dispatcher;
+  private final Clock clock;
 
   /**
    * @param pool runs the parallel calls of one answer; owned by the caller
@@ -46,6 +63,24 @@ public final class TurnLoop {
     this.store = settings.runner().store();
     this.offers = new Offers(settings, agent, depth);
     this.dispatcher = new CallDispatcher(settings, agent, pool, this::askSpecialist);
+    this.clock = settings.time() instanceof Clock c ? c : Clock.systemUTC();
+  }
+
+  /**
+   * Where a run stands after this process took its steps.
+   *
+   * @param runId the run
+   * @param answer the recorded answer, or null while the run goes on
+   * @param status what the run waits for, when it has no answer
+   * @param waitingFor what it waits for in words, or empty
+   * @param wakeAt when a waiting run should be looked at again even if no record arrives (an
+   *     approval's expiry, a call's response timeout, the run's deadline), or null
+   */
+  public record Progress(String runId, @Nullable Breadcrumb answer, Run.Status status, String waitingFor, @Nullable Instant wakeAt) {}
+
+  /** The agent this loop runs. */
+  public AgentDefinition agent() {
+    return agent;
   }
 
   /**
@@ -87,38 +122,82 @@ public final class TurnLoop {
     return new ChatRequest(llm.name(), messages, offer.sendsTools() ? offer.prompt().tools() : RcrtJson.array(), llm.options());
   }
 
-  /** Writes {@code message} as a {@code user.message.v1} and answers it. */
-  public Breadcrumb ask(UserMessage message) {
-    return answer(store.create(message.toBreadcrumb()));
+  /** The run this loop's agent makes of {@code trigger}. */
+  public String runIdOf(Breadcrumb trigger) {
+    return RunIds.runId(agent.agentId(), Trigger.questionId(trigger));
   }
 
   /**
-   * Answers one stored {@code user.message.v1}, or the one an {@code agent.context.v1} names
-   * ({@link Trigger}), and writes the {@code agent.response.v1}.
+   * Writes {@code message} as a {@code user.message.v1} and takes the run's steps.
    *
-   * @return the stored response
-   * @throws dev.rcrt.core.ValidationException if the trigger is neither with content, or the agent
-   *     has no usable model ({@link LlmConfig#resolve})
+   * @return the stored user message and where its run stands
+   */
+  public Progress ask(UserMessage message) {
+    return take(store.create(message.toBreadcrumb()), true);
+  }
+
+  /**
+   * Takes the steps of the run answering a stored {@code user.message.v1}, or the one an {@code
+   * agent.context.v1} names ({@link Trigger}), until it is answered or waits; another process
+   * holding the run leaves it to that process ({@link Run.Status#RUNNING}, no answer).
+   *
+   * @throws ValidationException if the trigger is neither with content, or the agent has no usable
+   *     model ({@link LlmConfig#resolve})
    * @throws dev.rcrt.llm.LlmException if the model cannot be asked; tool failures never throw
    */
-  public Breadcrumb answer(Breadcrumb received) {
-    AgentObserver observer = settings.observer();
-    if (observer == AgentObserver.NONE) {
-      return turn(received);
+  public Progress answer(Breadcrumb received) {
+    return take(received, false);
+  }
+
+  /**
+   * Continues run {@code runId} of this loop's agent from its records (after a response, a
+   * decision, or a process that died); nothing happens when the run is answered or unknown.
+   */
+  public Optional<Progress> resume(String runId) {
+    RunRecords known = RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
+    String started = known.startedBy;
+    if (started == null) {
+      return Optional.empty(); // no round recorded: such a run is found by its trigger, not by its id
     }
-    AgentObserver.Turn observed = observer.turnStarted(agent.agentId(), UserMessage.sessionOf(received));
-    Breadcrumb recorded;
+    return store.get(started).map(t -> take(t, false));
+  }
+
+  private Progress take(Breadcrumb received, boolean fresh) {
+    String runId = runIdOf(received);
+    Optional<Leases.Held> held = Leases.take(settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease(), settings.time());
+    if (held.isEmpty()) {
+      return new Progress(runId, answerOf(runId), Run.Status.RUNNING, "another process is taking this run's steps", null);
+    }
+    AgentObserver.Turn observed = settings.observer().turnStarted(agent.agentId(), UserMessage.sessionOf(received));
+    Progress progress;
     try {
-      recorded = turn(received);
-    } catch (RuntimeException e) {
+      RunRecords records = fresh ? new RunRecords(runId, agent.agentId(), settings.runner().policy())
+          : RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
+      progress = steps(received, runId, records);
+    } catch (RuntimeException | Error e) {
+      held.get().release();
       observed.ended(null, e);
       throw e;
     }
-    observed.ended(AgentResponse.fromBreadcrumb(recorded), null);
-    return recorded;
+    if (progress.answer() != null) {
+      held.get().complete();
+      observed.ended(AgentResponse.fromBreadcrumb(progress.answer()), null);
+    } else {
+      held.get().release();
+      observed.ended(null, null);
+      settings.observer().runWaiting(agent.agentId(), runId, progress.waitingFor());
+    }
+    return progress;
   }
 
-  private Breadcrumb turn(Breadcrumb received) {
+  private @Nullable Breadcrumb answerOf(String runId) {
+    return RunRecords.load(store, settings.runner().policy(), runId, agent.agentId()).answer;
+  }
+
+  private Progress steps(Breadcrumb received, String runId, RunRecords run) {
+    if (run.answer != null) {
+      return new Progress(runId, run.answer, Run.Status.DONE, "", null);
+    }
     Trigger trigger = Trigger.read(store, received);
     UserMessage said = trigger.message();
     String session = said.sessionId();
@@ -126,83 +205,189 @@ public final class TurnLoop {
     Offer offer = offers.offer(said.content(), session, llm.name(), trigger.context());
     List<ChatMessage> messages =
         opening(offer, SessionMemory.before(store, trigger.question(), session, settings.historyLimit()), said.content());
+    RunContext ctx = new RunContext(runId, session, trigger, offer);
+    Instant started = run.startedAt != null ? run.startedAt : clock.instant();
+    Instant deadline = deadline(started, run);
 
-    Counters turn = new Counters();
-    String answer = null;
-    Envelope envelope = null;
-    while (answer == null && turn.rounds < settings.maxRounds()) {
-      turn.rounds++;
-      String round = trigger.question().id() + "#" + turn.rounds;
+    for (Round round : run.rounds.values()) {
+      if (round != run.lastRound()) {
+        round.appendTo(messages, results(round, run));
+      }
+    }
+    while (true) {
+      if (!clock.instant().isBefore(deadline)) {
+        return answered(ctx, run, envelopeOf(run.lastRound()), timedOut(deadline), AgentResponse.Status.ERROR,
+            new AgentResponse.Error("agent_timeout", timedOut(deadline)));
+      }
+      Round last = run.lastRound();
+      if (last != null && !appended(last, run)) {
+        CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), run);
+        if (waiting != null) {
+          Instant wake = waiting.wakeAt() == null || waiting.wakeAt().isAfter(deadline) ? deadline : waiting.wakeAt();
+          return new Progress(runId, null, waiting.approval() ? Run.Status.WAITING_FOR_APPROVAL : Run.Status.WAITING_FOR_TOOLS,
+              waiting.what(), wake);
+        }
+        List<String> results = results(last, run);
+        if (last.protocol() == Offer.Protocol.ENVELOPE && !last.returnsToModel()) {
+          Envelope envelope = envelopeOf(last);
+          List<ToolCall> calls = last.calls().stream().map(Round.Call::call).toList();
+          String message = envelope == null ? "" : envelope.message();
+          return answered(ctx, run, envelope, Envelope.direct(message, calls, results), AgentResponse.Status.SUCCESS, null);
+        }
+        last.appendTo(messages, results);
+        run.appendedUpTo = last.index();
+      }
+      int next = last == null ? 1 : last.index() + 1;
+      if (next > settings.maxRounds()) {
+        String limit = "I stopped after " + settings.maxRounds() + " rounds of tool calls without reaching a final answer"
+            + " (the round limit is " + settings.maxRounds() + "). Please ask again, more specifically.";
+        return answered(ctx, run, envelopeOf(last), limit, AgentResponse.Status.ROUND_LIMIT, null);
+      }
       ChatRequest request = request(offer, llm, messages);
       StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
       ChatResponse response = listener != null ? settings.llm().chat(request, listener) : settings.llm().chat(request);
-      turn.add(response.model() != null ? response : response.withModel(llm.name()));
-      ChatMessage assistant = response.message();
-      String content = assistant.content() == null ? "" : assistant.content();
-      if (offer.protocol() == Offer.Protocol.ENVELOPE) {
-        envelope = Envelope.parse(content).orElse(null);
-        if (envelope == null || envelope.requests().isEmpty()) {
-          answer = envelope == null || envelope.message().isEmpty() ? content : envelope.message();
-          break;
-        }
-        List<ToolCall> calls = envelope.toolCalls(String.valueOf(turn.rounds));
-        turn.toolCalls += calls.size();
-        List<String> results = dispatcher.run(calls, offer, session, round);
-        if (!envelope.returnsToModel()) {
-          answer = Envelope.direct(envelope.message(), calls, results);
-          break;
-        }
-        messages.add(ChatMessage.assistant(content, List.of()));
-        messages.add(ChatMessage.user(TextToolCalls.results(calls, results)));
-        continue;
+      if (response.model() == null) {
+        response = response.withModel(llm.name());
       }
-      List<ToolCall> calls = assistant.toolCalls();
-      boolean written = false;
+      Round round = plan(ctx, next, response);
+      if (round == null) {
+        run.finalRound = response;
+        String content = response.message().content() == null ? "" : response.message().content();
+        Envelope envelope = offer.protocol() == Offer.Protocol.ENVELOPE ? Envelope.parse(content).orElse(null) : null;
+        String answer = envelope == null || envelope.message().isEmpty() ? content : envelope.message();
+        return answered(ctx, run, envelope, answer, AgentResponse.Status.SUCCESS, null);
+      }
+      run.add(store.create(round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started)));
+    }
+  }
+
+  /** What one run's steps share. */
+  private record RunContext(String runId, String session, Trigger trigger, Offer offer) {}
+
+  /** Identifies round {@code index}'s calls on their requests ({@code round}), for session memory. */
+  private static String roundRef(RunContext ctx, int index) {
+    return ctx.trigger().question().id() + "#" + index;
+  }
+
+  /** Whether the last round's results are already in the messages. */
+  private static boolean appended(Round last, RunRecords run) {
+    return run.appendedUpTo >= last.index();
+  }
+
+  /**
+   * The model's answer as a round to record before its calls run, or null when it asked for no
+   * tool (the answer). Calls the offer cannot carry out (an unknown tool, arguments that are not a
+   * JSON object) get the error the model is told instead of a request.
+   */
+  private @Nullable Round plan(RunContext ctx, int index, ChatResponse response) {
+    ChatMessage assistant = response.message();
+    String content = assistant.content() == null ? "" : assistant.content();
+    Offer.Protocol protocol = ctx.offer().protocol();
+    List<ToolCall> calls;
+    boolean returns = true;
+    if (protocol == Offer.Protocol.ENVELOPE) {
+      Envelope envelope = Envelope.parse(content).orElse(null);
+      if (envelope == null || envelope.requests().isEmpty()) {
+        return null;
+      }
+      calls = envelope.toolCalls(String.valueOf(index));
+      returns = envelope.returnsToModel();
+    } else {
+      calls = assistant.toolCalls();
       if (calls.isEmpty()) {
-        calls = TextToolCalls.parse(content, String.valueOf(turn.rounds));
-        written = !calls.isEmpty();
-      }
-      if (calls.isEmpty()) {
-        answer = content;
-        break;
-      }
-      turn.toolCalls += calls.size();
-      List<String> results = dispatcher.run(calls, offer, session, round);
-      if (written) {
-        messages.add(ChatMessage.assistant(content, List.of()));
-        messages.add(ChatMessage.user(TextToolCalls.results(calls, results)));
+        calls = TextToolCalls.parse(content, String.valueOf(index));
+        protocol = calls.isEmpty() ? protocol : Offer.Protocol.TEXT;
       } else {
-        messages.add(assistant);
-        for (int i = 0; i < calls.size(); i++) {
-          messages.add(ChatMessage.tool(calls.get(i).id(), results.get(i)));
+        protocol = Offer.Protocol.NATIVE;
+      }
+      if (calls.isEmpty()) {
+        return null;
+      }
+    }
+    List<Round.Call> planned = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      planned.add(dispatcher.plan(calls.get(i), ctx.offer(), RunIds.requestId(ctx.runId(), index, i)));
+    }
+    return new Round(index, assistant, protocol, returns, planned, response.model(), response.usage());
+  }
+
+  /** The text the model reads for each call of {@code round}: its error, else its response. */
+  private static List<String> results(Round round, RunRecords run) {
+    List<String> results = new ArrayList<>();
+    for (Round.Call c : round.calls()) {
+      if (c.error() != null) {
+        results.add(c.error());
+      } else {
+        dev.rcrt.tools.ToolResponse r = run.responses.get(c.requestId());
+        if (r == null) {
+          results.add("Error: the call to '" + c.call().name() + "' has no result.");
+        } else {
+          // a specialist's result is its answer's text
+          results.add(c.specialist() && r.success() ? r.requireOutput().path("message").asText() : ToolResults.text(r));
         }
       }
     }
-    AgentResponse.Status status = AgentResponse.Status.SUCCESS;
-    if (answer == null) {
-      status = AgentResponse.Status.ROUND_LIMIT;
-      answer =
-          "I stopped after " + settings.maxRounds() + " rounds of tool calls without reaching a final answer"
-              + " (the round limit is " + settings.maxRounds() + "). Please ask again, more specifically.";
+    return results;
+  }
+
+  private static @Nullable Envelope envelopeOf(@Nullable Round round) {
+    return round == null || round.protocol() != Offer.Protocol.ENVELOPE
+        ? null : Envelope.parse(round.assistant().content() == null ? "" : round.assistant().content()).orElse(null);
+  }
+
+  /**
+   * When the run must end: its start (recorded with its rounds) plus the turn timeout, plus the
+   * time its calls waited for approval (a person may take days; the approval's own expiry bounds that).
+   */
+  private Instant deadline(Instant started, RunRecords run) {
+    Duration waited = Duration.ZERO;
+    for (dev.rcrt.tools.ApprovalRequest a : run.approvals.values()) {
+      Instant decided = run.decidedAt(a.requestId());
+      Instant end = decided != null ? decided : a.expiresAt().isBefore(clock.instant()) ? a.expiresAt() : clock.instant();
+      waited = waited.plus(Duration.between(a.requestedAt(), end).abs());
     }
-    BreadcrumbCreate written = record(trigger.question(), session, answer, status, turn, null);
-    return store.create(envelope == null ? written : envelope.decorate(written));
+    return started.plus(settings.turnTimeout()).plus(waited);
   }
 
-  /** Records that {@code trigger} could not be answered: an {@code agent.response.v1} with {@code status: "error"}. */
-  public Breadcrumb recordFailure(Breadcrumb trigger, RcrtException e) {
-    String session = UserMessage.sessionOf(trigger);
-    return store.create(record(trigger, session, "Sorry, I could not answer: " + e.getMessage(), AgentResponse.Status.ERROR, new Counters(),
-        new AgentResponse.Error(e.code(), e.getMessage())));
+  private String timedOut(Instant deadline) {
+    return "Sorry, I could not answer in time: this turn passed its deadline (" + deadline + ", "
+        + settings.turnTimeout().toSeconds() + " s after it started, not counting time spent waiting for approval).";
   }
 
-  private BreadcrumbCreate record(
-      Breadcrumb trigger, String session, String message, AgentResponse.Status status, Counters turn, AgentResponse.@Nullable Error error) {
+  /** Records the run's one answer and returns where the run stands (answered). */
+  private Progress answered(
+      RunContext ctx, RunRecords run, @Nullable Envelope envelope, String message, AgentResponse.Status status,
+      AgentResponse.@Nullable Error error) {
+    Counters turn = Counters.of(run);
     AgentResponse response =
-        new AgentResponse(
-            "", session, agent.agentId(), trigger.id(), message, turn.model, status, turn.rounds,
+        new AgentResponse("", ctx.session(), agent.agentId(), ctx.trigger().question().id(), message, turn.model, status, turn.rounds,
             turn.toolCalls, turn.usage(), error);
-    return response.toBreadcrumb();
+    BreadcrumbCreate written = response.toBreadcrumb().withTags(List.of(RunIds.tag(ctx.runId()))).withIdempotencyKey(RunIds.answerKey(ctx.runId()));
+    Breadcrumb stored = store.create(envelope == null ? written : envelope.decorate(written));
+    run.add(stored);
+    return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);
+  }
+
+  /**
+   * Records that run {@code trigger} starts could not be answered: its one answer, with {@code
+   * status: "error"} (nothing is written when it has one already).
+   */
+  public Breadcrumb recordFailure(Breadcrumb trigger, RcrtException e) {
+    return recordEnd(trigger, "Sorry, I could not answer: " + e.getMessage(), AgentResponse.Status.ERROR, new AgentResponse.Error(e.code(), e.getMessage()));
+  }
+
+  /** Records run {@code trigger} starts as ended with {@code status} and {@code message} (a failure, a cancellation). */
+  public Breadcrumb recordEnd(Breadcrumb trigger, String message, AgentResponse.Status status, AgentResponse.@Nullable Error error) {
+    String runId = runIdOf(trigger);
+    RunRecords run = RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
+    if (run.answer != null) {
+      return run.answer;
+    }
+    Counters turn = Counters.of(run);
+    AgentResponse response =
+        new AgentResponse("", UserMessage.sessionOf(trigger), agent.agentId(), Trigger.questionId(trigger), message, turn.model, status,
+            turn.rounds, turn.toolCalls, turn.usage(), error);
+    return store.create(response.toBreadcrumb().withTags(List.of(RunIds.tag(runId))).withIdempotencyKey(RunIds.answerKey(runId)));
   }
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */
@@ -210,13 +395,18 @@ public final class TurnLoop {
     ExecutorService pool = Executors.newFixedThreadPool(settings.parallelism(), settings.threads().factory());
     try {
       TurnLoop sub = new TurnLoop(settings, specialist, depth + 1, pool);
-      return AgentResponse.fromBreadcrumb(sub.ask(new UserMessage(session + "/" + specialist.agentId(), message)));
+      Progress p = sub.ask(new UserMessage(session + "/" + specialist.agentId(), message));
+      if (p.answer() == null) {
+        throw new dev.rcrt.tools.ToolException(dev.rcrt.tools.ToolErrorCode.TOOL_FAILED,
+            "agent '" + specialist.agentId() + "' could not finish its turn now: it waits (" + p.waitingFor() + ")");
+      }
+      return AgentResponse.fromBreadcrumb(p.answer());
     } finally {
       pool.shutdownNow();
     }
   }
 
-  /** Counters of one turn. */
+  /** Counters of one run, from its records. */
   private static final class Counters {
     /** The model that gave the last answer: as the provider named it, else as it was asked for. */
     @Nullable String model;
@@ -226,9 +416,22 @@ public final class TurnLoop {
     long completionTokens;
     long totalTokens;
 
-    void add(ChatResponse response) {
-      model = response.model();
-      ChatResponse.Usage usage = response.usage();
+    static Counters of(RunRecords run) {
+      Counters c = new Counters();
+      for (Round r : run.rounds.values()) {
+        c.rounds++;
+        c.toolCalls += r.calls().size();
+        c.add(r.model(), r.usage());
+      }
+      if (run.finalRound != null) {
+        c.rounds++;
+        c.add(run.finalRound.model(), run.finalRound.usage());
+      }
+      return c;
+    }
+
+    void add(@Nullable String answeredBy, ChatResponse.@Nullable Usage usage) {
+      model = answeredBy;
       if (usage != null) {
         promptTokens += usage.promptTokens();
         completionTokens += usage.completionTokens();

@@ -115,7 +115,7 @@ final class ApprovalLink implements RealToolChain.Link {
       Breadcrumb b = newestFirst.get(i);
       try {
         ApprovalDecision d = ApprovalDecision.fromBreadcrumb(b);
-        if (mayDecide(d.decidedBy(), records.approvers())) {
+        if (d.countsFor(records.approvers())) {
           return d;
         }
         LOG.warn("ignored approval decision '{}' on request '{}': written by {}, who may not decide (only the host and the"
@@ -125,10 +125,5 @@ final class ApprovalLink implements RealToolChain.Link {
       }
     }
     return null;
-  }
-
-  /** Whether {@code writer} may decide approvals: the host, or a principal the host named. */
-  static boolean mayDecide(Principal writer, Set<Principal> approvers) {
-    return writer.isHost() || approvers.contains(writer);
   }
 }

@@ -150,20 +150,11 @@ public final class ExecutionChain {
 
   private @Nullable ToolResponse earlierAnswer(String requestId) {
     for (Breadcrumb answer : store.search(Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + requestId), 10, 0)) {
-      if (answeredByARunner(answer, policy)) {
+      if (ToolResponse.writtenByARunner(answer, policy)) {
         return ToolResponse.fromBreadcrumb(answer);
       }
     }
     return null;
-  }
-
-  /**
-   * Whether {@code response} was written by a runner: the host's runtime, never a tool (a tool can
-   * write a {@code tool.response.v1}, but it is stamped {@code tool:<name>} and answers nothing).
-   */
-  public static boolean answeredByARunner(Breadcrumb response, ToolTrustPolicy policy) {
-    Principal writer = Principal.writerOf(response);
-    return writer.kind() != Principal.Kind.TOOL && policy.trusts(writer, ToolResponse.SCHEMA);
   }
 
   /**

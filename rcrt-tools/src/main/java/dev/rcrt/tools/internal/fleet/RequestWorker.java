@@ -8,19 +8,16 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
-import dev.rcrt.core.WorkClaims.Claim;
+import dev.rcrt.core.spi.Leases;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,7 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RequestWorker {
   private static final Logger LOG = LoggerFactory.getLogger(RequestWorker.class);
-  private static final Map<BreadcrumbStore, WorkClaims> LOCAL = new WeakHashMap<>();
   /** The page size of the start-up sweep, which reads every waiting request page by page. */
   private static final int SWEEP = 1000;
 
@@ -80,7 +76,7 @@ public final class RequestWorker {
       BreadcrumbStore store, BiConsumer<Breadcrumb, List<String>> run, Refusal refuse, TimeSource time, ExecutorService threads,
       Duration lease, int maxAttempts, String directTag) {
     this.store = store;
-    this.claims = claimsOf(store, time);
+    this.claims = Leases.claimsOf(store, time);
     this.run = run;
     this.refuse = refuse;
     this.maxAttempts = maxAttempts;
@@ -90,21 +86,6 @@ public final class RequestWorker {
     this.directTag = directTag;
     this.owner = "runner:" + ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
     this.answeredBy = List.of(owner); // the response's tag says which runner answered
-  }
-
-  /**
-   * The store's claims, or, for a store that has none, claims shared by the runners of this JVM,
-   * judged on the first such runner's time when it is a {@link Clock} (a test clock), else on the
-   * system clock: leases are taken and renewed on the same time.
-   */
-  static WorkClaims claimsOf(BreadcrumbStore store, TimeSource time) {
-    Optional<WorkClaims> own = store.claims();
-    if (own.isPresent()) {
-      return own.get();
-    }
-    synchronized (LOCAL) {
-      return LOCAL.computeIfAbsent(store, s -> WorkClaims.inMemory(time instanceof Clock clock ? clock : Clock.systemUTC()));
-    }
   }
 
   /** The name this runner claims under and tags its responses with: {@code runner:<pid@host>:<random>}. */
@@ -184,79 +165,44 @@ public final class RequestWorker {
     if (closed) {
       return;
     }
-    Optional<Claim> claim;
+    Leases.Held held;
     try {
-      claim = claims.tryClaim(key, owner, lease);
-      if (claim.isEmpty()) {
+      Optional<Leases.Held> taken = Leases.take(claims, key, owner, lease, time);
+      if (taken.isEmpty()) {
         if (!claims.isCompleted(key)) {
           later(lease, () -> offer(request, key)); // its holder may die: look again when its lease could have run out
         }
         return;
       }
+      held = taken.get();
     } catch (RuntimeException e) {
       LOG.warn("could not claim tool request '{}' ({}); trying again in {} ms", request.id(), e.getMessage(), lease.toMillis());
       later(lease, () -> offer(request, key));
       return;
     }
-    Claim[] held = {claim.get()};
-    TimeSource.Timer renewing = renewEvery(held);
+    TimeSource.Timer renewing = () -> {
+      held.stop();
+      return true;
+    };
+    timers.add(renewing);
     try {
-      if (held[0].token() > maxAttempts) {
+      if (held.claim().token() > maxAttempts) {
         refuse.refuse(
             request, answeredBy,
-            "it was taken by runners " + (held[0].token() - 1) + " times and none of them answered it (each died, hung past its"
+            "it was taken by runners " + (held.claim().token() - 1) + " times and none of them answered it (each died, hung past its"
                 + " lease or could not record); it is not run again. Look at the tool's code and the runners' logs, then ask again");
       } else {
         run.accept(request, answeredBy);
       }
-      claims.complete(held[0]);
+      held.complete();
     } catch (Throwable e) { // the chain contains what tools throw; this is the store failing, or an Error of the runner's own
       LOG.warn("tool request '{}' could not be answered: {}", request.id(), e.toString());
-      claims.release(held[0]);
+      held.release();
       Throwables.rethrowIfFatal(e);
     } finally {
-      renewing.cancel();
+      held.stop();
       timers.remove(renewing);
     }
-  }
-
-  /** Renews the claim every third of the lease until cancelled. */
-  private TimeSource.Timer renewEvery(Claim[] held) {
-    Duration every = lease.dividedBy(3);
-    boolean[] stopped = {false};
-    TimeSource.Timer[] next = new TimeSource.Timer[1];
-    Runnable renew = new Runnable() {
-      @Override
-      public void run() {
-        synchronized (stopped) {
-          if (stopped[0]) {
-            return;
-          }
-          try {
-            Optional<Claim> renewed = claims.renew(held[0], lease);
-            if (renewed.isEmpty()) {
-              LOG.warn("lost the claim on '{}' while running it; its response is recorded once all the same", held[0].key());
-              return;
-            }
-            held[0] = renewed.get();
-          } catch (RuntimeException e) {
-            LOG.warn("could not renew the claim on '{}': {}", held[0].key(), e.getMessage());
-          }
-          next[0] = time.schedule(every, this);
-        }
-      }
-    };
-    synchronized (stopped) {
-      next[0] = time.schedule(every, renew);
-    }
-    TimeSource.Timer handle = () -> {
-      synchronized (stopped) {
-        stopped[0] = true;
-        return next[0].cancel();
-      }
-    };
-    timers.add(handle);
-    return handle;
   }
 
   private void later(Duration delay, Runnable task) {

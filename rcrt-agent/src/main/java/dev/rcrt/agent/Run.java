@@ -1,0 +1,72 @@
+package dev.rcrt.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.tools.ApprovalRequest;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One agent run: the turn answering one user message, as its records tell it ({@link Runs#show}).
+ * A run's id is derived from the agent and the message, so every process names it alike.
+ *
+ * @param id the run's id
+ * @param agentId the agent taking it
+ * @param sessionId the conversation
+ * @param triggerId the {@code user.message.v1} it answers
+ * @param status where it stands
+ * @param rounds how many model rounds asked for tools so far
+ * @param pending the calls of its last round without a response, oldest first
+ * @param answer its answer once it has one, else null
+ * @param ignoredDecisions approval decisions on its calls that did not count (written by a tool, an
+ *     agent or another principal the runners do not accept), as {@code "<record id> by <writer>"}
+ * @param records every record of the run, oldest first
+ * @param updatedAt when its newest record was written
+ */
+public record Run(
+    String id, String agentId, String sessionId, String triggerId, Status status, int rounds, List<PendingCall> pending,
+    @Nullable AgentResponse answer, List<String> ignoredDecisions, List<Breadcrumb> records, Instant updatedAt) {
+
+  /** Checks and copies. */
+  public Run {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(status, "status");
+    pending = List.copyOf(pending);
+    ignoredDecisions = List.copyOf(ignoredDecisions);
+    records = List.copyOf(records);
+  }
+
+  /** Where a run stands; written in lower snake case ({@code waiting_for_approval}). */
+  public enum Status {
+    /** A process is taking its steps, or will: no call of it waits. */
+    RUNNING,
+    /** A call waits for a listening runner's response (event mode). */
+    WAITING_FOR_TOOLS,
+    /** A call waits for an approval decision. */
+    WAITING_FOR_APPROVAL,
+    /** Answered (the answer's status may be {@code round_limit}). */
+    DONE,
+    /** Ended with an error answer (the model failed, the deadline passed). */
+    FAILED,
+    /** Cancelled before it answered. */
+    CANCELLED;
+
+    /** The wire form, such as {@code "waiting_for_approval"}. */
+    public String wire() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /**
+   * A call of the run without a response.
+   *
+   * @param requestId its {@code tool.request.v1} (the CALL of {@code ./rcrt runs approve RUN CALL})
+   * @param tool the tool's name
+   * @param input the input as recorded
+   * @param approval the approval it waits for, or null when it waits for a runner
+   */
+  public record PendingCall(String requestId, String tool, JsonNode input, @Nullable ApprovalRequest approval) {}
+}

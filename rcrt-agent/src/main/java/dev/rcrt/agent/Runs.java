@@ -1,0 +1,157 @@
+package dev.rcrt.agent;
+
+import dev.rcrt.agent.internal.loop.RunIds;
+import dev.rcrt.agent.internal.loop.RunRecords;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ApprovalDecision;
+import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The agent runs kept in a store, for a host or an operator: list them, show one with its records,
+ * decide a call that waits for approval, cancel one. Everything here reads and writes records, so
+ * it works from any process sharing the store (a web application, {@code ./rcrt runs}), with no
+ * agent running; the agents' processes take a decided run up when the decision arrives. Continuing
+ * a run in this process is {@link AgentExecutor#resume}.
+ *
+ * <p>Decisions written here are stamped with the principal given (the host, or a user); a runner
+ * accepts only the host's and its {@code approvers}'. Thread-safe.
+ */
+public final class Runs {
+  /** How many of the newest round, answer and approval records {@link #list} reads to find runs. */
+  private static final int SCAN = 500;
+
+  private final BreadcrumbStore store;
+  private final ToolTrustPolicy policy;
+  private final Set<Principal> approvers;
+  private final Clock clock;
+
+  /**
+   * Runs in {@code store}, judged with {@code policy} (which responses count as answers) and
+   * {@code approvers} (whose decisions count besides the host's), as the runners see them.
+   */
+  public Runs(BreadcrumbStore store, ToolTrustPolicy policy, Clock clock, Principal... approvers) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.approvers = Set.copyOf(Arrays.asList(approvers));
+  }
+
+  /** Runs in {@code store} under the default trust policy, on the system clock, decided by the host only. */
+  public Runs(BreadcrumbStore store) {
+    this(store, ToolTrustPolicy.defaults(), Clock.systemUTC());
+  }
+
+  /**
+   * The newest runs, newest first, at most {@code limit}, in the given statuses (all when none is
+   * given). A run is found by its records: one that has recorded no round, answer or approval yet
+   * shows once it does.
+   *
+   * @throws IllegalArgumentException if {@code limit < 1}
+   */
+  public List<Run> list(int limit, Run.Status... statuses) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit < 1: " + limit);
+    }
+    Set<Run.Status> wanted = statuses.length == 0 ? EnumSet.allOf(Run.Status.class) : EnumSet.copyOf(Arrays.asList(statuses));
+    List<Breadcrumb> marks = new ArrayList<>(store.search(Selector.allTags("agent:round"), SCAN, 0));
+    marks.addAll(store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), SCAN, 0));
+    marks.addAll(store.search(Selector.schema(ApprovalRequest.SCHEMA), SCAN, 0));
+    marks.sort((a, b) -> b.updatedAt().compareTo(a.updatedAt()));
+    Set<String> ids = new LinkedHashSet<>();
+    marks.forEach(b -> b.tagValue("run:").ifPresent(ids::add));
+    List<Run> runs = new ArrayList<>();
+    for (String id : ids) {
+      Optional<Run> run = show(id);
+      if (run.isPresent() && wanted.contains(run.get().status())) {
+        runs.add(run.get());
+        if (runs.size() == limit) {
+          break;
+        }
+      }
+    }
+    return runs;
+  }
+
+  /** Run {@code runId} with its records, or empty when the store has none of it. */
+  public Optional<Run> show(String runId) {
+    Objects.requireNonNull(runId, "runId");
+    String agentId = null;
+    for (Breadcrumb b : store.search(Selector.allTags(RunIds.tag(runId)), 50, 0)) {
+      Principal writer = Principal.writerOf(b);
+      if (writer.kind() == Principal.Kind.AGENT) {
+        agentId = writer.id();
+      }
+    }
+    return agentId == null ? Optional.empty() : Optional.of(RunRecords.load(store, policy, runId, agentId).view(approvers));
+  }
+
+  /**
+   * Approves call {@code callId} (its request id) of run {@code runId}, as {@code by}: writes the
+   * {@code approval.decision.v1} that lets it run in whichever process takes the run up.
+   *
+   * @throws NotFoundException if the store has no such run
+   * @throws ValidationException if that call does not wait for approval (it has a response, or needs none)
+   */
+  public ApprovalDecision approve(String runId, String callId, Principal by, @Nullable String reason) {
+    return decide(runId, callId, true, by, reason);
+  }
+
+  /** Denies call {@code callId} of run {@code runId}, as {@code by}; it is answered {@code tool_denied}. See {@link #approve}. */
+  public ApprovalDecision deny(String runId, String callId, Principal by, @Nullable String reason) {
+    return decide(runId, callId, false, by, reason);
+  }
+
+  private ApprovalDecision decide(String runId, String callId, boolean approve, Principal by, @Nullable String reason) {
+    Run run = require(runId);
+    Run.PendingCall call = run.pending().stream().filter(p -> p.requestId().equals(callId)).findFirst().orElseThrow(() ->
+        new ValidationException("call '" + callId + "' of run '" + runId + "' does not wait for anything: it has a response or is no call of"
+            + " this run; ./rcrt runs show " + runId + " lists its calls"));
+    if (call.approval() == null) {
+      throw new ValidationException("call '" + callId + "' (" + call.tool() + ") of run '" + runId + "' does not wait for approval"
+          + (run.status() == Run.Status.WAITING_FOR_TOOLS ? ": it waits for a runner to answer it" : ""));
+    }
+    ApprovalDecision decision = new ApprovalDecision(callId, approve, Objects.requireNonNull(by, "by"), clock.instant(), reason, runId);
+    store.create(decision.toBreadcrumb());
+    return decision;
+  }
+
+  /**
+   * Ends run {@code runId} without an answer from the model: writes its one answer, {@code status:
+   * "cancelled"}, so no process takes another step (a step under way finishes, and its answer is
+   * not recorded). Calls already written may still be run by listening runners.
+   *
+   * @return the run's answer: the cancellation, or the answer it already had
+   * @throws NotFoundException if the store has no such run
+   */
+  public AgentResponse cancel(String runId, @Nullable String reason) {
+    Run run = require(runId);
+    if (run.answer() != null) {
+      return run.answer();
+    }
+    String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
+    AgentResponse cancelled = new AgentResponse("", run.sessionId(), run.agentId(), run.triggerId(), why, null, AgentResponse.Status.CANCELLED,
+        run.rounds(), 0, null, new AgentResponse.Error("run_cancelled", why));
+    return AgentResponse.fromBreadcrumb(store.create(cancelled.toBreadcrumb().withTags(List.of(RunIds.tag(runId)))
+        .withIdempotencyKey(RunIds.answerKey(runId))));
+  }
+
+  private Run require(String runId) {
+    return show(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "' in this store (./rcrt runs list shows the runs)"));
+  }
+}

@@ -1,0 +1,222 @@
+package dev.rcrt.agent.internal.loop;
+
+import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.Run;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ApprovalDecision;
+import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the store holds of one run, read from the records tagged with its {@code run:} tag: the
+ * rounds, the tool requests and their responses, approval requests and decisions, and the answer.
+ * The loop's state is rebuilt from this, never kept only in memory. Only what the run's own agent
+ * wrote counts as a round or the answer, and only responses written by a runner count as answers
+ * (a tool can write records with any tag; they are ignored here and logged). Not thread-safe: one
+ * loop owns it while it holds the run's claim.
+ */
+public final class RunRecords {
+  private static final Logger LOG = LoggerFactory.getLogger(RunRecords.class);
+  /** The most records one run is read with. */
+  static final int MAX_RECORDS = 2000;
+
+  final String runId;
+  final String agentId;
+  private final ToolTrustPolicy policy;
+  private final List<Breadcrumb> all = new ArrayList<>();
+  final TreeMap<Integer, Round> rounds = new TreeMap<>();
+  final Map<String, Breadcrumb> requests = new HashMap<>();
+  final Map<String, ToolResponse> responses = new HashMap<>();
+  final Map<String, ApprovalRequest> approvals = new HashMap<>();
+  final List<Breadcrumb> decisions = new ArrayList<>();
+  @Nullable Breadcrumb answer;
+  /** The record that started the run (a user message or an {@code agent.context.v1}), from the first round. */
+  @Nullable String startedBy;
+  /** When the run started, from the first round; its deadline is measured from here. */
+  @Nullable Instant startedAt;
+  /** The highest round whose results the loop has put in its messages (0: none). */
+  int appendedUpTo;
+  /** The model's last answer, which asked for no tool: the run's answer, before it is recorded. */
+  dev.rcrt.llm.@Nullable ChatResponse finalRound;
+
+  RunRecords(String runId, String agentId, ToolTrustPolicy policy) {
+    this.runId = runId;
+    this.agentId = agentId;
+    this.policy = policy;
+  }
+
+  /** Reads run {@code runId} of agent {@code agentId}. */
+  public static RunRecords load(BreadcrumbStore store, ToolTrustPolicy policy, String runId, String agentId) {
+    RunRecords run = new RunRecords(runId, agentId, policy);
+    List<Breadcrumb> newestFirst = new ArrayList<>(store.search(Selector.allTags(RunIds.tag(runId)), MAX_RECORDS, 0));
+    Collections.reverse(newestFirst);
+    newestFirst.forEach(run::add);
+    return run;
+  }
+
+  /** Takes one record of the run into account (loaded, or just written by the loop). */
+  void add(Breadcrumb b) {
+    all.add(b);
+    String schema = String.valueOf(b.schemaName());
+    boolean ours = Principal.writerOf(b).equals(Principal.agent(agentId));
+    try {
+      if (schema.equals(AgentResponse.SCHEMA) && !ours) {
+        LOG.warn("run '{}': ignored {} '{}' written by {}: only agent '{}' writes its rounds and answer", runId, schema, b.id(),
+            Principal.writerOf(b), agentId);
+      } else if (Round.is(b)) {
+        Round round = Round.fromBreadcrumb(b);
+        rounds.putIfAbsent(round.index(), round);
+        if (startedBy == null) {
+          startedBy = b.contextText("started_by");
+          String at = b.contextText("run_started_at");
+          startedAt = at == null ? b.createdAt() : Instant.parse(at);
+        }
+      } else if (schema.equals(AgentResponse.SCHEMA)) {
+        answer = answer == null ? b : answer;
+      } else if (schema.equals(ToolRequest.SCHEMA)) {
+        requests.putIfAbsent(b.id(), b);
+      } else if (schema.equals(ToolResponse.SCHEMA) && ToolResponse.writtenByARunner(b, policy)) {
+        ToolResponse r = ToolResponse.fromBreadcrumb(b);
+        responses.putIfAbsent(r.requestId(), r);
+      } else if (schema.equals(ApprovalRequest.SCHEMA)) {
+        ApprovalRequest a = ApprovalRequest.fromBreadcrumb(b);
+        approvals.putIfAbsent(a.requestId(), a);
+      } else if (schema.equals(ApprovalDecision.SCHEMA)) {
+        decisions.add(b);
+      }
+    } catch (ValidationException | java.time.format.DateTimeParseException malformed) {
+      LOG.warn("run '{}': ignored malformed record '{}': {}", runId, b.id(), malformed.getMessage());
+    }
+  }
+
+  /** Records a response the loop got back directly (it is in the store already). */
+  void answered(ToolResponse response) {
+    responses.putIfAbsent(response.requestId(), response);
+  }
+
+  /** When the first decision on {@code requestId} was recorded, or null. */
+  @Nullable Instant decidedAt(String requestId) {
+    for (Breadcrumb d : decisions) {
+      if (requestId.equals(d.contextText("request_id"))) {
+        return d.createdAt();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The run as {@link Run} shows it, judged at {@code now}: decisions count only from the host and
+   * {@code approvers}.
+   */
+  public Run view(java.util.Set<Principal> approvers) {
+    List<Run.PendingCall> pending = new ArrayList<>();
+    boolean awaitingDecision = false;
+    for (String id : open()) {
+      Breadcrumb request = requests.get(id);
+      ApprovalRequest approval = approvals.get(id);
+      boolean decided = accepted(id, approvers) != null;
+      awaitingDecision |= approval != null && !decided;
+      String tool = request != null ? String.valueOf(request.contextText("tool")) : callTool(id);
+      pending.add(new Run.PendingCall(id, tool, request != null ? request.context().path("input") : dev.rcrt.core.RcrtJson.object(),
+          decided ? null : approval));
+    }
+    Run.Status status;
+    AgentResponse answered = answer == null ? null : AgentResponse.fromBreadcrumb(answer);
+    if (answered != null) {
+      status = switch (answered.status()) {
+        case ERROR -> Run.Status.FAILED;
+        case CANCELLED -> Run.Status.CANCELLED;
+        default -> Run.Status.DONE;
+      };
+    } else if (awaitingDecision) {
+      status = Run.Status.WAITING_FOR_APPROVAL;
+    } else if (!pending.isEmpty() && pending.stream().allMatch(p -> requests.containsKey(p.requestId()))) {
+      status = Run.Status.WAITING_FOR_TOOLS;
+    } else {
+      status = Run.Status.RUNNING;
+    }
+    List<String> ignored = new ArrayList<>();
+    for (Breadcrumb d : decisions) {
+      try {
+        if (!ApprovalDecision.fromBreadcrumb(d).countsFor(approvers)) {
+          ignored.add(d.id() + " by " + Principal.writerOf(d));
+        }
+      } catch (ValidationException malformed) {
+        ignored.add(d.id() + " (malformed: " + malformed.getMessage() + ")");
+      }
+    }
+    Breadcrumb first = all.isEmpty() ? null : all.get(0);
+    String session = first == null ? "" : first.tagValue("session:").orElse("");
+    String trigger = all.stream().map(b -> b.contextText("trigger_id")).filter(java.util.Objects::nonNull).findFirst().orElse("");
+    java.time.Instant updated = all.stream().map(Breadcrumb::updatedAt).max(java.util.Comparator.naturalOrder()).orElse(java.time.Instant.EPOCH);
+    return new Run(runId, agentId, session, trigger, status, rounds.size(), pending, answered, ignored, all, updated);
+  }
+
+  private String callTool(String requestId) {
+    Round last = lastRound();
+    if (last != null) {
+      for (Round.Call c : last.calls()) {
+        if (requestId.equals(c.requestId())) {
+          return String.valueOf(c.tool());
+        }
+      }
+    }
+    return "";
+  }
+
+  /** The first decision on {@code requestId} that counts, or null. */
+  @Nullable ApprovalDecision accepted(String requestId, java.util.Set<Principal> approvers) {
+    for (Breadcrumb d : decisions) {
+      try {
+        ApprovalDecision decision = ApprovalDecision.fromBreadcrumb(d);
+        if (decision.requestId().equals(requestId) && decision.countsFor(approvers)) {
+          return decision;
+        }
+      } catch (ValidationException malformed) {
+        // listed as ignored by view()
+      }
+    }
+    return null;
+  }
+
+  /** Every record read or written, oldest first. */
+  public List<Breadcrumb> all() {
+    return List.copyOf(all);
+  }
+
+  /** The last round, or null before the first. */
+  @Nullable Round lastRound() {
+    return rounds.isEmpty() ? null : rounds.lastEntry().getValue();
+  }
+
+  /** The request ids of the last round that have no response yet. */
+  List<String> open() {
+    Round last = lastRound();
+    if (last == null) {
+      return List.of();
+    }
+    List<String> open = new ArrayList<>();
+    for (Round.Call c : last.calls()) {
+      if (c.requestId() != null && !responses.containsKey(c.requestId())) {
+        open.add(c.requestId());
+      }
+    }
+    return open;
+  }
+}

@@ -1,0 +1,287 @@
+package dev.rcrt.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.ChatRequest;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.llm.ToolCall;
+import dev.rcrt.testing.ScriptedLlmClient;
+import dev.rcrt.testing.TestClock;
+import dev.rcrt.tools.ApprovalDecision;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The run is its records: rounds are recorded as they come, a run is continued from its records by
+ * another executor (as another process would), a call waiting for approval suspends the run with
+ * no thread and a decision resumes it, and every run ends with exactly one answer.
+ */
+class DurableRunTest {
+  /** The store's and the runners' time: records and waits are judged on one clock, as in a deployment on the system clock. */
+  private final TestClock clock = new TestClock();
+  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().clock(clock).eventExecutor(Runnable::run).build();
+  private final List<AutoCloseable> closing = new ArrayList<>();
+  private final AtomicInteger wired = new AtomicInteger();
+  private AgentDefinition agent;
+
+  @BeforeEach
+  void setUp() {
+    BuiltinTools.seed(store);
+    agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire").context(RcrtJson.parse("{\"name\":\"wire-money\",\"requires_approval\":true}")).build());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+  }
+
+  private ToolRunner runner(Consumer<ToolRunner.Builder> configure) {
+    ToolRunner.Builder b = ToolRunner.builder(store).timeSource(clock)
+        .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet()));
+    configure.accept(b);
+    ToolRunner r = b.build();
+    closing.add(r);
+    return r;
+  }
+
+  private AgentExecutor executor(LlmClient llm, ToolRunner runner, Consumer<AgentExecutor.Builder> configure) {
+    AgentExecutor.Builder b = AgentExecutor.builder(llm, runner).agent(agent);
+    configure.accept(b);
+    AgentExecutor e = b.build();
+    closing.add(e);
+    return e;
+  }
+
+  private List<Breadcrumb> answers(String session) {
+    return store.search(Selector.allTags("agent:response", "session:" + session), 10, 0);
+  }
+
+  @Test
+  void eachModelRoundIsRecordedAsAnAgentResponseCarryingToolRequestsBeforeItsCallsRun() {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")), ChatResponse.text("42"));
+    AgentResponse answer = executor(llm, runner(b -> {}), b -> {}).ask("s1", "6 times 7?");
+    assertThat(answer.message()).isEqualTo("42");
+
+    List<Breadcrumb> rounds = store.search(Selector.allTags("agent:round"), 10, 0);
+    assertThat(rounds).hasSize(1);
+    Breadcrumb round = rounds.get(0);
+    assertThat(round.schemaName()).isEqualTo("agent.response.v1");
+    assertThat(round.tags()).contains("session:s1").doesNotContain("agent:response", "chat:output");
+    assertThat(round.context().get("status").asText()).isEqualTo("tool_calls");
+    assertThat(round.context().at("/tool_requests/0/tool").asText()).isEqualTo("calculator");
+    assertThat(round.context().at("/tool_requests/0/input/expression").asText()).isEqualTo("6*7");
+    String requestId = round.context().at("/tool_requests/0/requestId").asText();
+    assertThat(store.get(requestId)).get().satisfies(r -> assertThat(r.schemaName()).isEqualTo(ToolRequest.SCHEMA));
+    assertThat(round.createdAt()).isBeforeOrEqualTo(store.get(requestId).orElseThrow().createdAt());
+    assertThat(round.context().at("/assistant/tool_calls/0/id").asText()).isEqualTo("c1");
+    String runId = round.tagValue("run:").orElseThrow();
+    assertThat(answers("s1")).singleElement().satisfies(a -> assertThat(a.tags()).contains("run:" + runId));
+    assertThat(answer.rounds()).isEqualTo(2);
+    assertThat(answer.toolCalls()).isEqualTo(1);
+  }
+
+  @Test
+  void aRunLeftWithAnUnansweredRequestIsFinishedByAnotherExecutorWithoutAskingARecordedRoundAgain() throws Exception {
+    // the first process records round 1 and its request, and stops there (its runner never came)
+    AtomicInteger asked = new AtomicInteger();
+    LlmClient first = r -> {
+      asked.incrementAndGet();
+      return ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}"));
+    };
+    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
+    one.askAsync("s2", "6 times 7?");
+    Run left = awaitStatus(new Runs(store), Run.Status.WAITING_FOR_TOOLS);
+    one.close();
+    assertThat(asked).hasValue(1);
+    String requestId = left.pending().get(0).requestId();
+
+    // a second process runs the request under its recorded id, then asks the model once: round 1 is not asked again
+    ScriptedLlmClient second = ScriptedLlmClient.replying(ChatResponse.text("42"));
+    AgentExecutor two = executor(second, runner(b -> {}), b -> {});
+    AgentResponse finished = two.resume(left.id()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertThat(finished.message()).isEqualTo("42");
+    assertThat(asked).hasValue(1);
+    assertThat(second.requests()).hasSize(1);
+    ChatRequest resumed = second.requests().get(0);
+    assertThat(resumed.messages().get(resumed.messages().size() - 1).role()).isEqualTo("tool");
+    assertThat(resumed.messages().get(resumed.messages().size() - 1).content()).contains("\"result\":42");
+    assertThat(resumed.messages().get(resumed.messages().size() - 2).toolCalls()).extracting(ToolCall::id).containsExactly("c1");
+    assertThat(store.search(Selector.schema(ToolRequest.SCHEMA), 10, 0)).singleElement().satisfies(r -> assertThat(r.id()).isEqualTo(requestId));
+    assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).hasSize(1);
+    assertThat(answers("s2")).hasSize(1);
+    assertThat(two.resume(left.id()).toCompletableFuture().get(10, TimeUnit.SECONDS).id()).as("resuming a finished run returns its answer")
+        .isEqualTo(finished.id());
+  }
+
+  @Test
+  void aCallWaitingForApprovalSuspendsTheRunAndTheHostsDecisionResumesItInAnotherExecutor() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")), ChatResponse.text("sent"));
+    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
+    CompletionStage<AgentResponse> pending = asking.askAsync("s3", "pay bob");
+
+    Runs runs = new Runs(store);
+    Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    assertThat(waiting.pending()).singleElement().satisfies(p -> {
+      assertThat(p.tool()).isEqualTo("wire-money");
+      assertThat(p.approval()).isNotNull();
+      assertThat(p.approval().expiresAt()).isAfter(clock.instant().plus(Duration.ofHours(23)));
+    });
+    assertThat(pending.toCompletableFuture()).isNotDone();
+    assertThat(wired).hasValue(0);
+
+    // a tool's or the model's decision does not count
+    store.create(new ApprovalDecision(waiting.pending().get(0).requestId(), true, Principal.tool("breadcrumb-create"), Instant.now(), null,
+        waiting.id()).toBreadcrumb());
+    assertThat(runs.show(waiting.id()).orElseThrow().ignoredDecisions()).hasSize(1);
+    assertThat(wired).hasValue(0);
+
+    // the asking executor is gone; another one serves the agent when the host approves
+    asking.close();
+    AgentExecutor serving = executor(llm, runner(b -> {}), b -> {});
+    Subscription served = serving.start();
+    closing.add(served::close);
+    runs.approve(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), "ok");
+
+    Run done = awaitStatus(runs, Run.Status.DONE);
+    assertThat(done.answer().message()).isEqualTo("sent");
+    assertThat(wired).hasValue(1);
+    assertThat(answers("s3")).hasSize(1);
+    assertThat(llm.requests()).hasSize(2);
+  }
+
+  @Test
+  void aDeniedCallIsAnsweredToolDeniedAndAnExpiredApprovalIsADenial() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> r.messages().get(r.messages().size() - 1).role().equals("tool")
+        ? ChatResponse.text("not sent: " + r.messages().get(r.messages().size() - 1).content())
+        : ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")));
+    AgentExecutor executor = executor(llm, runner(b -> b.approvalExpiry(Duration.ofHours(1))), b -> {});
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+
+    CompletionStage<AgentResponse> denied = executor.askAsync("s4", "pay bob");
+    Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    runs.deny(waiting.id(), waiting.pending().get(0).requestId(), Principal.ofWriter("user:alice"), "no");
+    // alice is no approver of this runner: her decision is ignored, the run still waits
+    Thread.sleep(100);
+    assertThat(denied.toCompletableFuture()).isNotDone();
+    runs.deny(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), "not today");
+    assertThat(denied.toCompletableFuture().get(10, TimeUnit.SECONDS).message()).contains("not approved by host (not today)");
+
+    CompletionStage<AgentResponse> expiring = executor.askAsync("s5", "pay bob again");
+    awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    clock.advance(Duration.ofHours(1).plusSeconds(1)); // the run's timer comes due: the approval has expired
+    assertThat(expiring.toCompletableFuture().get(10, TimeUnit.SECONDS).message()).contains("expired");
+    assertThat(wired).hasValue(0);
+  }
+
+  @Test
+  void aCancelledRunTakesNoFurtherStepAndHasOneAnswer() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")), ChatResponse.text("sent"));
+    AgentExecutor executor = executor(llm, runner(b -> {}), b -> {});
+    CompletionStage<AgentResponse> pending = executor.askAsync("s6", "pay bob");
+    Runs runs = new Runs(store);
+    Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    AgentResponse cancelled = runs.cancel(waiting.id(), "changed my mind");
+    assertThat(cancelled.status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    assertThat(pending.toCompletableFuture().get(10, TimeUnit.SECONDS).status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    runs.approve(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), null);
+    Thread.sleep(100);
+    assertThat(llm.requests()).hasSize(1);
+    assertThat(answers("s6")).hasSize(1);
+    assertThat(runs.show(waiting.id()).orElseThrow().status()).isEqualTo(Run.Status.CANCELLED);
+    assertThatThrownBy(() -> runs.approve("no-such-run", "x", Principal.host(), null)).isInstanceOf(dev.rcrt.core.NotFoundException.class);
+  }
+
+  @Test
+  void inEventModeTheRunWaitsForARunnerWithoutAThreadAndEndsAtItsDeadline() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> r.messages().get(r.messages().size() - 1).role().equals("tool")
+        ? ChatResponse.text("tool said: " + r.messages().get(r.messages().size() - 1).content())
+        : ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"1+1\"}")));
+    List<String> waits = new ArrayList<>();
+    AgentObserver watching = new AgentObserver() {
+      @Override
+      public Turn turnStarted(String agentId, String sessionId) {
+        return (response, failure) -> {};
+      }
+
+      @Override
+      public void runWaiting(String agentId, String runId, String what) {
+        waits.add(what);
+      }
+    };
+    AgentExecutor executor = executor(llm, runner(b -> {}),
+        b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(30)).observer(watching));
+    CompletionStage<AgentResponse> answer = executor.askAsync("s7", "1+1?");
+    Runs runs = new Runs(store);
+    awaitStatus(runs, Run.Status.WAITING_FOR_TOOLS);
+    assertThat(waits).isNotEmpty().allSatisfy(w -> assertThat(w).startsWith("a runner to answer 'calculator'"));
+
+    // a runner that starts later answers, and the run goes on
+    ToolRunner listening = runner(b -> {});
+    Subscription listen = listening.listen();
+    closing.add(listen::close);
+    assertThat(answer.toCompletableFuture().get(10, TimeUnit.SECONDS).message()).contains("\"result\":2");
+
+    // with no runner, the call is answered tool_timeout after 30 s and the model says so
+    listen.close();
+    CompletionStage<AgentResponse> unanswered = executor.askAsync("s8", "1+1 again?");
+    awaitStatus(runs, Run.Status.WAITING_FOR_TOOLS);
+    clock.advance(Duration.ofSeconds(31));
+    assertThat(unanswered.toCompletableFuture().get(10, TimeUnit.SECONDS).message()).contains("no tool runner answered");
+  }
+
+  @Test
+  void aRunPastItsDeadlineEndsWithARecordedErrorAnswer() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"1+1\"}")));
+    AgentExecutor executor = executor(llm, runner(b -> {}),
+        b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(30)).turnTimeout(Duration.ofMinutes(2)));
+    CompletionStage<AgentResponse> answer = executor.askAsync("s9", "loop");
+    awaitStatus(new Runs(store), Run.Status.WAITING_FOR_TOOLS);
+    clock.advance(Duration.ofMinutes(2).plusSeconds(1));
+    AgentResponse ended = answer.toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertThat(ended.status()).isEqualTo(AgentResponse.Status.ERROR);
+    assertThat(ended.error().code()).isEqualTo("agent_timeout");
+    assertThat(answers("s9")).hasSize(1);
+    assertThatThrownBy(() -> executor.resume("unknown").toCompletableFuture().join()).hasCauseInstanceOf(ValidationException.class);
+  }
+
+  private Run awaitStatus(Runs runs, Run.Status status) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      List<Run> found = runs.list(10, status);
+      if (!found.isEmpty()) {
+        return found.get(0);
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("no run reached " + status + "; runs: " + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
+  }
+}
