@@ -238,6 +238,16 @@ public final class AgentExecutor implements AutoCloseable {
             + " again from its message (./rcrt runner --agents takes up unanswered messages)")));
   }
 
+  /**
+   * {@link #answer} on a thread of this executor: the stage completes with the run's answer, which
+   * may come later from the store when the run waits (for approval, for a runner); no thread waits
+   * with it. Fails as {@link #askAsync} does.
+   */
+  public CompletionStage<AgentResponse> answerAsync(Breadcrumb trigger) {
+    Objects.requireNonNull(trigger, "trigger");
+    return onTurnThread(() -> loop.answer(trigger));
+  }
+
   /** The id of the run this executor makes of a stored trigger ({@code user.message.v1} or {@code agent.context.v1}). */
   public String runIdOf(Breadcrumb trigger) {
     return loop.runIdOf(trigger);

@@ -6,6 +6,7 @@ import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRequest;
 import java.io.IOException;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,6 +31,26 @@ public final class ApprovalOption {
       }
       return approveAll;
     };
+  }
+
+  /**
+   * The approval for a command talking to {@code cli} whose runs may wait: with {@code --approve}
+   * every tool runs; with a person at the terminal they are asked; otherwise, on a store other
+   * processes share ({@code shared}), none: the call writes an approval request and waits for a
+   * decision ({@code ./rcrt runs approve}); on the in-memory store, which nobody else can reach,
+   * the call is denied with a note.
+   */
+  public @Nullable ApprovalHandler handler(Cli cli, boolean shared) {
+    return shared && !approveAll && !cli.interactive() ? null : handler(cli);
+  }
+
+  /**
+   * The approval for a service ({@code ./rcrt runner}): with {@code --approve} every tool runs;
+   * otherwise none, so a call that needs approval writes an approval request and waits for a
+   * decision record.
+   */
+  public @Nullable ApprovalHandler forService() {
+    return approveAll ? (request, tool) -> true : null;
   }
 
   /** The approval handler for a command talking to {@code cli}. */

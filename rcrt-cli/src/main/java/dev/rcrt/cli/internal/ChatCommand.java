@@ -2,14 +2,15 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
-import dev.rcrt.agent.LlmConfig;
+import dev.rcrt.agent.AgentObserver;
+import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.UserMessage;
+import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.Subscription;
-import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.Selector;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
-import dev.rcrt.llm.OpenAiCompatibleLlmClient;
-import dev.rcrt.tools.SecretResolver;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,6 +18,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -45,11 +50,16 @@ public final class ChatCommand implements Callable<Integer> {
 
   @Mixin TrustOption trust;
 
-  @Option(names = "--base-url", paramLabel = "URL", description = "OpenAI-compatible API base, e.g. https://api.openai.com/v1, https://openrouter.ai/api/v1, http://localhost:11434/v1. Default: $RCRT_BASE_URL, else chosen by which key is set.")
-  @Nullable String baseUrl;
+  @Mixin ModelOptions models;
 
-  @Option(names = "--model", paramLabel = "NAME", description = "Model id; overrides the agent definition's model.")
-  @Nullable String model;
+  @Option(names = "--no-wait",
+      description = "Write the message for the agents serving the shared --store (./rcrt runner --agents), print the run id and exit 0.")
+  boolean noWait;
+
+  @Option(names = "--wait", paramLabel = "DURATION", converter = Converters.Durations.class,
+      description = "Wait at most this long for the answer (e.g. 3s, 2m, PT1H; default: until the run ends). On a shared --store the"
+          + " run goes on without this process; the exit status is 1.")
+  @Nullable Duration wait;
 
   @Option(names = "--agent", paramLabel = "ID", defaultValue = "default-chat-assistant", description = "agent_id of the agent definition to run (default: ${DEFAULT-VALUE}).")
   String agentId = "default-chat-assistant";
@@ -101,7 +111,7 @@ public final class ChatCommand implements Callable<Integer> {
 
   /** The model client with chat spans whose content is scrubbed of the runner's secrets, when tracing. */
   private LlmClient traced(LlmClient model, ToolRunner runner, @Nullable TraceFile tracing) {
-    return tracing == null ? model : tracing.telemetry().instrument(model, providerName(model), runner);
+    return tracing == null ? model : tracing.telemetry().instrument(model, models.providerName(cli, model), runner);
   }
 
   @Override
@@ -109,34 +119,96 @@ public final class ChatCommand implements Callable<Integer> {
     if (maxRounds < 1) {
       throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
     }
-    checkEndpoint();
+    if (wait != null && (wait.isNegative() || wait.isZero())) {
+      throw new ParameterException(spec.commandLine(), "--wait must be positive, found " + wait);
+    }
+    if (noWait && message.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--no-wait needs MESSAGE on the command line");
+    }
+    if (traceContent && trace == null) {
+      throw new ParameterException(spec.commandLine(), "--trace-content needs --trace FILE");
+    }
+    models.check(spec, cli);
     try (Workspace workspace = new Workspace(breadcrumbs, cli);
         TraceFile tracing = trace == null ? null : new TraceFile(trace, traceContent)) {
-      AgentDefinition agent = workspace.agent(agentId);
-      if (model != null) {
-        agent = agent.withModel(model);
+      AgentDefinition agent = models.apply(workspace.agent(agentId));
+      String sessionId = session != null ? session : UUID.randomUUID().toString();
+      boolean shared = !(workspace.store() instanceof InMemoryBreadcrumbStore);
+      if (noWait) {
+        return submit(workspace, agent, sessionId, shared);
       }
-      LlmClient model = llm(agent, workspace);
-      try (ToolRunner runner = workspace.runner(approval.handler(cli), trust.policy(),
+      LlmClient model = models.client(spec, cli, agent, workspace.store(), trust.policy());
+      try (ToolRunner runner = workspace.runner(approval.handler(cli, shared), trust.policy(),
               b -> {
                 if (tracing != null) {
                   b.addInterceptor(tracing.telemetry().toolInterceptor());
                 }
               });
           Subscription local = localRunner(runner, workspace);
-          AgentExecutor executor = executor(agent, traced(model, runner, tracing), runner, tracing)) {
-        String sessionId = session != null ? session : UUID.randomUUID().toString();
+          AgentExecutor executor = executor(agent, traced(model, runner, tracing), runner, tracing, workspace)) {
         if (!message.isEmpty()) {
-          print(executor.ask(sessionId, String.join(" ", message)).message());
-          return 0;
+          return answer(executor, workspace, new UserMessage(sessionId, String.join(" ", message)), shared);
         }
-        return repl(executor, sessionId);
+        return repl(executor, workspace, sessionId, shared);
       } finally {
         if (dump != null) {
           workspace.dump(dump);
         }
       }
     }
+  }
+
+  /** {@code --no-wait}: the message is written for the fleet; its run id is printed. */
+  private int submit(Workspace workspace, AgentDefinition agent, String sessionId, boolean shared) {
+    if (!shared) {
+      throw new ParameterException(spec.commandLine(),
+          "--no-wait needs a store other processes share, where ./rcrt runner --agents answers: pass --store postgresql://… or set RCRT_STORE");
+    }
+    Breadcrumb written = workspace.store().create(new UserMessage(sessionId, String.join(" ", message)).toBreadcrumb());
+    cli.out().println(dev.rcrt.agent.internal.loop.RunIds.runId(agent.agentId(), written.id()));
+    cli.note("message " + written.id() + " written in session " + sessionId + "; ./rcrt runs show RUN follows it");
+    return 0;
+  }
+
+  /**
+   * Answers one message, waiting at most {@code --wait}: prints the answer and exits 0, or 1 when
+   * the run ended in an error, every tool call of it failed, or the wait ran out.
+   */
+  private int answer(AgentExecutor executor, Workspace workspace, UserMessage said, boolean shared) {
+    Breadcrumb question = workspace.store().create(said.toBreadcrumb());
+    String runId = executor.runIdOf(question);
+    CompletableFuture<AgentResponse> answered = executor.answerAsync(question).toCompletableFuture();
+    AgentResponse response;
+    try {
+      response = wait == null ? answered.get() : answered.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      cli.note("stopped waiting after " + human(wait) + ": run " + runId + " has not answered"
+          + (shared ? "; it goes on in the processes serving the store (./rcrt runs show " + runId + ")" : "; it ends with this process"));
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 1;
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    }
+    print(response.message());
+    return failed(response, workspace, runId) ? 1 : 0;
+  }
+
+  /** Whether the run ended in an error, or every tool call it made failed. */
+  private boolean failed(AgentResponse response, Workspace workspace, String runId) {
+    if (response.status() == AgentResponse.Status.ERROR || response.status() == AgentResponse.Status.CANCELLED) {
+      return true;
+    }
+    if (response.toolCalls() == 0) {
+      return false;
+    }
+    List<Breadcrumb> results = workspace.store().search(Selector.schema("tool.response.v1").withAllTags("run:" + runId), 1000, 0);
+    return !results.isEmpty() && results.stream().noneMatch(r -> "success".equals(r.contextText("status")));
+  }
+
+  private static String human(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
   }
 
   /**
@@ -148,11 +220,9 @@ public final class ChatCommand implements Callable<Integer> {
     return inProcess ? runner.listen() : () -> {};
   }
 
-  private AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner, @Nullable TraceFile tracing) {
+  private AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner, @Nullable TraceFile tracing, Workspace workspace) {
     AgentExecutor.Builder builder = AgentExecutor.builder(llm, runner).agent(agent).maxRounds(maxRounds);
-    if (tracing != null) {
-      builder.observer(tracing.telemetry().agentObserver());
-    }
+    builder.observer(new WaitingNotes(cli, breadcrumbs.store(cli), tracing == null ? AgentObserver.NONE : tracing.telemetry().agentObserver()));
     if (toolMode == AgentExecutor.ToolMode.EVENT) {
       builder.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(120));
     }
@@ -165,7 +235,7 @@ public final class ChatCommand implements Callable<Integer> {
     return builder.build();
   }
 
-  private int repl(AgentExecutor executor, String sessionId) throws IOException {
+  private int repl(AgentExecutor executor, Workspace workspace, String sessionId, boolean shared) throws IOException {
     while (true) {
       if (cli.interactive()) {
         cli.err().print("you> ");
@@ -179,7 +249,7 @@ public final class ChatCommand implements Callable<Integer> {
         continue;
       }
       try {
-        print(executor.ask(sessionId, line.strip()).message());
+        answer(executor, workspace, new UserMessage(sessionId, line.strip()), shared);
       } catch (LlmException e) {
         cli.note(e.getMessage());
       }
@@ -189,96 +259,5 @@ public final class ChatCommand implements Callable<Integer> {
   /** Prints the answer, or, when it was streamed, ends its line. */
   private void print(String answer) {
     cli.out().println(stream ? "" : answer);
-  }
-
-
-  /** The GenAI {@code gen_ai.provider.name} of the model endpoint: well-known names, else the host. */
-  private String providerName(LlmClient llm) {
-    String url = endpoint();
-    if (llm instanceof DemoLlmClient || url == null && apiKey() == null) {
-      return "rcrt.offline_demo";
-    }
-    String host = url == null ? (cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null ? "openrouter.ai" : "api.openai.com")
-        : java.net.URI.create(url).getHost();
-    if (host == null) {
-      return "openai";
-    }
-    return host.endsWith("openai.com") ? "openai" : host.endsWith("openrouter.ai") ? "openrouter" : host.endsWith("azure.com") ? "azure.ai.openai" : host;
-  }
-
-  /** {@code --model} needs a real endpoint: a usage error before anything is opened. */
-  private void checkEndpoint() {
-    if (model != null && endpoint() == null && apiKey() == null) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--model " + model + " needs a real endpoint: pass --base-url URL (and set RCRT_API_KEY if it needs a key),"
-              + " or set OPENAI_API_KEY or OPENROUTER_API_KEY; without them chat uses the offline demo model");
-    }
-  }
-
-  private @Nullable String endpoint() {
-    return baseUrl != null ? baseUrl : cli.env().get("RCRT_BASE_URL");
-  }
-
-  private @Nullable String apiKey() {
-    return firstEnv("RCRT_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY");
-  }
-
-  /**
-   * The model client: the endpoint and key given, else the offline demo. With an endpoint and no
-   * key, an RCRT agent's {@code llm_config_id} config may name the key's secret ({@code
-   * apiKeySecretId}), read from the environment.
-   */
-  private LlmClient llm(AgentDefinition agent, Workspace workspace) {
-    String key = apiKey();
-    String url = endpoint();
-    if (url == null && key == null) {
-      cli.note("no --base-url and no API key: using the offline demo model (it knows a few phrases;"
-          + " set OPENAI_API_KEY or pass --base-url for a real model)");
-      return new DemoLlmClient();
-    }
-    if (key == null && agent.llmConfigId() != null) {
-      key = configuredKey(agent, workspace);
-    }
-    if (url == null) {
-      url = cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null
-              && cli.env().get("RCRT_API_KEY") == null
-          ? "https://openrouter.ai/api/v1"
-          : "https://api.openai.com/v1";
-    }
-    try {
-      return OpenAiCompatibleLlmClient.builder(url).apiKey(key).build();
-    } catch (LlmException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
-  }
-
-  /** The value of the secret an agent's trusted llm config names for its key, or null. */
-  private @Nullable String configuredKey(AgentDefinition agent, Workspace workspace) {
-    String secret;
-    try {
-      secret = LlmConfig.resolve(agent, workspace.store(), trust.policy()).apiKeySecretId();
-    } catch (ValidationException e) {
-      return null; // the turn reports what is wrong with the config
-    }
-    if (secret == null) {
-      return null;
-    }
-    String name = secret.startsWith("secret:") ? secret.substring("secret:".length()) : secret;
-    String value = SecretResolver.environment(cli.env()).resolve(name).orElse(null);
-    if (value == null) {
-      cli.note("agent '" + agent.agentId() + "' llm config names secret '" + name + "' for the API key, which is not set in the environment");
-    }
-    return value;
-  }
-
-  private @Nullable String firstEnv(String... names) {
-    for (String name : names) {
-      String value = cli.env().get(name);
-      if (value != null && !value.isBlank()) {
-        return value;
-      }
-    }
-    return null;
   }
 }

@@ -20,6 +20,31 @@ import picocli.CommandLine.TypeConversionException;
 final class Converters {
   private Converters() {}
 
+  /** A duration: {@code 500ms}, {@code 3s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT1H30M}). */
+  static final class Durations implements ITypeConverter<java.time.Duration> {
+    private static final java.util.regex.Pattern SHORT = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h|d)");
+
+    @Override
+    public java.time.Duration convert(String value) {
+      java.util.regex.Matcher m = SHORT.matcher(value.strip());
+      if (m.matches()) {
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+          case "ms" -> java.time.Duration.ofMillis(n);
+          case "s" -> java.time.Duration.ofSeconds(n);
+          case "m" -> java.time.Duration.ofMinutes(n);
+          case "h" -> java.time.Duration.ofHours(n);
+          default -> java.time.Duration.ofDays(n);
+        };
+      }
+      try {
+        return java.time.Duration.parse(value.strip());
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new TypeConversionException("expected a duration such as 500ms, 3s, 2m, 1h or PT1H30M, found '" + value + "'");
+      }
+    }
+  }
+
   /** Any JSON value. */
   static final class Json implements ITypeConverter<JsonNode> {
     @Override

@@ -1,0 +1,245 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.Run;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.tools.ToolRunner;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "runs",
+    description = {
+      "Agent runs kept in the store: each turn is a run whose records are its state. List them, show one, decide a call",
+      "that waits for approval, resume or cancel one. With --store shared by other processes, a decision is taken up by",
+      "whichever process serves the agent (./rcrt runner --agents)."
+    })
+public final class RunsCommand extends GroupCommand {
+
+  static Runs runs(Workspace workspace) {
+    return new Runs(workspace.store(), dev.rcrt.tools.ToolTrustPolicy.defaults(), Clock.systemUTC());
+  }
+
+  @Command(name = "list", description = "One line per run, newest first: id, status, agent, last write, what it waits for.")
+  public static final class ListRuns implements Callable<Integer> {
+    private final Cli cli;
+
+    @Mixin StoreOptions breadcrumbs;
+
+    @Option(names = "--status", paramLabel = "STATUS", split = ",",
+        description = "Only runs in these statuses: running, waiting_for_tools, waiting_for_approval, done, failed, cancelled.")
+    List<String> statuses = List.of();
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "At most N runs (default: ${DEFAULT-VALUE}).")
+    int limit = 20;
+
+    public ListRuns(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      Run.Status[] wanted = statuses.stream().map(s -> Run.Status.valueOf(s.strip().toUpperCase(Locale.ROOT))).toArray(Run.Status[]::new);
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        for (Run run : runs(workspace).list(Math.max(1, limit), wanted)) {
+          cli.out().printf("%s  %-20s %-24s %s  %s%n", run.id(), run.status().wire(), run.agentId(), run.updatedAt(), waiting(run));
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** What a run waits for, in a few words. */
+  static String waiting(Run run) {
+    StringBuilder text = new StringBuilder();
+    for (Run.PendingCall p : run.pending()) {
+      text.append(text.isEmpty() ? "" : ", ").append(p.approval() != null ? "approval of " : "").append(p.tool()).append(" (call ")
+          .append(p.requestId()).append(')');
+    }
+    return text.toString();
+  }
+
+  @Command(name = "show", description = "A run: its status, the calls it waits for, its answer and its records, oldest first.")
+  public static final class ShowRun implements Callable<Integer> {
+    private final Cli cli;
+
+    @Mixin StoreOptions breadcrumbs;
+
+    @Parameters(paramLabel = "RUN", description = "The run id (./rcrt runs list, or printed by chat --no-wait).")
+    String runId = "";
+
+    public ShowRun(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        Run run = runs(workspace).show(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "' in this store"));
+        cli.out().println("run      " + run.id());
+        cli.out().println("status   " + run.status().wire());
+        cli.out().println("agent    " + run.agentId() + "   session " + run.sessionId() + "   message " + run.triggerId());
+        cli.out().println("rounds   " + run.rounds());
+        for (Run.PendingCall p : run.pending()) {
+          cli.out().println("waits    " + (p.approval() != null ? "approval of " : "a runner for ") + p.tool() + " " + RcrtJson.write(p.input())
+              + "   call " + p.requestId() + (p.approval() != null ? "   expires " + p.approval().expiresAt() : ""));
+        }
+        run.ignoredDecisions().forEach(d -> cli.out().println("ignored  decision " + d + " (not the host or an approver)"));
+        if (run.answer() != null) {
+          cli.out().println("answer   [" + run.answer().status().wire() + "] " + run.answer().message());
+        }
+        for (Breadcrumb b : run.records()) {
+          cli.out().printf("  %s  %-20s %-38s %s%n", b.createdAt(), b.schemaName(), b.id(), b.title());
+        }
+      }
+      return 0;
+    }
+  }
+
+  /** {@code runs approve} and {@code runs deny}. */
+  abstract static class Decide implements Callable<Integer> {
+    private final Cli cli;
+
+    @Mixin StoreOptions breadcrumbs;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "The run id.")
+    String runId = "";
+
+    @Parameters(index = "1", paramLabel = "CALL", description = "The call waiting for approval: its request id (./rcrt runs show RUN).")
+    String callId = "";
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why; recorded with the decision.")
+    @Nullable String reason;
+
+    Decide(Cli cli) {
+      this.cli = cli;
+    }
+
+    abstract boolean approve();
+
+    @Override
+    public Integer call() {
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        Runs runs = runs(workspace);
+        if (approve()) {
+          runs.approve(runId, callId, Principal.host(), reason);
+        } else {
+          runs.deny(runId, callId, Principal.host(), reason);
+        }
+        cli.note((approve() ? "approved" : "denied") + " call " + callId + " of run " + runId
+            + "; the process serving the agent takes the run up (./rcrt runner --agents, or ./rcrt runs resume " + runId + ")");
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "approve", description = "Approve a call that waits for approval; the run goes on in whichever process takes it up.")
+  public static final class Approve extends Decide {
+    public Approve(Cli cli) {
+      super(cli);
+    }
+
+    @Override
+    boolean approve() {
+      return true;
+    }
+  }
+
+  @Command(name = "deny", description = "Deny a call that waits for approval: it is answered tool_denied and the run goes on.")
+  public static final class Deny extends Decide {
+    public Deny(Cli cli) {
+      super(cli);
+    }
+
+    @Override
+    boolean approve() {
+      return false;
+    }
+  }
+
+  @Command(name = "cancel", description = "End a run now: its answer says it was cancelled, and no process takes another step of it.")
+  public static final class Cancel implements Callable<Integer> {
+    private final Cli cli;
+
+    @Mixin StoreOptions breadcrumbs;
+
+    @Parameters(paramLabel = "RUN", description = "The run id.")
+    String runId = "";
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why; recorded in the answer.")
+    @Nullable String reason;
+
+    public Cancel(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        AgentResponse answer = runs(workspace).cancel(runId, reason);
+        cli.out().println("[" + answer.status().wire() + "] " + answer.message());
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "resume", description = {
+      "Continue a run in this process from its records (after the process taking it died, or to take up a decided call):",
+      "recorded model rounds are not asked again, answered calls do not run again. Prints the answer."})
+  public static final class Resume implements Callable<Integer> {
+    private final Cli cli;
+
+    @Spec CommandSpec spec;
+
+    @Mixin StoreOptions breadcrumbs;
+
+    @Mixin ModelOptions models;
+
+    @Mixin ApprovalOption approval;
+
+    @Mixin TrustOption trust;
+
+    @Parameters(paramLabel = "RUN", description = "The run id.")
+    String runId = "";
+
+    public Resume(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      models.check(spec, cli);
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        Run run = runs(workspace).show(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "' in this store"));
+        AgentDefinition agent = models.apply(workspace.agent(run.agentId()));
+        LlmClient llm = models.client(spec, cli, agent, workspace.store(), trust.policy());
+        try (ToolRunner runner = workspace.runner(approval.handler(cli, true), trust.policy());
+            AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent)
+                .observer(new WaitingNotes(cli, breadcrumbs.store(cli), dev.rcrt.agent.AgentObserver.NONE)).build()) {
+          AgentResponse answer = executor.resume(runId).toCompletableFuture().get();
+          cli.out().println(answer.message());
+          return answer.status() == AgentResponse.Status.ERROR || answer.status() == AgentResponse.Status.CANCELLED ? 1 : 0;
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        }
+      }
+    }
+  }
+}

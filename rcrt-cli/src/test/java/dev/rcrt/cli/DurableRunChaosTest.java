@@ -1,0 +1,305 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.agent.Run;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.agent.UserMessage;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Durable runs tried by killing: two agent-runner JVMs ({@code ./rcrt runner --agents --no-tools
+ * --tool-mode event}) and two tool-runner JVMs ({@code ./rcrt runner}) on one PostgreSQL store,
+ * SIGKILLed at random moments (during model calls, during tools, holding claims) and restarted,
+ * while 100 turns run: each one model round with a tool call, then an answer, against a scripted
+ * model (an OpenAI-compatible HTTP server here) that counts its requests and checks, on each one,
+ * that the round it is asked for is not recorded yet. The tool is an HTTP endpoint here that takes
+ * a moment, so kills land inside it.
+ */
+class DurableRunChaosTest {
+  private static final int TURNS = 100;
+  private static final Pattern TURN = Pattern.compile("turn-(\\d+)");
+
+  @TempDir Path logs;
+
+  private HttpServer server;
+  private String schema;
+  private String url;
+  private PostgresBreadcrumbStore store;
+  private final Map<String, AtomicInteger> modelRequests = new ConcurrentHashMap<>();
+  private final List<String> repeatedRecordedRounds = new CopyOnWriteArrayList<>();
+  private final Map<Integer, AtomicInteger> toolRuns = new ConcurrentHashMap<>();
+  private final AtomicInteger inModel = new AtomicInteger();
+  private final AtomicInteger inTool = new AtomicInteger();
+  private final List<Process> processes = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws IOException {
+    schema = TestPostgres.freshSchema();
+    url = TestPostgres.storeUrl(schema);
+    store = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).build();
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext("/v1/chat/completions", this::model);
+    server.createContext("/tool", this::tool);
+    server.start();
+    int port = server.getAddress().getPort();
+    store.create(BreadcrumbCreate.builder("tool.v1", "slowtool").context(RcrtJson.parse("""
+        {"name":"slowtool","description":"Takes a moment, then says which turn asked.",
+         "input_schema":{"type":"object","properties":{"turn":{"type":"integer"}},"required":["turn"]},
+         "implementation":{"type":"http","endpoint":"http://127.0.0.1:%d/tool"}}""".formatted(port))).build());
+    store.create(BreadcrumbCreate.builder("tool.v1", "paytool").context(RcrtJson.parse("""
+        {"name":"paytool","description":"Pays; needs a person's approval.","requires_approval":true,
+         "input_schema":{"type":"object","properties":{"turn":{"type":"integer"}},"required":["turn"]},
+         "implementation":{"type":"http","endpoint":"http://127.0.0.1:%d/tool"}}""".formatted(port))).build());
+  }
+
+  @AfterEach
+  void tearDown() {
+    processes.forEach(Process::destroyForcibly);
+    server.stop(0);
+    store.close();
+  }
+
+  /**
+   * The scripted model: round 1 calls the turn's tool, round 2 answers. Before answering it checks
+   * the store: a request for a round that is already recorded is a repeat (the run was resumed from
+   * memory, not from its records).
+   */
+  private void model(HttpExchange exchange) throws IOException {
+    inModel.incrementAndGet();
+    try {
+      JsonNode request = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      JsonNode messages = request.path("messages");
+      int turn = -1;
+      int assistants = 0;
+      String tool = "slowtool";
+      for (JsonNode m : messages) {
+        Matcher t = TURN.matcher(m.path("content").asText(""));
+        if (m.path("role").asText().equals("user") && t.find()) {
+          turn = Integer.parseInt(t.group(1));
+          assistants = 0;
+          tool = m.path("content").asText().contains("pay") ? "paytool" : "slowtool";
+        } else if (m.path("role").asText().equals("assistant")) {
+          assistants++;
+        }
+      }
+      int round = assistants + 1;
+      modelRequests.computeIfAbsent(turn + "/" + round, k -> new AtomicInteger()).incrementAndGet();
+      for (Breadcrumb r : store.search(Selector.allTags("agent:round", "session:chaos-" + turn), 10, 0)) {
+        if (r.context().path("round").asInt() == round) {
+          repeatedRecordedRounds.add("turn " + turn + " round " + round);
+        }
+      }
+      Thread.sleep(150); // a model takes a moment: kills land inside calls
+      ObjectNode message = RcrtJson.object().put("role", "assistant");
+      if (round == 1) {
+        message.putNull("content");
+        message.putArray("tool_calls").addObject().put("id", "call_" + turn).put("type", "function")
+            .putObject("function").put("name", tool).put("arguments", "{\"turn\":" + turn + "}");
+      } else {
+        message.put("content", "answer " + turn);
+      }
+      ObjectNode body = RcrtJson.object().put("id", "chatcmpl-" + turn + "-" + round).put("object", "chat.completion").put("model", "scripted");
+      body.putArray("choices").addObject().put("index", 0).put("finish_reason", round == 1 ? "tool_calls" : "stop").set("message", message);
+      body.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+      respond(exchange, RcrtJson.write(body));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      inModel.decrementAndGet();
+    }
+  }
+
+  private void tool(HttpExchange exchange) throws IOException {
+    inTool.incrementAndGet();
+    try {
+      JsonNode input = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      int turn = input.path("turn").asInt();
+      toolRuns.computeIfAbsent(turn, k -> new AtomicInteger()).incrementAndGet();
+      Thread.sleep(300);
+      respond(exchange, "{\"turn\":" + turn + ",\"ok\":true}");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      inTool.decrementAndGet();
+    }
+  }
+
+  private static void respond(HttpExchange exchange, String json) throws IOException {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(200, bytes.length);
+    exchange.getResponseBody().write(bytes);
+    exchange.close();
+  }
+
+  private String modelUrl() {
+    return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+  }
+
+  /** Role {@code i}: 0 and 1 serve the agent, 2 and 3 run tools; started and listening. */
+  private Process start(int i, int generation) throws Exception {
+    return start(i, generation, true);
+  }
+
+  /** {@link #start(int, int)}, waiting for it to listen only when {@code await}. */
+  private Process start(int i, int generation, boolean await) throws Exception {
+    Path log = logs.resolve("process-" + i + "-" + generation + ".log");
+    List<String> args = new ArrayList<>(List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--lease", "1000"));
+    if (i < 2) {
+      args.addAll(List.of("--agents", "--no-tools", "--tool-mode", "event", "--base-url", modelUrl()));
+    } else {
+      args.addAll(List.of("--concurrency", "3", "--allow-network", "127.0.0.0/8"));
+    }
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m",
+        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path")));
+    command.addAll(args);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (await && !Files.readString(log).contains("runner listening on")) {
+      if (!p.isAlive() || System.nanoTime() > deadline) {
+        throw new AssertionError("process " + i + " did not start: " + Files.readString(log));
+      }
+      Thread.sleep(20);
+    }
+    return p;
+  }
+
+  private long answered(String sessionPrefix, int n) {
+    long done = 0;
+    for (int t = 0; t < n; t++) {
+      done += store.search(Selector.allTags("agent:response", "session:" + sessionPrefix + t), 1, 0).isEmpty() ? 0 : 1;
+    }
+    return done;
+  }
+
+  @Test
+  void aHundredTurnsEachEndWithOneAnswerThoughRunnersAreKilledAtRandom() throws Exception {
+    Process[] running = new Process[4];
+    for (int i = 0; i < 4; i++) {
+      running[i] = start(i, 0);
+      processes.add(running[i]);
+    }
+    for (int t = 0; t < TURNS; t++) { // as a web application would: messages written to the store, answered by the fleet
+      store.create(new UserMessage("chaos-" + t, "turn-" + t + ": please run the tool").toBreadcrumb());
+    }
+    Random random = new Random(24);
+    int kills = 0;
+    int killedInModel = 0;
+    int killedInTool = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+    while (answeredAll() < TURNS && System.nanoTime() < deadline) {
+      Thread.sleep(200 + random.nextInt(700));
+      if (kills < 16) {
+        int victim = random.nextInt(4);
+        killedInModel += victim < 2 && inModel.get() > 0 ? 1 : 0;
+        killedInTool += victim >= 2 && inTool.get() > 0 ? 1 : 0;
+        running[victim].destroyForcibly(); // SIGKILL: no clean-up, its claims just run out
+        running[victim].waitFor(10, TimeUnit.SECONDS);
+        kills++;
+        running[victim] = start(victim, kills, false); // restarted at once; it takes up what it finds when it is up
+        processes.add(running[victim]);
+      }
+    }
+    assertThat(answeredAll()).as("turns answered within 240 s (" + kills + " kills)").isEqualTo(TURNS);
+
+    for (int t = 0; t < TURNS; t++) {
+      List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:chaos-" + t), 10, 0);
+      assertThat(answers).as("turn " + t + " has exactly one answer").hasSize(1);
+      assertThat(answers.get(0).context().get("message").asText()).isEqualTo("answer " + t);
+    }
+    assertThat(repeatedRecordedRounds).as("no recorded round was asked again").isEmpty();
+    List<Breadcrumb> responses = store.search(Selector.schema(ToolResponse.SCHEMA), 1000, 0);
+    Map<String, Long> perRequest = responses.stream().collect(Collectors.groupingBy(
+        b -> b.tagValue("request:").orElseThrow(), Collectors.counting()));
+    assertThat(perRequest).as("one tool request per turn").hasSize(TURNS);
+    assertThat(perRequest.values()).as("no tool request has two responses").containsOnly(1L);
+    long asked = modelRequests.values().stream().mapToLong(AtomicInteger::get).sum();
+    long repeatedUnrecorded = modelRequests.values().stream().filter(c -> c.get() > 1).count();
+    System.out.printf("chaos: %d turns, %d kills (%d during a model call, %d during a tool), %d model requests for %d rounds"
+            + " (%d rounds asked again after their process died before recording them), tool runs %d for %d requests%n",
+        TURNS, kills, killedInModel, killedInTool, asked, 2 * TURNS, repeatedUnrecorded,
+        toolRuns.values().stream().mapToInt(AtomicInteger::get).sum(), TURNS);
+    assertThat(kills).as("the fleet was really shaken").isGreaterThanOrEqualTo(8);
+  }
+
+  private long answeredAll() {
+    return store.search(Selector.allTags("agent:response"), 1000, 0).size();
+  }
+
+  @Test
+  void aTurnWaitingForApprovalWhileEveryProcessIsStoppedIsFinishedAfterTheyRestart() throws Exception {
+    Process[] running = new Process[4];
+    for (int i = 0; i < 4; i++) {
+      running[i] = start(i, 0);
+      processes.add(running[i]);
+    }
+    store.create(new UserMessage("chaos-0", "turn-0: please pay").toBreadcrumb());
+    Runs runs = new Runs(store);
+    Run waiting = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (waiting == null && System.nanoTime() < deadline) {
+      List<Run> found = runs.list(5, Run.Status.WAITING_FOR_APPROVAL);
+      waiting = found.isEmpty() ? null : found.get(0);
+      Thread.sleep(50);
+    }
+    assertThat(waiting).as("the run waits for approval").isNotNull();
+    for (Process p : running) {
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    CliHarness listed = CliHarness.run("runs", "list", "--store", url);
+    assertThat(listed.out()).contains(waiting.id()).contains("waiting_for_approval").contains("approval of paytool");
+    String call = waiting.pending().get(0).requestId();
+    CliHarness approved = CliHarness.run("runs", "approve", waiting.id(), call, "--store", url, "--reason", "fine");
+    assertThat(approved.status).as(approved.err()).isZero();
+
+    for (int i = 0; i < 4; i++) {
+      processes.add(start(i, 1));
+    }
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (answeredAll() < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    Run done = runs.show(waiting.id()).orElseThrow();
+    assertThat(done.status()).isEqualTo(Run.Status.DONE);
+    assertThat(done.answer().message()).isEqualTo("answer 0");
+    assertThat(store.search(Selector.allTags("agent:response"), 10, 0)).hasSize(1);
+    assertThat(modelRequests.get("0/1")).as("round 1 asked once").hasValue(1);
+    assertThat(toolRuns.get(0)).as("the approved call ran once").hasValue(1);
+    assertThat(repeatedRecordedRounds).isEmpty();
+  }
+}
