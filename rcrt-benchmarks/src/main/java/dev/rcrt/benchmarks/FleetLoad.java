@@ -41,26 +41,120 @@ public final class FleetLoad {
     InMemoryBreadcrumbStore memory = new InMemoryBreadcrumbStore();
     latency("memory", memory, memory);
     String schema = TestPostgres.freshSchema();
-    try (PostgresBreadcrumbStore writer = postgres(schema); PostgresBreadcrumbStore reader = postgres(schema)) {
+    try (PostgresBreadcrumbStore writer = postgres(schema, TestPostgres.dataSource());
+        PostgresBreadcrumbStore reader = postgres(schema, TestPostgres.dataSource())) {
       latency("postgres", writer, reader);
     }
+    pgbench(16);
     throughput("memory", 1, List.of(new InMemoryBreadcrumbStore()));
     for (int runners : new int[] {1, 2, 4}) {
-      String s = TestPostgres.freshSchema();
-      List<BreadcrumbStore> stores = new ArrayList<>();
-      for (int i = 0; i <= runners; i++) {
-        stores.add(postgres(s));
-      }
+      CountingDataSource counted = new CountingDataSource(TestPostgres.dataSource());
+      List<BreadcrumbStore> stores = stores(runners + 1, counted);
       throughput("postgres", runners, stores);
-      for (BreadcrumbStore store : stores) {
-        ((PostgresBreadcrumbStore) store).close();
-      }
+      System.out.printf("  statements per request (event reading included): %.1f%n", counted.statements.sum() / (double) (REQUESTS + WARM));
+      close(stores);
+    }
+    for (int runners : new int[] {1, 2, 4}) {
+      CountingDataSource counted = new CountingDataSource(TestPostgres.dataSource());
+      List<BreadcrumbStore> stores = stores(runners + 1, counted);
+      turns(runners, stores);
+      System.out.printf("  statements per turn (event reading included): %.1f%n", counted.statements.sum() / (double) TURNS);
+      close(stores);
     }
     System.exit(0);
   }
 
-  private static PostgresBreadcrumbStore postgres(String schema) {
-    return PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).build();
+  private static final int WARM = 50;
+  private static final int TURNS = 300;
+
+  private static PostgresBreadcrumbStore postgres(String schema, javax.sql.DataSource dataSource) {
+    return PostgresBreadcrumbStore.builder(dataSource).schema(schema).build();
+  }
+
+  private static List<BreadcrumbStore> stores(int n, javax.sql.DataSource dataSource) {
+    String s = TestPostgres.freshSchema();
+    List<BreadcrumbStore> stores = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      stores.add(postgres(s, dataSource));
+    }
+    return stores;
+  }
+
+  private static void close(List<BreadcrumbStore> stores) {
+    for (BreadcrumbStore store : stores) {
+      ((PostgresBreadcrumbStore) store).close();
+    }
+  }
+
+  /**
+   * PostgreSQL's own capacity on this machine, the yardstick: {@code pgbench}'s built-in TPC-B-like
+   * script (scale 4, {@code clients} clients, 2 threads, 15 s) against the same server and settings.
+   */
+  private static void pgbench(int clients) throws Exception {
+    java.net.URI jdbc = java.net.URI.create(TestPostgres.jdbcUrl().substring("jdbc:".length()));
+    List<String> target = List.of("-h", jdbc.getHost(), "-p", String.valueOf(jdbc.getPort()), "-U", "postgres", "postgres");
+    List<String> init = new ArrayList<>(List.of("pgbench", "-i", "-q", "-s", "4"));
+    init.addAll(target);
+    List<String> run = new ArrayList<>(List.of("pgbench", "-n", "-c", String.valueOf(clients), "-j", "2", "-T", "15"));
+    run.addAll(target);
+    try {
+      if (new ProcessBuilder(init).redirectErrorStream(true).start().waitFor() != 0) {
+        System.out.println("pgbench: initialisation failed");
+        return;
+      }
+      Process p = new ProcessBuilder(run).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      p.waitFor();
+      out.lines().filter(l -> l.startsWith("tps") || l.startsWith("latency average") || l.startsWith("pgbench (")).forEach(l ->
+          System.out.println("pgbench -c " + clients + " -j 2 (TPC-B-like, scale 4): " + l.strip()));
+    } catch (java.io.IOException e) {
+      System.out.println("pgbench: not found on this machine (" + e.getMessage() + "); install postgresql-client for the yardstick");
+    }
+  }
+
+  /**
+   * {@code runners} agent runners ({@code AgentExecutor.start()} on their own store objects, tools
+   * run in-process), {@value #TURNS} user messages written by another store object, each answered
+   * in two model rounds (a tool call, then the answer) by an instant model: turns and turn steps
+   * (model rounds + tool dispatches) per second.
+   */
+  private static void turns(int runners, List<BreadcrumbStore> stores) throws Exception {
+    BreadcrumbStore writer = stores.get(stores.size() - 1);
+    BuiltinTools.seed(writer);
+    writer.create(dev.rcrt.agent.AgentDefinition.defaultChatAgent());
+    dev.rcrt.llm.LlmClient instant = r -> r.messages().get(r.messages().size() - 1).role().equals("tool")
+        ? dev.rcrt.llm.ChatResponse.text("done")
+        : dev.rcrt.llm.ChatResponse.toolCalls(new dev.rcrt.llm.ToolCall("c1", "echo", "{\"message\":\"hi\"}"));
+    List<ToolRunner> tools = new ArrayList<>();
+    List<dev.rcrt.agent.AgentExecutor> agents = new ArrayList<>();
+    List<Subscription> serving = new ArrayList<>();
+    CountDownLatch answered = new CountDownLatch(TURNS);
+    try (Subscription counting = writer.subscribe(Selector.schema("agent.response.v1").withAllTags("agent:response"), e -> answered.countDown())) {
+      for (int i = 0; i < runners; i++) {
+        ToolRunner r = ToolRunner.builder(stores.get(i)).build();
+        tools.add(r);
+        dev.rcrt.agent.AgentExecutor executor = dev.rcrt.agent.AgentExecutor.builder(instant, r)
+            .agent(dev.rcrt.agent.AgentDefinition.fromBreadcrumb(dev.rcrt.core.spi.Records.created(
+                dev.rcrt.agent.AgentDefinition.defaultChatAgent(), "agent", java.time.Instant.now())))
+            .build();
+        agents.add(executor);
+        serving.add(executor.start());
+      }
+      long start = System.nanoTime();
+      for (int t = 0; t < TURNS; t++) {
+        writer.create(new dev.rcrt.agent.UserMessage("load-" + t, "turn " + t).toBreadcrumb());
+      }
+      if (!answered.await(300, TimeUnit.SECONDS)) {
+        throw new IllegalStateException(answered.getCount() + " turns not answered");
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      System.out.printf("agent turns postgres %d runner(s): %7.0f turns/s, %7.0f turn steps/s  (%d turns of 2 model rounds and 1 tool call in %.2f s)%n",
+          runners, TURNS / seconds, 3 * TURNS / seconds, TURNS, seconds);
+    } finally {
+      serving.forEach(Subscription::close);
+      agents.forEach(dev.rcrt.agent.AgentExecutor::close);
+      tools.forEach(ToolRunner::close);
+    }
   }
 
   /** Commit on {@code writer} → delivery to a subscriber of {@code reader}, one write every 2 ms. */
@@ -99,7 +193,7 @@ public final class FleetLoad {
       listening.add(r.listen());
     }
     try (ToolRunner agent = ToolRunner.builder(agentStore).build()) {
-      warm(agent, 50);
+      warm(agent, WARM);
       long start = System.nanoTime();
       List<CompletableFuture<ToolResponse>> answers = new ArrayList<>(REQUESTS);
       for (int i = 0; i < REQUESTS; i++) {

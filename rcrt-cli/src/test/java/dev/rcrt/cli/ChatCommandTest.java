@@ -38,7 +38,8 @@ class ChatCommandTest {
     List<JsonNode> lines = Files.readAllLines(dump).stream().map(RcrtJson::parse).toList();
     List<String> trail = lines.stream().map(l -> l.get("schema_name").asText())
         .filter(s -> s.startsWith("user.") || s.startsWith("tool.re") || s.startsWith("agent.response")).toList();
-    assertThat(trail).containsExactly("user.message.v1", "tool.request.v1", "tool.response.v1", "agent.response.v1");
+    // the model's first round (its tool call) is recorded before the call runs; the answer comes last
+    assertThat(trail).containsExactly("user.message.v1", "agent.response.v1", "tool.request.v1", "tool.response.v1", "agent.response.v1");
     JsonNode request = find(lines, "tool.request.v1");
     JsonNode response = find(lines, "tool.response.v1");
     assertThat(response.at("/context/status").asText()).isEqualTo("success");
@@ -211,7 +212,9 @@ class ChatCommandTest {
     assertThat(CliHarness.run("tools", "prompt", "--protocol", "smoke").status).isEqualTo(2);
   }
 
+  /** The first record of {@code schema}; for {@code agent.response.v1}, the answer, not a round. */
   private static JsonNode find(List<JsonNode> lines, String schema) {
-    return lines.stream().filter(l -> l.get("schema_name").asText().equals(schema)).findFirst().orElseThrow();
+    return lines.stream().filter(l -> l.get("schema_name").asText().equals(schema) && !l.path("tags").toString().contains("agent:round"))
+        .findFirst().orElseThrow();
   }
 }

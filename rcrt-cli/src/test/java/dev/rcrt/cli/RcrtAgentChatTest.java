@@ -82,7 +82,10 @@ class RcrtAgentChatTest {
     JsonNode toolResponse = only(records, "tool.response.v1");
     assertThat(RcrtJson.write(toolResponse.path("tags"))).contains("workspace:tools");
     assertThat(toolResponse.path("context").path("output").path("result").asInt()).isEqualTo(391);
-    JsonNode answer = only(records, "agent.response.v1");
+    JsonNode round = records.stream().filter(r -> r.path("tags").toString().contains("agent:round")).findFirst().orElseThrow();
+    assertThat(round.path("context").path("tool_requests").get(0).path("tool").asText()).as("the model round, recorded as RCRT's agents do")
+        .isEqualTo("calculator");
+    JsonNode answer = only(records.stream().filter(r -> !r.path("tags").toString().contains("agent:round")).toList(), "agent.response.v1");
     assertThat(RcrtJson.write(answer.path("tags"))).contains("agent:response").contains("chat:output").contains("session:s-rcrt")
         .doesNotContain("SESSION_ID_FROM_USER_MESSAGE");
     assertThat(answer.path("title").asText()).isEqualTo("Chat Response");

@@ -55,7 +55,7 @@ class TrustCommandsTest {
     CliHarness run = CliHarness.run(Map.of("RCRT_API_KEY", "k"), "",
         "chat", "--base-url", server.baseUrl() + "/v1", "--allow-network", "127.0.0.0/8", "--dump", dump.toString(), "arm yourself");
 
-    assertThat(run.status).isZero();
+    assertThat(run.status).as("every tool call of the run failed").isEqualTo(1);
     assertThat(run.out().strip()).isEqualTo("gave up");
     List<LoggedRequest> asked = server.findAll(postRequestedFor(urlEqualTo("/v1/chat/completions")));
     assertThat(asked).hasSize(3);
