@@ -185,7 +185,7 @@ public final class AgentExecutor implements AutoCloseable {
   /**
    * {@link #ask} on a thread of this executor ({@link Builder#threadFactory}); at most 64 such
    * turns run at once. The stage fails with what {@code ask} would throw, with an {@link
-   * AgentException} ({@code agent_busy}) when 64 asynchronous turns already run, or ({@code
+   * AgentException} ({@code agent_busy}) when 64 asynchronous turns run and 10,000 more wait, or ({@code
    * agent_closed}) after {@link #close()}. Closing the executor interrupts turns still running.
    */
   public CompletionStage<AgentResponse> askAsync(String sessionId, String text) {

@@ -39,6 +39,14 @@ public record Run(
     records = List.copyOf(records);
   }
 
+  /**
+   * The id of the run in which agent {@code agentId} answers user message {@code messageId}: a
+   * name-based UUID, the same in every process (what {@code ./rcrt chat --no-wait} prints).
+   */
+  public static String idOf(String agentId, String messageId) {
+    return dev.rcrt.agent.internal.loop.RunIds.runId(Objects.requireNonNull(agentId, "agentId"), Objects.requireNonNull(messageId, "messageId"));
+  }
+
   /** Where a run stands; written in lower snake case ({@code waiting_for_approval}). */
   public enum Status {
     /** A process is taking its steps, or will: no call of it waits. */

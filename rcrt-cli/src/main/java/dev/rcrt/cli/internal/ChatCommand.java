@@ -165,7 +165,7 @@ public final class ChatCommand implements Callable<Integer> {
           "--no-wait needs a store other processes share, where ./rcrt runner --agents answers: pass --store postgresql://… or set RCRT_STORE");
     }
     Breadcrumb written = workspace.store().create(new UserMessage(sessionId, String.join(" ", message)).toBreadcrumb());
-    cli.out().println(dev.rcrt.agent.internal.loop.RunIds.runId(agent.agentId(), written.id()));
+    cli.out().println(dev.rcrt.agent.Run.idOf(agent.agentId(), written.id()));
     cli.note("message " + written.id() + " written in session " + sessionId + "; ./rcrt runs show RUN follows it");
     return 0;
   }

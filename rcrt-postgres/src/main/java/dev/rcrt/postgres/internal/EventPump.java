@@ -122,31 +122,38 @@ public final class EventPump implements AutoCloseable {
   /** Reads and hands over every event after the last one delivered. */
   private void poll(Connection c) throws SQLException {
     synchronized (reading) {
-      Position upTo = lastEvent(c);
       Position after = last;
       if (after == null) {
-        last = upTo;
-      } else if (upTo.compareTo(after) > 0) {
-        deliver(c, after, upTo, subscriptions);
-        last = upTo;
+        last = lastEvent(c);
+      } else {
+        last = deliver(c, after, null, subscriptions);
       }
     }
     trimNow(c);
   }
 
-  /** Hands the events {@code (after, upTo]} to each subscription that started before them. */
-  private void deliver(Connection c, Position after, Position upTo, Map<OrderedSubscription, Position> to) throws SQLException {
+  /**
+   * Hands the events {@code (after, upTo]} (with {@code upTo} null: every event readers may take
+   * now) to each subscription that started before them.
+   *
+   * @return the position of the last event read, else {@code after}
+   */
+  private Position deliver(Connection c, Position after, @Nullable Position upTo, Map<OrderedSubscription, Position> to)
+      throws SQLException {
     Position from = after;
     int read;
     do {
       read = 0;
       List<OrderedSubscription> woken = new ArrayList<>();
-      try (PreparedStatement q = c.prepareStatement(tables.eventsAfter())) {
-        q.setLong(1, from.tx());
-        q.setLong(2, from.seq());
-        q.setLong(3, upTo.tx());
-        q.setLong(4, upTo.seq());
-        q.setInt(5, BATCH);
+      try (PreparedStatement q = c.prepareStatement(upTo == null ? tables.eventsReady() : tables.eventsAfter())) {
+        int i = 1;
+        q.setLong(i++, from.tx());
+        q.setLong(i++, from.seq());
+        if (upTo != null) {
+          q.setLong(i++, upTo.tx());
+          q.setLong(i++, upTo.seq());
+        }
+        q.setInt(i, BATCH);
         try (ResultSet rs = q.executeQuery()) {
           while (rs.next()) {
             read++;
@@ -168,6 +175,7 @@ public final class EventPump implements AutoCloseable {
       }
       woken.forEach(OrderedSubscription::deliver);
     } while (read == BATCH);
+    return from;
   }
 
   private Position lastEvent(Connection c) throws SQLException {

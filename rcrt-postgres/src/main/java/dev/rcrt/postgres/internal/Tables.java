@@ -138,6 +138,16 @@ public final class Tables {
         + " ORDER BY tx DESC, seq DESC LIMIT 1";
   }
 
+  /**
+   * Events after position {@code (?, ?)} that every reader may take now (below the oldest
+   * transaction in progress, as {@link #lastEvent()}), in log order, at most {@code ?}: one
+   * statement per wake-up.
+   */
+  public String eventsReady() {
+    return "SELECT tx, seq, type, record, expires_at FROM " + events
+        + " WHERE (tx, seq) > (?, ?) AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint ORDER BY tx, seq LIMIT ?";
+  }
+
   /** Events after position {@code (?, ?)} up to and including {@code (?, ?)}, in log order, at most {@code ?}. */
   public String eventsAfter() {
     return "SELECT tx, seq, type, record, expires_at FROM " + events

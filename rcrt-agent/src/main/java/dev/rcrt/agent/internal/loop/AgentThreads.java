@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
 public final class AgentThreads implements AutoCloseable {
   /** The most specialist turns (every depth) and asynchronous turns that may run at once. */
   public static final int MAX_CONCURRENT_TURNS = 64;
+  /** The most asynchronous turns and run steps that may wait for a thread; beyond it they are refused {@code agent_busy}. */
+  public static final int MAX_QUEUED_TURNS = 10_000;
 
   private final ThreadFactory factory;
   private final ExecutorService tools;
@@ -42,7 +44,9 @@ public final class AgentThreads implements AutoCloseable {
     this.tools = hostTools != null ? hostTools : new ThreadPoolExecutor(
         parallelism, parallelism, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
     this.specialists = bounded(factory);
-    this.turns = bounded(factory);
+    this.turns = new ThreadPoolExecutor(
+        MAX_CONCURRENT_TURNS, MAX_CONCURRENT_TURNS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(MAX_QUEUED_TURNS), factory);
+    this.turns.allowCoreThreadTimeOut(true);
   }
 
   private static ThreadPoolExecutor bounded(ThreadFactory factory) {
@@ -70,9 +74,10 @@ public final class AgentThreads implements AutoCloseable {
   }
 
   /**
-   * Runs an asynchronous turn.
+   * Runs an asynchronous turn or a run's steps, at most {@value #MAX_CONCURRENT_TURNS} at once; the
+   * rest wait their turn in order.
    *
-   * @throws AgentException {@code agent_busy} when {@value #MAX_CONCURRENT_TURNS} asynchronous turns already run
+   * @throws AgentException {@code agent_busy} when {@value #MAX_QUEUED_TURNS} already wait
    */
   public <T> Future<T> turn(Callable<T> turn) {
     return submit(turns, turn, "asynchronous turns");
@@ -86,7 +91,7 @@ public final class AgentThreads implements AutoCloseable {
         throw new AgentException(AgentException.CLOSED, "the agent executor is closed; build a new one", false, null);
       }
       throw new AgentException(
-          AgentException.BUSY, MAX_CONCURRENT_TURNS + " " + what + " already run on this agent executor; wait for one to end and ask again", true, full);
+          AgentException.BUSY, "too many " + what + " already run or wait on this agent executor; wait for one to end and ask again", true, full);
     }
   }
 

@@ -83,7 +83,7 @@ public final class RunWatcher implements AutoCloseable {
       }
       return;
     }
-    if (p.status() == Run.Status.RUNNING) {
+    if (p.status() == Run.Status.RUNNING && p.wakeAt() == null) {
       later(p.runId(), settings.runLease()); // its holder may die: look again when its lease could have run out
     } else if (p.wakeAt() != null) {
       Clock clock = settings.time() instanceof Clock c ? c : Clock.systemUTC();

@@ -166,7 +166,9 @@ public final class TurnLoop {
     String runId = runIdOf(received);
     Optional<Leases.Held> held = Leases.take(settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease(), settings.time());
     if (held.isEmpty()) {
-      return new Progress(runId, answerOf(runId), Run.Status.RUNNING, "another process is taking this run's steps", null);
+      // look again when the holder's lease runs out: at once after it died, a lease later at most
+      Instant until = settings.claims().heldUntil(RunIds.claimKey(runId)).orElse(null);
+      return new Progress(runId, answerOf(runId), Run.Status.RUNNING, "another process is taking this run's steps", until);
     }
     AgentObserver.Turn observed = settings.observer().turnStarted(agent.agentId(), UserMessage.sessionOf(received));
     Progress progress;
