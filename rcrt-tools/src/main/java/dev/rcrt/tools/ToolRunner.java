@@ -88,6 +88,10 @@ public final class ToolRunner implements AutoCloseable {
   private final List<Subscription> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** The schemas of code breadcrumbs watched so far; see {@link #watchCode}. */
   private final Set<String> codeSchemas = new java.util.HashSet<>();
+  /** What {@link #dispatch} waits for, by request id. */
+  private final Map<String, CompletableFuture<ToolResponse>> awaited = new ConcurrentHashMap<>();
+  /** The responses subscription of {@link #dispatch}, made on its first use. */
+  private @Nullable Subscription responses;
   /** The {@link #listen()} subscriptions still open, stopped by {@link #close()}. */
   private final Set<Subscription> listening = ConcurrentHashMap.newKeySet();
 
@@ -222,30 +226,42 @@ public final class ToolRunner implements AutoCloseable {
    * timeout, and cancel it to stop waiting. {@code options.handler()} is not used: listeners run only stored tools.
    */
   public CompletableFuture<ToolResponse> dispatch(ToolRequest request, ToolCallOptions options) {
+    watchResponses();
     CompletableFuture<ToolResponse> answered = new CompletableFuture<>();
-    Selector mine = Selector.schema(ToolResponse.SCHEMA).withAllTags("request:" + request.requestId());
-    Subscription watch =
-        store.subscribe(
-            mine,
-            e -> {
-              if (!ToolResponse.writtenByARunner(e.breadcrumb(), policy)) {
-                LOG.warn("ignored a tool.response.v1 for request '{}' written by {}: only runners answer requests",
-                    request.requestId(), dev.rcrt.core.Principal.writerOf(e.breadcrumb()));
-                return;
-              }
-              try {
-                answered.complete(ToolResponse.fromBreadcrumb(e.breadcrumb()));
-              } catch (RuntimeException bad) {
-                answered.completeExceptionally(bad);
-              }
-            });
-    answered.whenComplete((r, e) -> watch.close());
+    awaited.put(request.requestId(), answered);
+    answered.whenComplete((r, e) -> awaited.remove(request.requestId(), answered));
     try {
       submit(request, options);
     } catch (RuntimeException e) {
       answered.completeExceptionally(e);
     }
     return answered;
+  }
+
+  /** One subscription for the responses every {@link #dispatch} waits for (not one per request: a subscription costs the store work). */
+  private synchronized void watchResponses() {
+    if (responses == null) {
+      responses = store.subscribe(Selector.schema(ToolResponse.SCHEMA), this::onResponse);
+      watches.add(responses);
+    }
+  }
+
+  private void onResponse(BreadcrumbEvent e) {
+    String requestId = e.breadcrumb().tagValue("request:").orElse(null);
+    CompletableFuture<ToolResponse> waiting = requestId == null ? null : awaited.get(requestId);
+    if (waiting == null || e.type() != BreadcrumbEvent.Type.CREATED) {
+      return;
+    }
+    if (!ToolResponse.writtenByARunner(e.breadcrumb(), policy)) {
+      LOG.warn("ignored a tool.response.v1 for request '{}' written by {}: only runners answer requests",
+          requestId, dev.rcrt.core.Principal.writerOf(e.breadcrumb()));
+      return;
+    }
+    try {
+      waiting.complete(ToolResponse.fromBreadcrumb(e.breadcrumb()));
+    } catch (RuntimeException bad) {
+      waiting.completeExceptionally(bad);
+    }
   }
 
   /**

@@ -105,6 +105,21 @@ public final class RunRecords {
     }
   }
 
+  /**
+   * Takes a round this loop just recorded: the stored record joins the run's records, and {@code
+   * round} as the loop has it (unscrubbed, so this process's calls get their input as the model
+   * wrote it) is the round.
+   */
+  void addLive(Breadcrumb stored, Round round) {
+    all.add(stored);
+    rounds.putIfAbsent(round.index(), round);
+    if (startedBy == null) {
+      startedBy = stored.contextText("started_by");
+      String at = stored.contextText("run_started_at");
+      startedAt = at == null ? stored.createdAt() : Instant.parse(at);
+    }
+  }
+
   /** Records a response the loop got back directly (it is in the store already). */
   void answered(ToolResponse response) {
     responses.putIfAbsent(response.requestId(), response);

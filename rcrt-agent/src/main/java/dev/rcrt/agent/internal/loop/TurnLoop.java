@@ -154,8 +154,15 @@ public final class TurnLoop {
    * decision, or a process that died); nothing happens when the run is answered or unknown.
    */
   public Optional<Progress> resume(String runId) {
+    String key = RunIds.claimKey(runId);
+    if (settings.claims().isCompleted(key)) {
+      return Optional.of(new Progress(runId, null, Run.Status.DONE, "", null)); // answered: nothing to read
+    }
     RunRecords known = RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
     String started = known.startedBy;
+    if (known.answer != null) {
+      return Optional.of(new Progress(runId, known.answer, Run.Status.DONE, "", null));
+    }
     if (started == null) {
       return Optional.empty(); // no round recorded: such a run is found by its trigger, not by its id
     }
@@ -166,9 +173,7 @@ public final class TurnLoop {
     String runId = runIdOf(received);
     Optional<Leases.Held> held = Leases.take(settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease(), settings.time());
     if (held.isEmpty()) {
-      // look again when the holder's lease runs out: at once after it died, a lease later at most
-      Instant until = settings.claims().heldUntil(RunIds.claimKey(runId)).orElse(null);
-      return new Progress(runId, answerOf(runId), Run.Status.RUNNING, "another process is taking this run's steps", until);
+      return elsewhere(runId);
     }
     AgentObserver.Turn observed = settings.observer().turnStarted(agent.agentId(), UserMessage.sessionOf(received));
     Progress progress;
@@ -192,8 +197,20 @@ public final class TurnLoop {
     return progress;
   }
 
-  private @Nullable Breadcrumb answerOf(String runId) {
-    return RunRecords.load(store, settings.runner().policy(), runId, agent.agentId()).answer;
+  /**
+   * Where a run another process holds, or has finished, stands: held, it is looked at again when
+   * the holder's lease runs out (at once after the holder died, a lease later at most); finished,
+   * never again (its answer reaches whoever waits for it as a record).
+   */
+  private Progress elsewhere(String runId) {
+    String key = RunIds.claimKey(runId);
+    Optional<Instant> until = settings.claims().heldUntil(key);
+    if (until.isPresent()) {
+      return new Progress(runId, null, Run.Status.RUNNING, "another process is taking this run's steps", until.get());
+    }
+    return settings.claims().isCompleted(key)
+        ? new Progress(runId, null, Run.Status.DONE, "", null)
+        : new Progress(runId, null, Run.Status.RUNNING, "the run was just released", clock.instant()); // released a moment ago: look again now
   }
 
   private Progress steps(Breadcrumb received, String runId, RunRecords run) {
@@ -259,7 +276,9 @@ public final class TurnLoop {
         String answer = envelope == null || envelope.message().isEmpty() ? content : envelope.message();
         return answered(ctx, run, envelope, answer, AgentResponse.Status.SUCCESS, null);
       }
-      run.add(store.create(round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started)));
+      // recorded without any secret value the runner knows (a key the model echoed); this process's calls still get their input
+      BreadcrumbCreate record = round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started);
+      run.addLive(store.create(record.withContext(settings.runner().scrub(record.context()))), round);
     }
   }
 

@@ -15,6 +15,7 @@ import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -64,6 +65,8 @@ public final class RequestWorker {
   private final List<String> answeredBy;
   private final String directTag;
   private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
+  /** Requests another runner holds, by id, and the timer that looks at each again after its lease. */
+  private final Map<String, TimeSource.Timer> watching = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   /**
@@ -102,6 +105,7 @@ public final class RequestWorker {
   public Subscription start() {
     Subscription events = store.subscribe(Selector.schema(ToolRequest.SCHEMA), this::onEvent);
     Subscription decisions = store.subscribe(Selector.schema(ApprovalDecision.SCHEMA), this::onDecision);
+    Subscription responses = store.subscribe(Selector.schema("tool.response.v1"), this::onResponse);
     for (int offset = 0; !closed; offset += SWEEP) {
       List<Breadcrumb> page = store.search(Selector.schema(ToolRequest.SCHEMA), SWEEP, offset);
       page.forEach(r -> offer(r, keyOf(r)));
@@ -114,6 +118,8 @@ public final class RequestWorker {
       closed = true;
       events.close();
       decisions.close();
+      responses.close();
+      watching.clear();
       timers.forEach(TimeSource.Timer::cancel);
     };
   }
@@ -169,9 +175,11 @@ public final class RequestWorker {
     try {
       Optional<Leases.Held> taken = Leases.take(claims, key, owner, lease, time);
       if (taken.isEmpty()) {
-        if (!claims.isCompleted(key)) {
-          later(lease, () -> offer(request, key)); // its holder may die: look again when its lease could have run out
-        }
+        // its holder may die: look again when its lease could have run out, unless its response arrives first
+        watching.put(request.id(), later(lease, () -> {
+          watching.remove(request.id());
+          offer(request, key);
+        }));
         return;
       }
       held = taken.get();
@@ -205,9 +213,9 @@ public final class RequestWorker {
     }
   }
 
-  private void later(Duration delay, Runnable task) {
+  private TimeSource.Timer later(Duration delay, Runnable task) {
     if (closed) {
-      return;
+      return () -> false;
     }
     AtomicReference<TimeSource.Timer> self = new AtomicReference<>();
     TimeSource.Timer timer = time.schedule(delay, () -> {
@@ -219,5 +227,16 @@ public final class RequestWorker {
     });
     self.set(timer);
     timers.add(timer);
+    return timer;
+  }
+
+  /** A response to a request another runner holds: no need to look at it again. */
+  private void onResponse(BreadcrumbEvent event) {
+    String requestId = event.breadcrumb().contextText("request_id");
+    TimeSource.Timer pending = requestId == null ? null : watching.remove(requestId);
+    if (pending != null) {
+      pending.cancel();
+      timers.remove(pending);
+    }
   }
 }
