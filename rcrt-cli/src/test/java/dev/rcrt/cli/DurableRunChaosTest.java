@@ -61,6 +61,7 @@ class DurableRunChaosTest {
   private final List<String> repeatedRecordedRounds = new CopyOnWriteArrayList<>();
   private final Map<Integer, AtomicInteger> toolRuns = new ConcurrentHashMap<>();
   private final AtomicInteger inModel = new AtomicInteger();
+  private final List<Long> toolStarts = new CopyOnWriteArrayList<>();
   private final AtomicInteger inTool = new AtomicInteger();
   private final List<Process> processes = new ArrayList<>();
 
@@ -148,7 +149,8 @@ class DurableRunChaosTest {
       JsonNode input = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       int turn = input.path("turn").asInt();
       toolRuns.computeIfAbsent(turn, k -> new AtomicInteger()).incrementAndGet();
-      Thread.sleep(300);
+      toolStarts.add(System.nanoTime());
+      Thread.sleep(turn == 999 ? 4000 : 300);
       respond(exchange, "{\"turn\":" + turn + ",\"ok\":true}");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -178,7 +180,9 @@ class DurableRunChaosTest {
   private Process start(int i, int generation, boolean await) throws Exception {
     Path log = logs.resolve("process-" + i + "-" + generation + ".log");
     List<String> args = new ArrayList<>(List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--lease", "1000"));
-    if (i < 2) {
+    if (i >= 10) { // an agent runner that runs its tools itself
+      args.addAll(List.of("--agents", "--no-tools", "--tool-mode", "direct", "--base-url", modelUrl(), "--allow-network", "127.0.0.0/8"));
+    } else if (i < 2) {
       args.addAll(List.of("--agents", "--no-tools", "--tool-mode", "event", "--base-url", modelUrl()));
     } else {
       args.addAll(List.of("--concurrency", "3", "--allow-network", "127.0.0.0/8"));
@@ -257,6 +261,46 @@ class DurableRunChaosTest {
 
   private long answeredAll() {
     return store.search(Selector.allTags("agent:response"), 1000, 0).size();
+  }
+
+  @Test
+  void killingTheProcessWhileItsToolRunsLeavesTheTurnToAnotherProcessOnceTheLeaseRunsOut() throws Exception {
+    Process one = start(10, 0);
+    Process two = start(11, 0);
+    processes.add(one);
+    processes.add(two);
+    store.create(new UserMessage("chaos-999", "turn-999: please run the tool").toBreadcrumb());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (toolStarts.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(toolStarts).as("the tool started").isNotEmpty();
+    // the process holding the run (its claim names its pid) dies while its tool runs
+    String holder;
+    try (var c = TestPostgres.dataSource().getConnection();
+        var q = c.prepareStatement("SELECT owner FROM " + schema + ".work_claims WHERE key LIKE 'agent.run:%' AND NOT done")) {
+      try (var rs = q.executeQuery()) {
+        assertThat(rs.next()).as("a process holds the run").isTrue();
+        holder = rs.getString(1);
+      }
+    }
+    Process victim = holder.contains(":" + one.pid() + "@") ? one : two;
+    long killed = System.nanoTime();
+    victim.destroyForcibly();
+    while (toolStarts.size() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(toolStarts).as("another process ran the unanswered request again").hasSize(2);
+    double resumedAfter = (toolStarts.get(1) - killed) / 1e9;
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (answeredAll() < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:chaos-999"), 10, 0);
+    assertThat(answers).singleElement().satisfies(a -> assertThat(a.context().get("message").asText()).isEqualTo("answer 999"));
+    assertThat(modelRequests.get("999/1")).as("the recorded round was not asked again").hasValue(1);
+    assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).hasSize(1);
+    System.out.printf("resume after SIGKILL: the other process ran the request again %.2f s after the kill (lease 1 s)%n", resumedAfter);
   }
 
   @Test
