@@ -34,6 +34,8 @@ class LockFreeWritesTest {
   @Test
   void aWriteStuckInItsTransactionKeepsNoOtherRecordsWriterWaiting() throws Exception {
     String schema = TestPostgres.freshSchema();
+    // a thread per write: the common pool may have a single thread on a small machine, and the stuck write would hold it
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
     try (PostgresBreadcrumbStore store = open(schema); Connection blocker = TestPostgres.dataSource().getConnection()) {
       Breadcrumb a = store.create(BreadcrumbCreate.builder("note.v1", "a").build());
       Breadcrumb b = store.create(BreadcrumbCreate.builder("note.v1", "b").build());
@@ -42,20 +44,23 @@ class LockFreeWritesTest {
         lock.setString(1, a.id());
         lock.executeQuery().close(); // a's row is held: the store's update of a is stuck inside its transaction
       }
-      CompletableFuture<Breadcrumb> stuck = CompletableFuture.supplyAsync(() -> store.update(a.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))));
+      CompletableFuture<Breadcrumb> stuck = CompletableFuture.supplyAsync(() -> store.update(a.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))), threads);
       Thread.sleep(300);
       assertThat(stuck).as("a's update waits for the row").isNotDone();
 
       // with one lock for every writer, these would wait behind a's update until the blocker let go
-      CompletableFuture<Breadcrumb> other = CompletableFuture.supplyAsync(() -> store.update(b.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))));
-      CompletableFuture<Breadcrumb> fresh = CompletableFuture.supplyAsync(() -> store.create(BreadcrumbCreate.builder("note.v1", "c").build()));
-      CompletableFuture<Boolean> gone = CompletableFuture.supplyAsync(() -> store.delete(fresh.join().id()));
+      CompletableFuture<Breadcrumb> other =
+          CompletableFuture.supplyAsync(() -> store.update(b.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))), threads);
+      CompletableFuture<Breadcrumb> fresh = CompletableFuture.supplyAsync(() -> store.create(BreadcrumbCreate.builder("note.v1", "c").build()), threads);
+      CompletableFuture<Boolean> gone = CompletableFuture.supplyAsync(() -> store.delete(fresh.join().id()), threads);
       assertThat(other.get(10, TimeUnit.SECONDS).version()).isEqualTo(2);
       assertThat(gone.get(10, TimeUnit.SECONDS)).isTrue();
       assertThat(stuck).isNotDone();
 
       blocker.rollback();
       assertThat(stuck.get(10, TimeUnit.SECONDS).version()).isEqualTo(2);
+    } finally {
+      threads.shutdownNow();
     }
   }
 
