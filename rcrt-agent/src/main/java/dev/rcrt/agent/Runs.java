@@ -1,5 +1,6 @@
 package dev.rcrt.agent;
 
+import dev.rcrt.agent.internal.loop.RunAnswer;
 import dev.rcrt.agent.internal.loop.RunIds;
 import dev.rcrt.agent.internal.loop.RunRecords;
 import dev.rcrt.core.Breadcrumb;
@@ -145,10 +146,9 @@ public final class Runs {
       return run.answer();
     }
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    AgentResponse cancelled = new AgentResponse("", run.sessionId(), run.agentId(), run.triggerId(), why, null, AgentResponse.Status.CANCELLED,
-        run.rounds(), 0, null, new AgentResponse.Error("run_cancelled", why));
-    return AgentResponse.fromBreadcrumb(store.create(cancelled.toBreadcrumb().withTags(List.of(RunIds.tag(runId)))
-        .withIdempotencyKey(RunIds.answerKey(runId))));
+    RunRecords records = RunRecords.load(store, policy, runId, run.agentId());
+    return AgentResponse.fromBreadcrumb(RunAnswer.write(store, records, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
+        new AgentResponse.Error("run_cancelled", why), b -> b));
   }
 
   private Run require(String runId) {

@@ -379,12 +379,8 @@ public final class TurnLoop {
   private Progress answered(
       RunContext ctx, RunRecords run, @Nullable Envelope envelope, String message, AgentResponse.Status status,
       AgentResponse.@Nullable Error error) {
-    Counters turn = Counters.of(run);
-    AgentResponse response =
-        new AgentResponse("", ctx.session(), agent.agentId(), ctx.trigger().question().id(), message, turn.model, status, turn.rounds,
-            turn.toolCalls, turn.usage(), error);
-    BreadcrumbCreate written = response.toBreadcrumb().withTags(List.of(RunIds.tag(ctx.runId()))).withIdempotencyKey(RunIds.answerKey(ctx.runId()));
-    Breadcrumb stored = store.create(envelope == null ? written : envelope.decorate(written));
+    Breadcrumb stored = RunAnswer.write(store, run, ctx.session(), ctx.trigger().question().id(), message, status, error,
+        envelope == null ? b -> b : envelope::decorate);
     run.add(stored);
     return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);
   }
@@ -404,11 +400,7 @@ public final class TurnLoop {
     if (run.answer != null) {
       return run.answer;
     }
-    Counters turn = Counters.of(run);
-    AgentResponse response =
-        new AgentResponse("", UserMessage.sessionOf(trigger), agent.agentId(), Trigger.questionId(trigger), message, turn.model, status,
-            turn.rounds, turn.toolCalls, turn.usage(), error);
-    return store.create(response.toBreadcrumb().withTags(List.of(RunIds.tag(runId))).withIdempotencyKey(RunIds.answerKey(runId)));
+    return RunAnswer.write(store, run, UserMessage.sessionOf(trigger), Trigger.questionId(trigger), message, status, error, b -> b);
   }
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */
@@ -424,44 +416,6 @@ public final class TurnLoop {
       return AgentResponse.fromBreadcrumb(p.answer());
     } finally {
       pool.shutdownNow();
-    }
-  }
-
-  /** Counters of one run, from its records. */
-  private static final class Counters {
-    /** The model that gave the last answer: as the provider named it, else as it was asked for. */
-    @Nullable String model;
-    int rounds;
-    int toolCalls;
-    long promptTokens;
-    long completionTokens;
-    long totalTokens;
-
-    static Counters of(RunRecords run) {
-      Counters c = new Counters();
-      for (Round r : run.rounds.values()) {
-        c.rounds++;
-        c.toolCalls += r.calls().size();
-        c.add(r.model(), r.usage());
-      }
-      if (run.finalRound != null) {
-        c.rounds++;
-        c.add(run.finalRound.model(), run.finalRound.usage());
-      }
-      return c;
-    }
-
-    void add(@Nullable String answeredBy, ChatResponse.@Nullable Usage usage) {
-      model = answeredBy;
-      if (usage != null) {
-        promptTokens += usage.promptTokens();
-        completionTokens += usage.completionTokens();
-        totalTokens += usage.totalTokens();
-      }
-    }
-
-    ChatResponse.@Nullable Usage usage() {
-      return totalTokens > 0 ? new ChatResponse.Usage(promptTokens, completionTokens, totalTokens) : null;
     }
   }
 }
