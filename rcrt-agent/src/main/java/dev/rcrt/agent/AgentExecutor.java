@@ -3,14 +3,12 @@ package dev.rcrt.agent;
 import dev.rcrt.agent.internal.loop.AgentThreads;
 import dev.rcrt.agent.internal.loop.LoopSettings;
 import dev.rcrt.agent.internal.loop.RunWatcher;
+import dev.rcrt.agent.internal.loop.Serving;
 import dev.rcrt.agent.internal.loop.ToolBudget;
 import dev.rcrt.agent.internal.loop.TurnLoop;
 import dev.rcrt.core.Breadcrumb;
-import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ContextView;
-import dev.rcrt.core.RcrtException;
-import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
@@ -25,8 +23,6 @@ import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -34,8 +30,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs an agent's turns. For each user message ({@link #ask}, or a stored RCRT {@code
@@ -87,7 +81,6 @@ import org.slf4j.LoggerFactory;
  * the host passed in is left alone); the runner, client and store stay the host's to close.
  */
 public final class AgentExecutor implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(AgentExecutor.class);
 
   /** How tool calls are carried out. */
   public enum ToolMode {
@@ -102,6 +95,7 @@ public final class AgentExecutor implements AutoCloseable {
   private final AgentThreads threads;
   private final TurnLoop loop;
   private final RunWatcher watcher;
+  private final Serving serving;
 
   private AgentExecutor(LoopSettings settings, AgentDefinition agent) {
     this.agent = agent;
@@ -111,6 +105,7 @@ public final class AgentExecutor implements AutoCloseable {
     this.threads = settings.threads();
     this.loop = new TurnLoop(settings, agent, 0, threads.tools());
     this.watcher = new RunWatcher(loop, settings);
+    this.serving = new Serving(agent, store, loop, watcher, threads);
   }
 
   /**
@@ -271,82 +266,14 @@ public final class AgentExecutor implements AutoCloseable {
    * user.message.v1} or RCRT {@code agent.context.v1} (which names the user message it assembles
    * context for); continues waiting runs of this agent when their responses or approval decisions
    * arrive; takes over runs whose process died once their lease runs out; and, now, takes up the
-   * newest {@value #SWEEP} unanswered messages. Runs are claimed, so each step is taken by one
+   * newest 500 unanswered messages. Runs are claimed, so each step is taken by one
    * process. Steps run on the executor's turn threads. Model failures are recorded as error
    * answers; nothing escapes. Other records a trigger selector matches are left alone.
    *
    * @return closes every subscription; steps already running finish
    */
   public Subscription start() {
-    List<Selector> selectors =
-        agent.subscriptions().isEmpty() ? List.of(Selector.schema(UserMessage.SCHEMA)) : agent.subscriptions();
-    watcher.fleet();
-    List<Subscription> subs = new ArrayList<>();
-    for (Selector selector : selectors) {
-      subs.add(store.subscribe(selector, this::onEvent));
-    }
-    sweep(selectors);
-    return () -> subs.forEach(Subscription::close);
-  }
-
-  /** How many of the newest matching messages {@link #start()} looks at for unanswered ones. */
-  private static final int SWEEP = 500;
-
-  /** Starts or continues the runs of the newest unanswered messages the selectors match. */
-  private void sweep(List<Selector> selectors) {
-    java.util.Set<String> answered = new java.util.HashSet<>();
-    for (Breadcrumb b : store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), SWEEP * 2, 0)) {
-      if (agent.agentId().equals(b.contextText("agent_id"))) {
-        answered.add(String.valueOf(b.contextText("trigger_id")));
-      }
-    }
-    for (Selector selector : selectors) {
-      for (Breadcrumb trigger : store.search(selector, SWEEP, 0)) {
-        if (startsTurn(trigger) && !answered.contains(trigger.id())) {
-          offer(trigger);
-        }
-      }
-    }
-  }
-
-  private static boolean startsTurn(Breadcrumb trigger) {
-    return UserMessage.SCHEMA.equals(trigger.schemaName()) || "agent.context.v1".equals(trigger.schemaName());
-  }
-
-  private void onEvent(BreadcrumbEvent event) {
-    if (event.type() == BreadcrumbEvent.Type.CREATED && startsTurn(event.breadcrumb())) {
-      offer(event.breadcrumb());
-    }
-  }
-
-  /** Takes a run's steps on a turn thread; when they are all busy, the run is taken up by a later look. */
-  private void offer(Breadcrumb trigger) {
-    try {
-      threads.turn(() -> {
-        serve(trigger);
-        return null;
-      });
-    } catch (AgentException busy) {
-      LOG.warn("agent '{}' is busy; run of '{}' left for a later look: {}", agent.agentId(), trigger.id(), busy.getMessage());
-      watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null));
-    }
-  }
-
-  private void serve(Breadcrumb trigger) {
-    try {
-      watcher.progressed(loop.answer(trigger));
-    } catch (RcrtException e) {
-      LOG.warn("agent '{}' could not answer '{}': {}", agent.agentId(), trigger.id(), e.getMessage());
-      if (!e.code().startsWith("store_")) {
-        loop.recordFailure(trigger, e);
-      } else {
-        watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null)); // try again later
-      }
-    } catch (Throwable e) { // a host's model client or observer that throws something else: the message still gets its answer
-      LOG.warn("agent '{}' could not answer '{}'", agent.agentId(), trigger.id(), e);
-      loop.recordFailure(trigger, new AgentException(AgentException.FAILED, "agent '" + agent.agentId() + "' failed: " + Throwables.describe(e), false, e));
-      Throwables.rethrowIfFatal(e);
-    }
+    return serving.start();
   }
 
   /**
