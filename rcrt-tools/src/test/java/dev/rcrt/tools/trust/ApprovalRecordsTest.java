@@ -145,6 +145,30 @@ class ApprovalRecordsTest extends TrustFixture {
     assertThat(responses(request.requestId())).hasSize(1);
   }
 
+  @Test
+  void aRunnerThatLostTheClaimOnARequestWaitingForApprovalDoesNotKeepLookingAtIt() throws Exception {
+    TestClock clock = new TestClock();
+    ToolRunner one = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object()).timeSource(clock).claimLease(Duration.ofSeconds(15)));
+    ToolRunner two = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object()).timeSource(clock).claimLease(Duration.ofSeconds(15)));
+    Subscription a = one.listen();
+    Subscription b = two.listen();
+    closing.add(a::close);
+    closing.add(b::close);
+    runner(x -> {}).submit(ToolRequest.of("wire-money", RcrtJson.object(), "agent-1"), ToolCallOptions.by(Principal.agent("agent-1")));
+    awaitApprovalRequest();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (clock.pendingTimers() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(5); // the runner that lost the claim looks again after the lease, unless a response comes
+    }
+    assertThat(clock.pendingTimers()).isEqualTo(1);
+    for (int i = 0; i < 3; i++) {
+      clock.advance(Duration.ofSeconds(16));
+      Thread.sleep(200);
+    }
+    assertThat(clock.pendingTimers()).as("the key is completed with no response: nobody polls it every lease").isZero();
+    assertThat(responses(store.search(Selector.schema(ApprovalRequest.SCHEMA), 1, 0).get(0).contextText("request_id"))).isEmpty();
+  }
+
   private void awaitApprovalRequest() throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (store.search(Selector.schema(ApprovalRequest.SCHEMA), 1, 0).isEmpty() && System.nanoTime() < deadline) {

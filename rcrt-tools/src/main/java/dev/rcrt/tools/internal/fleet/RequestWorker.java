@@ -175,10 +175,13 @@ public final class RequestWorker {
     try {
       Optional<Leases.Held> taken = Leases.take(claims, key, owner, lease, time);
       if (taken.isEmpty()) {
-        // its holder may die: look again when its lease could have run out, unless its response arrives first
+        // its holder may die: look again when its lease could have run out, unless its response arrives first;
+        // a key completed without a response (a call waiting for approval, an answered request the start-up sweep found) is left
         watching.put(request.id(), later(lease, () -> {
           watching.remove(request.id());
-          offer(request, key);
+          if (!claims.isCompleted(key)) {
+            offer(request, key);
+          }
         }));
         return;
       }
