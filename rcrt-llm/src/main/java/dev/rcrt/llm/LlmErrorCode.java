@@ -43,7 +43,6 @@ public enum LlmErrorCode implements ErrorCode {
     return retriable;
   }
 
-
   @Override
   public String toString() {
     return code;

@@ -86,7 +86,6 @@ public enum ToolErrorCode implements ErrorCode {
     return Optional.ofNullable(BY_CODE.get(code));
   }
 
-
   @Override
   public String toString() {
     return code;

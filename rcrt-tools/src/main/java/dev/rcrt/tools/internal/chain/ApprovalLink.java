@@ -18,7 +18,6 @@ import dev.rcrt.tools.internal.SecretValues;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -95,7 +94,7 @@ final class ApprovalLink implements RealToolChain.Link {
       return decision.approved() ? null : by;
     }
     Instant now = records.clock().instant();
-    List<String> tags = new ArrayList<>(call.tags.stream().filter(t -> t.startsWith("session:") || t.startsWith("run:")).toList());
+    List<String> tags = ExecutionChain.conversationTags(call.tags);
     String runId = tags.stream().filter(t -> t.startsWith("run:")).map(t -> t.substring(4)).findFirst().orElse(null);
     ApprovalRequest asked = new ApprovalRequest(requestId, tool.name(), tool.sourceId(), records.known().scrub(call.request.input()),
         call.caller, now, now.plus(records.expiry()), runId);

@@ -132,7 +132,7 @@ public final class ExecutionChain {
   }
 
   private static List<String> responseTags(Breadcrumb stored, List<String> extraTags) {
-    List<String> tags = new ArrayList<>(stored.tags().stream().filter(t -> t.startsWith("session:") || t.startsWith("run:")).toList());
+    List<String> tags = conversationTags(stored.tags());
     tags.addAll(extraTags);
     return tags;
   }
@@ -197,9 +197,12 @@ public final class ExecutionChain {
     return response;
   }
 
-  /** Whether {@code response} says the call waits for an approval decision (and was not recorded). */
-  public static boolean pending(ToolResponse response) {
-    return ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode());
+  /**
+   * The tags of {@code tags} that place a call's records in their conversation ({@code session:}
+   * and {@code run:}), which every record a call leads to carries; a new, modifiable list.
+   */
+  static List<String> conversationTags(List<String> tags) {
+    return new ArrayList<>(tags.stream().filter(t -> t.startsWith("session:") || t.startsWith("run:")).toList());
   }
 
   /**
