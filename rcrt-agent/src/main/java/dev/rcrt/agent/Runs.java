@@ -1,7 +1,6 @@
 package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.RunAnswer;
-import dev.rcrt.agent.internal.loop.RunIds;
 import dev.rcrt.agent.internal.loop.RunRecords;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
@@ -91,15 +90,21 @@ public final class Runs {
 
   /** Run {@code runId} with its records, or empty when the store has none of it. */
   public Optional<Run> show(String runId) {
+    return records(runId).map(r -> r.view(approvers));
+  }
+
+  /** Run {@code runId}'s records, read once; empty when no agent wrote any of them. */
+  private Optional<RunRecords> records(String runId) {
     Objects.requireNonNull(runId, "runId");
+    List<Breadcrumb> newestFirst = RunRecords.read(store, runId);
     String agentId = null;
-    for (Breadcrumb b : store.search(Selector.allTags(RunIds.tag(runId)), 50, 0)) {
+    for (Breadcrumb b : newestFirst) {
       Principal writer = Principal.writerOf(b);
       if (writer.kind() == Principal.Kind.AGENT) {
         agentId = writer.id();
       }
     }
-    return agentId == null ? Optional.empty() : Optional.of(RunRecords.load(store, policy, runId, agentId).view(approvers));
+    return agentId == null ? Optional.empty() : Optional.of(RunRecords.of(newestFirst, policy, runId, agentId));
   }
 
   /**
@@ -141,17 +146,21 @@ public final class Runs {
    * @throws NotFoundException if the store has no such run
    */
   public AgentResponse cancel(String runId, @Nullable String reason) {
-    Run run = require(runId);
+    RunRecords records = records(runId).orElseThrow(() -> notFound(runId));
+    Run run = records.view(approvers);
     if (run.answer() != null) {
       return run.answer();
     }
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    RunRecords records = RunRecords.load(store, policy, runId, run.agentId());
-    return AgentResponse.fromBreadcrumb(RunAnswer.write(store, records, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
+    return AgentResponse.fromBreadcrumb(RunAnswer.write(store, records, null, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
         new AgentResponse.Error("run_cancelled", why), b -> b));
   }
 
   private Run require(String runId) {
-    return show(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "' in this store (./rcrt runs list shows the runs)"));
+    return show(runId).orElseThrow(() -> notFound(runId));
+  }
+
+  private static NotFoundException notFound(String runId) {
+    return new NotFoundException("no run '" + runId + "' in this store (./rcrt runs list shows the runs)");
   }
 }

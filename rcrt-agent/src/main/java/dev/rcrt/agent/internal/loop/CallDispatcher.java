@@ -161,7 +161,7 @@ final class CallDispatcher {
         return new Outcome(runner.fail(stored, ToolErrorCode.TOOL_FAILED,
             "agent '" + toolName + "' was interrupted before it answered (its process stopped); call it again if still needed"), null);
       }
-      return settings.eventMode() ? awaited(stored, toolName) : answered(runner.run(stored), stored, toolName);
+      return settings.eventMode() ? awaited(stored, toolName) : answered(runner.run(stored), toolName);
     }
     JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
     ToolRequest request =
@@ -179,26 +179,30 @@ final class CallDispatcher {
       if (settings.eventMode()) {
         return awaited(runner.submit(request, options), toolName);
       }
-      ToolResponse response = runner.call(request, options);
-      return answered(response, settings.runner().store().get(requestId).orElse(null), toolName);
+      return answered(runner.call(request, options), toolName);
     } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
       Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
-      return settings.eventMode() ? awaited(again, toolName) : answered(runner.run(again), again, toolName);
+      return settings.eventMode() ? awaited(again, toolName) : answered(runner.run(again), toolName);
     }
   }
 
   /** A direct call's response, or, when it waits for approval, the wait. */
-  private Outcome answered(ToolResponse response, @Nullable Breadcrumb stored, String tool) {
+  private Outcome answered(ToolResponse response, String tool) {
     if (!ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
       return new Outcome(response, null);
     }
-    return new Outcome(null, approvalWait(response.requestId(), tool));
+    return new Outcome(null, approvalWait(response.requestId(), tool, approvalRequest(response.requestId())));
   }
 
-  private Waiting approvalWait(String requestId, String tool) {
+  /** The {@code approval.request.v1} written for request {@code requestId}, if any. */
+  private @Nullable Breadcrumb approvalRequest(String requestId) {
     List<Breadcrumb> asked =
         settings.runner().store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + requestId), 1, 0);
-    Instant expires = asked.isEmpty() ? null : ApprovalRequest.fromBreadcrumb(asked.get(0)).expiresAt();
+    return asked.isEmpty() ? null : asked.get(0);
+  }
+
+  private static Waiting approvalWait(String requestId, String tool, @Nullable Breadcrumb asked) {
+    Instant expires = asked == null ? null : ApprovalRequest.fromBreadcrumb(asked).expiresAt();
     return new Waiting("approval of '" + tool + "' (call " + requestId + ")", true, expires);
   }
 
@@ -208,22 +212,18 @@ final class CallDispatcher {
    * answered with {@code tool_timeout} so the run can go on.
    */
   private Outcome awaited(Breadcrumb stored, String tool) {
-    List<Breadcrumb> asked =
-        settings.runner().store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + stored.id()), 1, 0);
-    if (!asked.isEmpty()) {
-      return new Outcome(null, approvalWait(stored.id(), tool));
+    Breadcrumb asked = approvalRequest(stored.id());
+    if (asked != null) {
+      return new Outcome(null, approvalWait(stored.id(), tool, asked));
     }
     Instant due = stored.createdAt().plus(settings.responseTimeout());
-    if (!clock().instant().isBefore(due)) {
+    if (!settings.clock().instant().isBefore(due)) {
       return new Outcome(settings.runner().fail(stored, ToolErrorCode.TOOL_TIMEOUT, "no tool runner answered request " + stored.id()
           + " within " + settings.responseTimeout().toMillis() + " ms; none may be listening on this store"), null);
     }
     return new Outcome(null, new Waiting("a runner to answer '" + tool + "' (request " + stored.id() + ")", false, due));
   }
 
-  private java.time.Clock clock() {
-    return settings.time() instanceof java.time.Clock c ? c : java.time.Clock.systemUTC();
-  }
 
   /**
    * The code behind a specialist offered as a tool: runs the specialist's own turn in a

@@ -6,6 +6,7 @@ import dev.rcrt.core.WorkClaims;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
+import java.time.Clock;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -41,4 +42,13 @@ public record LoopSettings(
     WorkClaims claims,
     String owner,
     Duration runLease,
-    Duration turnTimeout) {}
+    Duration turnTimeout) {
+
+  /**
+   * The wall clock of {@link #time()}: the time itself when it is a {@link Clock} (a test clock),
+   * else the system UTC clock. Deadlines and lease ends are instants on it.
+   */
+  public Clock clock() {
+    return time instanceof Clock c ? c : Clock.systemUTC();
+  }
+}

@@ -74,8 +74,9 @@ record Round(
     ArrayNode requests = c.putArray("tool_requests");
     for (Call call : calls) {
       if (call.requestId() != null) {
-        requests.addObject().put("tool", call.tool()).set("input", arguments(call.call()));
-        ((ObjectNode) requests.get(requests.size() - 1)).put("requestId", call.requestId());
+        ObjectNode request = requests.addObject().put("tool", call.tool());
+        request.set("input", arguments(call.call()));
+        request.put("requestId", call.requestId());
       }
     }
     c.put("agent_id", agentId);

@@ -21,13 +21,15 @@ public final class RunAnswer {
   /**
    * Writes the answer of {@code run} (or returns the one it has).
    *
+   * @param last the model's answer that ends the run, which is no recorded round (its model and
+   *     usage count), or null when the run ends otherwise
    * @param shape a last change to the record (an envelope agent's own title and tags), or identity
    * @return the stored answer
    */
   public static Breadcrumb write(
-      BreadcrumbStore store, RunRecords run, String session, String questionId, String message, AgentResponse.Status status,
+      BreadcrumbStore store, RunRecords run, @Nullable ChatResponse last, String session, String questionId, String message, AgentResponse.Status status,
       AgentResponse.@Nullable Error error, UnaryOperator<BreadcrumbCreate> shape) {
-    Counters turn = Counters.of(run);
+    Counters turn = Counters.of(run, last);
     AgentResponse response =
         new AgentResponse("", session, run.agentId, questionId, message, turn.model, status, turn.rounds, turn.toolCalls, turn.usage(), error);
     BreadcrumbCreate written = response.toBreadcrumb().withTags(List.of(RunIds.tag(run.runId))).withIdempotencyKey(RunIds.answerKey(run.runId));
@@ -44,16 +46,16 @@ public final class RunAnswer {
     long completionTokens;
     long totalTokens;
 
-    static Counters of(RunRecords run) {
+    static Counters of(RunRecords run, @Nullable ChatResponse last) {
       Counters c = new Counters();
       for (Round r : run.rounds.values()) {
         c.rounds++;
         c.toolCalls += r.calls().size();
         c.add(r.model(), r.usage());
       }
-      if (run.finalRound != null) {
+      if (last != null) {
         c.rounds++;
-        c.add(run.finalRound.model(), run.finalRound.usage());
+        c.add(last.model(), last.usage());
       }
       return c;
     }

@@ -50,10 +50,6 @@ public final class RunRecords {
   @Nullable String startedBy;
   /** When the run started, from the first round; its deadline is measured from here. */
   @Nullable Instant startedAt;
-  /** The highest round whose results the loop has put in its messages (0: none). */
-  int appendedUpTo;
-  /** The model's last answer, which asked for no tool: the run's answer, before it is recorded. */
-  dev.rcrt.llm.@Nullable ChatResponse finalRound;
 
   RunRecords(String runId, String agentId, ToolTrustPolicy policy) {
     this.runId = runId;
@@ -63,10 +59,20 @@ public final class RunRecords {
 
   /** Reads run {@code runId} of agent {@code agentId}. */
   public static RunRecords load(BreadcrumbStore store, ToolTrustPolicy policy, String runId, String agentId) {
+    return of(read(store, runId), policy, runId, agentId);
+  }
+
+  /** The records tagged with run {@code runId}'s tag, newest first, at most {@value #MAX_RECORDS}. */
+  public static List<Breadcrumb> read(BreadcrumbStore store, String runId) {
+    return store.search(Selector.allTags(RunIds.tag(runId)), MAX_RECORDS, 0);
+  }
+
+  /** Run {@code runId} of agent {@code agentId} from its records as {@link #read} returns them. */
+  public static RunRecords of(List<Breadcrumb> newestFirst, ToolTrustPolicy policy, String runId, String agentId) {
     RunRecords run = new RunRecords(runId, agentId, policy);
-    List<Breadcrumb> newestFirst = new ArrayList<>(store.search(Selector.allTags(RunIds.tag(runId)), MAX_RECORDS, 0));
-    Collections.reverse(newestFirst);
-    newestFirst.forEach(run::add);
+    List<Breadcrumb> oldestFirst = new ArrayList<>(newestFirst);
+    Collections.reverse(oldestFirst);
+    oldestFirst.forEach(run::add);
     return run;
   }
 
@@ -82,11 +88,7 @@ public final class RunRecords {
       } else if (Round.is(b)) {
         Round round = Round.fromBreadcrumb(b);
         rounds.putIfAbsent(round.index(), round);
-        if (startedBy == null) {
-          startedBy = b.contextText("started_by");
-          String at = b.contextText("run_started_at");
-          startedAt = at == null ? b.createdAt() : Instant.parse(at);
-        }
+        noteStart(b);
       } else if (schema.equals(AgentResponse.SCHEMA)) {
         answer = answer == null ? b : answer;
       } else if (schema.equals(ToolRequest.SCHEMA)) {
@@ -113,10 +115,15 @@ public final class RunRecords {
   void addLive(Breadcrumb stored, Round round) {
     all.add(stored);
     rounds.putIfAbsent(round.index(), round);
+    noteStart(stored);
+  }
+
+  /** Takes the run's start (the record that started it, and when) from its first round record read. */
+  private void noteStart(Breadcrumb round) {
     if (startedBy == null) {
-      startedBy = stored.contextText("started_by");
-      String at = stored.contextText("run_started_at");
-      startedAt = at == null ? stored.createdAt() : Instant.parse(at);
+      startedBy = round.contextText("started_by");
+      String at = round.contextText("run_started_at");
+      startedAt = at == null ? round.createdAt() : Instant.parse(at);
     }
   }
 

@@ -12,7 +12,6 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ToolResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,8 +85,7 @@ public final class RunWatcher implements AutoCloseable {
     if (p.status() == Run.Status.RUNNING && p.wakeAt() == null) {
       later(p.runId(), settings.runLease()); // its holder may die: look again when its lease could have run out
     } else if (p.wakeAt() != null) {
-      Clock clock = settings.time() instanceof Clock c ? c : Clock.systemUTC();
-      Duration in = Duration.between(clock.instant(), p.wakeAt());
+      Duration in = Duration.between(settings.clock().instant(), p.wakeAt());
       later(p.runId(), in.isNegative() ? Duration.ZERO : in);
     }
   }

@@ -63,7 +63,7 @@ public final class TurnLoop {
     this.store = settings.runner().store();
     this.offers = new Offers(settings, agent, depth);
     this.dispatcher = new CallDispatcher(settings, agent, pool, this::askSpecialist);
-    this.clock = settings.time() instanceof Clock c ? c : Clock.systemUTC();
+    this.clock = settings.clock();
   }
 
   /**
@@ -233,13 +233,14 @@ public final class TurnLoop {
         round.appendTo(messages, results(round, run));
       }
     }
+    int replayed = run.lastRound() == null ? 0 : run.lastRound().index() - 1; // the last round's results come after its dispatch
     while (true) {
       if (!clock.instant().isBefore(deadline)) {
-        return answered(ctx, run, envelopeOf(run.lastRound()), timedOut(deadline), AgentResponse.Status.ERROR,
-            new AgentResponse.Error("agent_timeout", timedOut(deadline)));
+        String late = timedOut(deadline);
+        return answered(ctx, run, null, envelopeOf(run.lastRound()), late, AgentResponse.Status.ERROR, new AgentResponse.Error("agent_timeout", late));
       }
       Round last = run.lastRound();
-      if (last != null && !appended(last, run)) {
+      if (last != null && replayed < last.index()) {
         CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), run);
         if (waiting != null) {
           Instant wake = waiting.wakeAt() == null || waiting.wakeAt().isAfter(deadline) ? deadline : waiting.wakeAt();
@@ -251,16 +252,16 @@ public final class TurnLoop {
           Envelope envelope = envelopeOf(last);
           List<ToolCall> calls = last.calls().stream().map(Round.Call::call).toList();
           String message = envelope == null ? "" : envelope.message();
-          return answered(ctx, run, envelope, Envelope.direct(message, calls, results), AgentResponse.Status.SUCCESS, null);
+          return answered(ctx, run, null, envelope, Envelope.direct(message, calls, results), AgentResponse.Status.SUCCESS, null);
         }
         last.appendTo(messages, results);
-        run.appendedUpTo = last.index();
+        replayed = last.index();
       }
       int next = last == null ? 1 : last.index() + 1;
       if (next > settings.maxRounds()) {
         String limit = "I stopped after " + settings.maxRounds() + " rounds of tool calls without reaching a final answer"
             + " (the round limit is " + settings.maxRounds() + "). Please ask again, more specifically.";
-        return answered(ctx, run, envelopeOf(last), limit, AgentResponse.Status.ROUND_LIMIT, null);
+        return answered(ctx, run, null, envelopeOf(last), limit, AgentResponse.Status.ROUND_LIMIT, null);
       }
       ChatRequest request = request(offer, llm, messages);
       StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
@@ -268,13 +269,12 @@ public final class TurnLoop {
       if (response.model() == null) {
         response = response.withModel(llm.name());
       }
-      Round round = plan(ctx, next, response);
+      String content = response.message().content() == null ? "" : response.message().content();
+      Envelope envelope = offer.protocol() == Offer.Protocol.ENVELOPE ? Envelope.parse(content).orElse(null) : null;
+      Round round = plan(ctx, next, response, envelope);
       if (round == null) {
-        run.finalRound = response;
-        String content = response.message().content() == null ? "" : response.message().content();
-        Envelope envelope = offer.protocol() == Offer.Protocol.ENVELOPE ? Envelope.parse(content).orElse(null) : null;
         String answer = envelope == null || envelope.message().isEmpty() ? content : envelope.message();
-        return answered(ctx, run, envelope, answer, AgentResponse.Status.SUCCESS, null);
+        return answered(ctx, run, response, envelope, answer, AgentResponse.Status.SUCCESS, null);
       }
       // recorded without any secret value the runner knows (a key the model echoed); this process's calls still get their input
       BreadcrumbCreate record = round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started);
@@ -290,24 +290,20 @@ public final class TurnLoop {
     return ctx.trigger().question().id() + "#" + index;
   }
 
-  /** Whether the last round's results are already in the messages. */
-  private static boolean appended(Round last, RunRecords run) {
-    return run.appendedUpTo >= last.index();
-  }
-
   /**
    * The model's answer as a round to record before its calls run, or null when it asked for no
    * tool (the answer). Calls the offer cannot carry out (an unknown tool, arguments that are not a
    * JSON object) get the error the model is told instead of a request.
+   *
+   * @param envelope for an envelope agent, the envelope in the answer, if any; else null
    */
-  private @Nullable Round plan(RunContext ctx, int index, ChatResponse response) {
+  private @Nullable Round plan(RunContext ctx, int index, ChatResponse response, @Nullable Envelope envelope) {
     ChatMessage assistant = response.message();
     String content = assistant.content() == null ? "" : assistant.content();
     Offer.Protocol protocol = ctx.offer().protocol();
     List<ToolCall> calls;
     boolean returns = true;
     if (protocol == Offer.Protocol.ENVELOPE) {
-      Envelope envelope = Envelope.parse(content).orElse(null);
       if (envelope == null || envelope.requests().isEmpty()) {
         return null;
       }
@@ -375,11 +371,15 @@ public final class TurnLoop {
         + settings.turnTimeout().toSeconds() + " s after it started, not counting time spent waiting for approval).";
   }
 
-  /** Records the run's one answer and returns where the run stands (answered). */
+  /**
+   * Records the run's one answer and returns where the run stands (answered).
+   *
+   * @param last the model's answer that ended the run, not a recorded round (its usage counts), or null
+   */
   private Progress answered(
-      RunContext ctx, RunRecords run, @Nullable Envelope envelope, String message, AgentResponse.Status status,
-      AgentResponse.@Nullable Error error) {
-    Breadcrumb stored = RunAnswer.write(store, run, ctx.session(), ctx.trigger().question().id(), message, status, error,
+      RunContext ctx, RunRecords run, @Nullable ChatResponse last, @Nullable Envelope envelope, String message,
+      AgentResponse.Status status, AgentResponse.@Nullable Error error) {
+    Breadcrumb stored = RunAnswer.write(store, run, last, ctx.session(), ctx.trigger().question().id(), message, status, error,
         envelope == null ? b -> b : envelope::decorate);
     run.add(stored);
     return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);
@@ -400,7 +400,7 @@ public final class TurnLoop {
     if (run.answer != null) {
       return run.answer;
     }
-    return RunAnswer.write(store, run, UserMessage.sessionOf(trigger), Trigger.questionId(trigger), message, status, error, b -> b);
+    return RunAnswer.write(store, run, null, UserMessage.sessionOf(trigger), Trigger.questionId(trigger), message, status, error, b -> b);
   }
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */
