@@ -19,7 +19,6 @@ import dev.rcrt.agent.UserMessage;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -187,16 +186,9 @@ class DurableRunChaosTest {
     } else {
       args.addAll(List.of("--concurrency", "3", "--allow-network", "127.0.0.0/8"));
     }
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Xmx256m",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path")));
-    command.addAll(args);
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (await && !Files.readString(log).contains("runner listening on")) {
-      if (!p.isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError("process " + i + " did not start: " + Files.readString(log));
-      }
-      Thread.sleep(20);
+    Process p = TestJvm.start(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), args, log);
+    if (await) {
+      TestJvm.await(log, "runner listening on", p, 60);
     }
     return p;
   }

@@ -3,9 +3,7 @@ package dev.rcrt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rcrt.postgres.TestPostgres;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -63,16 +61,8 @@ class RunsCommandTest {
 
   private Process runner(String url) throws Exception {
     Path log = logs.resolve("runner.log");
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), "dev.rcrt.cli.Main", "runner", "--store", url, "--agents", "--lease", "1000"));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!Files.readString(log).contains("runner listening on")) {
-      if (!p.isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError("runner did not start: " + Files.readString(log));
-      }
-      Thread.sleep(20);
-    }
+    Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--agents", "--lease", "1000"), log);
+    TestJvm.await(log, "runner listening on", p, 60);
     return p;
   }
 }

@@ -83,8 +83,8 @@ class SharedStoreTest {
         runners.add(startRunner(url, i));
       }
       Path agentLog = logs.resolve("agent.log");
-      agent = java(List.of("dev.rcrt.cli.FleetAgentMain", TestPostgres.jdbcUrl(), schema, "300"), agentLog);
-      await(agentLog, "written 150", agent);
+      agent = TestJvm.start(List.of(), List.of("dev.rcrt.cli.FleetAgentMain", TestPostgres.jdbcUrl(), schema, "300"), agentLog);
+      TestJvm.await(agentLog, "written 150", agent, 90);
       runners.get(0).destroyForcibly(); // SIGKILL halfway: no clean-up, its claims just run out
       assertThat(agent.waitFor(180, TimeUnit.SECONDS)).as("agent finished").isTrue();
       assertThat(agent.exitValue()).as(Files.readString(agentLog)).isZero();
@@ -114,33 +114,11 @@ class SharedStoreTest {
     }
   }
 
-  /** A JVM on this test's classpath running {@code args}, its output in {@code log}. */
-  private static Process java(List<String> args, Path log) throws Exception {
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "-cp", System.getProperty("java.class.path")));
-    command.addAll(args);
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-  }
-
-  private static void await(Path log, String line, Process p) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (System.nanoTime() < deadline) {
-      if (Files.readString(log).contains(line)) {
-        return;
-      }
-      if (!p.isAlive()) {
-        throw new AssertionError("exited before '" + line + "': " + Files.readString(log));
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("no '" + line + "' within 90 s: " + Files.readString(log));
-  }
-
   /** A {@code ./rcrt runner} in its own JVM, started and listening. */
   private Process startRunner(String url, int n) throws Exception {
     Path log = logs.resolve("runner-" + n + ".log");
-    Process p = java(List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--concurrency", "4", "--lease", "1000"), log);
-    await(log, "runner listening on", p);
+    Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--concurrency", "4", "--lease", "1000"), log);
+    TestJvm.await(log, "runner listening on", p, 90);
     return p;
   }
 }
