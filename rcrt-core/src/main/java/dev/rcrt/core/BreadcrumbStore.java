@@ -110,7 +110,8 @@ public interface BreadcrumbStore {
   }
 
   /**
-   * Search by meaning ({@link VectorSearch}), where this store has embeddings. The default, empty,
+   * Search by meaning ({@link VectorSearch}), where this store has embeddings (the SDK's own stores
+   * when built with an {@link EmbeddingProvider}). The default, empty,
    * means it has none: callers then fail with a message that says so (a JavaScript tool's {@code
    * context.api.vectorSearch}, for one) rather than guess with another kind of search.
    */

@@ -1,0 +1,87 @@
+package dev.rcrt.core.spi;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.EmbeddingProvider;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.VectorSearch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * {@link VectorSearch} over a process's {@link VectorIndex}, fed by an {@link EmbeddingIndexer}:
+ * the query embedded once (cached), candidates taken from the index by schema and tags, then read
+ * back from the store, so that a result is the record's current version, unexpired, matching the
+ * whole filter, and never a record whose current version is not the one the vector came from.
+ * When the read-back leaves fewer than {@code nn}, more candidates are taken (4 times {@code nn},
+ * at least 50, doubling up to the whole index). Thread-safe.
+ */
+public final class IndexedVectorSearch implements VectorSearch {
+  private final EmbeddingIndexer indexer;
+  private final VectorIndex index;
+  private final Function<Collection<String>, Map<String, Breadcrumb>> reader;
+
+  /**
+   * @param reader the current, unexpired records among the given ids (absent ones left out), read
+   *     as the store's other searches read
+   */
+  public IndexedVectorSearch(EmbeddingIndexer indexer, VectorIndex index, Function<Collection<String>, Map<String, Breadcrumb>> reader) {
+    this.indexer = Objects.requireNonNull(indexer, "indexer");
+    this.index = Objects.requireNonNull(index, "index");
+    this.reader = Objects.requireNonNull(reader, "reader");
+  }
+
+  @Override
+  public List<Breadcrumb> nearest(String query, int nn, Selector filter) {
+    Objects.requireNonNull(query, "query");
+    Objects.requireNonNull(filter, "filter");
+    if (query.isBlank()) {
+      throw new IllegalArgumentException("query is blank");
+    }
+    if (nn < 1) {
+      throw new IllegalArgumentException("nn < 1: " + nn);
+    }
+    float[] q = indexer.embedQuery(query);
+    int k = Math.max(50, nn * 4);
+    while (true) {
+      List<VectorIndex.Hit> hits = index.nearest(q, k, filter);
+      List<String> ids = new ArrayList<>(hits.size());
+      hits.forEach(h -> ids.add(h.id()));
+      Map<String, Breadcrumb> current = reader.apply(ids);
+      List<Breadcrumb> out = new ArrayList<>(nn);
+      for (VectorIndex.Hit h : hits) {
+        Breadcrumb b = current.get(h.id());
+        if (b != null && b.version() == h.version() && filter.matches(b)) {
+          out.add(b);
+          if (out.size() == nn) {
+            return List.copyOf(out);
+          }
+        }
+      }
+      if (hits.size() < k || k >= index.size()) {
+        return List.copyOf(out);
+      }
+      k = (int) Math.min((long) k * 2, index.size());
+    }
+  }
+
+  @Override
+  public long pending() {
+    return indexer.pending();
+  }
+
+  @Override
+  public boolean awaitIndexed(Duration timeout) throws InterruptedException {
+    return indexer.awaitIndexed(timeout);
+  }
+
+  @Override
+  public Optional<EmbeddingProvider> provider() {
+    return Optional.of(indexer.provider());
+  }
+}
