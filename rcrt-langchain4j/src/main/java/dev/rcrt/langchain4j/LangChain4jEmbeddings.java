@@ -87,8 +87,8 @@ public final class LangChain4jEmbeddings implements EmbeddingProvider {
   public List<float[]> embed(List<String> texts) {
     List<TextSegment> segments = new ArrayList<>(texts.size());
     for (String t : texts) {
-      // LangChain4j refuses blank segments; a blank record text means the same as a space
-      segments.add(TextSegment.from(t.isBlank() ? " " : t));
+      // LangChain4j refuses blank segments: a blank text is embedded as "(empty)"
+      segments.add(TextSegment.from(t.isBlank() ? "(empty)" : t));
     }
     List<Embedding> embeddings;
     try {
