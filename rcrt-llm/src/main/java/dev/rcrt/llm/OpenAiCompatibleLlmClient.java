@@ -1,5 +1,6 @@
 package dev.rcrt.llm;
 
+import dev.rcrt.core.EmbeddingProvider;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.SharedHttpClient;
 import dev.rcrt.llm.internal.openai.Endpoint;
@@ -120,18 +121,41 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
   }
 
   private ChatResponse send(ChatRequest request, @Nullable StreamListener listener) {
-    for (int attempt = 0; ; attempt++) {
-      Exchange.Outcome outcome = exchange.attempt(request, listener);
+    return retrying(() -> exchange.attempt(request, listener));
+  }
+
+  /**
+   * An {@link EmbeddingProvider} on this client's endpoint: {@code POST …/embeddings} (OpenAI's
+   * embeddings API, which Ollama, vLLM and LM Studio serve too) beside {@code
+   * …/chat/completions}, with this client's key, headers, HTTP client, time limits, size cap and
+   * retries. Its failures are {@link dev.rcrt.core.EmbeddingException}s: {@code
+   * embedding_unavailable} where the chat client's would be retriable (unreachable, timed out, 429,
+   * 5xx), else {@code embedding_failed}; the key and header values never appear in them.
+   *
+   * @param model the embedding model, such as {@code text-embedding-3-small} or {@code
+   *     nomic-embed-text}
+   * @param dimensions the length of its vectors (1,536 for {@code text-embedding-3-small}, 768 for
+   *     {@code nomic-embed-text}); a model that answers another length fails with {@code
+   *     embedding_failed}
+   */
+  public EmbeddingProvider embeddings(String model, int dimensions) {
+    return new OpenAiEmbeddings(this, exchange, Endpoint.embeddings(endpoint), model, dimensions);
+  }
+
+  /** Runs {@code attempt} until it answers, or fails in a way {@link Builder#maxRetries} does not retry. */
+  <T> T retrying(java.util.function.Supplier<Exchange.Outcome<T>> attempt) {
+    for (int n = 0; ; n++) {
+      Exchange.Outcome<T> outcome = attempt.get();
       if (outcome.response() != null) {
         return outcome.response();
       }
       LlmException failure = scrubbed(Objects.requireNonNull(outcome.failure()));
       // only what maxRetries documents: 429 and 5xx; a stream that timed out or broke is never sent again
-      boolean again = failure.isRetriable() && (failure.status() == 429 || failure.status() >= 500) && attempt < maxRetries;
+      boolean again = failure.isRetriable() && (failure.status() == 429 || failure.status() >= 500) && n < maxRetries;
       if (!again) {
         throw failure;
       }
-      Duration wait = outcome.retryAfter() != null ? min(outcome.retryAfter(), maxBackoff) : backoff(attempt);
+      Duration wait = outcome.retryAfter() != null ? min(outcome.retryAfter(), maxBackoff) : backoff(n);
       try {
         time.sleep(wait);
       } catch (InterruptedException e) {

@@ -55,6 +55,13 @@ public record Endpoint(
     return URI.create(base.getScheme() + "://" + base.getRawAuthority() + path + (q.length() == 0 ? "" : "?" + q));
   }
 
+  /** The embeddings URL beside a chat-completions one ({@link #chatCompletions}): {@code …/embeddings}, the same query. */
+  public static URI embeddings(URI uri) {
+    String path = uri.getRawPath();
+    path = path.substring(0, path.length() - "/chat/completions".length()) + "/embeddings";
+    return URI.create(uri.getScheme() + "://" + uri.getRawAuthority() + path + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()));
+  }
+
   /** The URL without its query, for messages: a query may carry a key (some providers take {@code ?key=}). */
   public String printable() {
     return uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath();

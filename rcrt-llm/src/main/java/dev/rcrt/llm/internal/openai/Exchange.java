@@ -48,14 +48,14 @@ public final class Exchange {
   }
 
   /** One attempt's result: a response, or a failure with the server's Retry-After if it sent one. */
-  public record Outcome(@Nullable ChatResponse response, @Nullable LlmException failure, @Nullable Duration retryAfter) {
-    static Outcome failed(LlmException e) {
-      return new Outcome(null, e, null);
+  public record Outcome<T>(@Nullable T response, @Nullable LlmException failure, @Nullable Duration retryAfter) {
+    static <T> Outcome<T> failed(LlmException e) {
+      return new Outcome<>(null, e, null);
     }
   }
 
   /** Sends {@code request} once and reads the answer; never throws {@link LlmException}. */
-  public Outcome attempt(ChatRequest request, @Nullable StreamListener listener) {
+  public Outcome<ChatResponse> attempt(ChatRequest request, @Nullable StreamListener listener) {
     boolean streaming = listener != null;
     ObjectNode body = ChatCompletionsWire.requestBody(request);
     if (streaming) {
@@ -89,8 +89,45 @@ public final class Exchange {
     }
   }
 
+  /**
+   * Sends {@code body} as JSON to {@code uri} once, with the endpoint's headers, timeout and size
+   * cap, and reads a JSON object back; never throws {@link LlmException}.
+   */
+  public Outcome<JsonNode> post(java.net.URI uri, ObjectNode body) {
+    HttpRequest.Builder http =
+        HttpRequest.newBuilder(uri)
+            .timeout(endpoint.requestTimeout())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(body)));
+    endpoint.headers().forEach(http::setHeader);
+    long started = endpoint.time().nanoTime();
+    try {
+      HttpResponse<InputStream> response = send(http.build());
+      try (BoundedLines lines = new BoundedLines(response.body(), endpoint.maxResponseBytes())) {
+        int status = response.statusCode();
+        if (status < 200 || status > 299) {
+          return refused(response, lines, started);
+        }
+        String text = joined(lines, started + endpoint.requestTimeout().toNanos());
+        JsonNode json = parse(text);
+        if (json == null) {
+          return Outcome.failed(new LlmException(
+              LlmErrorCode.LLM_BAD_RESPONSE, "endpoint " + uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath()
+                  + " answered HTTP " + status + " with a body that is not a JSON object: " + Excerpts.of(text),
+              status, null, false, null));
+        }
+        return new Outcome<>(json, null, null);
+      }
+    } catch (UncheckedIOException e) {
+      return Outcome.failed(new LlmException(LlmErrorCode.LLM_UNREACHABLE, "the answer from " + where + " broke: " + e.getCause(), 0, null, true, e));
+    } catch (LlmException e) {
+      return Outcome.failed(e);
+    }
+  }
+
   /** A non-2xx answer: the provider's {@code error.message} when it sent one, retriable for 429 and 5xx. */
-  private Outcome refused(HttpResponse<InputStream> response, BoundedLines lines, long started) {
+  private <T> Outcome<T> refused(HttpResponse<InputStream> response, BoundedLines lines, long started) {
     int status = response.statusCode();
     String text = joined(lines, started + endpoint.requestTimeout().toNanos());
     JsonNode json = parse(text);
@@ -100,10 +137,10 @@ public final class Exchange {
         new LlmException(
             LlmErrorCode.LLM_HTTP_ERROR, "model endpoint " + where + " answered HTTP " + status + ": " + detail + advice(status),
             status, provider, status == 429 || status >= 500, null);
-    return new Outcome(null, e, retryAfter(response));
+    return new Outcome<>(null, e, retryAfter(response));
   }
 
-  private Outcome read(@Nullable StreamListener listener, HttpResponse<InputStream> response, BoundedLines lines, long started) {
+  private Outcome<ChatResponse> read(@Nullable StreamListener listener, HttpResponse<InputStream> response, BoundedLines lines, long started) {
     boolean streaming = listener != null;
     int status = response.statusCode();
     String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
@@ -126,11 +163,11 @@ public final class Exchange {
           status, null, false, null);
     }
     ChatResponse completion = ChatCompletionsWire.parseCompletion(json, where);
-    return new Outcome(completion.streamedTo(listener), null, null);
+    return new Outcome<>(completion.streamedTo(listener), null, null);
   }
 
   /** A streamed answer; a stream that already produced text is not retriable (the listener saw it). */
-  private Outcome stream(StreamListener listener, int status, BoundedLines lines, long started) {
+  private Outcome<ChatResponse> stream(StreamListener listener, int status, BoundedLines lines, long started) {
     StreamAssembler assembler = new StreamAssembler(where, listener);
     try {
       SseReader.read(lines, endpoint.streamIdleTimeout(), started + endpoint.streamTimeout().toNanos(), endpoint.time(), where, assembler::accept);
@@ -143,7 +180,7 @@ public final class Exchange {
       boolean retriable = e.isRetriable() && !assembler.emitted();
       return Outcome.failed(new LlmException(e.code(), e.getMessage(), status, e.providerMessage(), retriable, null));
     }
-    return new Outcome(assembler.response(), null, null);
+    return new Outcome<>(assembler.response(), null, null);
   }
 
   private HttpResponse<InputStream> send(HttpRequest request) {
