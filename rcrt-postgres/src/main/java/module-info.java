@@ -3,6 +3,7 @@ module dev.rcrt.postgres {
   requires transitive dev.rcrt.core;
   requires transitive java.sql;
   requires flyway.core;
+  requires org.apache.lucene.core;
   requires org.postgresql.jdbc;
   requires org.slf4j;
 

@@ -6,26 +6,38 @@ import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.BreadcrumbUpdate;
 import dev.rcrt.core.ConflictException;
+import dev.rcrt.core.EmbeddingPolicy;
+import dev.rcrt.core.EmbeddingProvider;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.VectorSearch;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.DaemonThreads;
+import dev.rcrt.core.spi.EmbeddingIndexer;
 import dev.rcrt.core.spi.Ids;
+import dev.rcrt.core.spi.IndexedVectorSearch;
 import dev.rcrt.core.spi.Records;
 import dev.rcrt.postgres.internal.EventPump;
+import dev.rcrt.postgres.internal.LuceneVectorIndex;
 import dev.rcrt.postgres.internal.PostgresClaims;
 import dev.rcrt.postgres.internal.Rows;
 import dev.rcrt.postgres.internal.Tables;
 import dev.rcrt.postgres.internal.Transactions;
+import dev.rcrt.postgres.internal.VectorFeed;
+import dev.rcrt.postgres.internal.VectorSink;
+import dev.rcrt.postgres.internal.VectorTable;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -73,6 +85,23 @@ import org.jspecify.annotations.Nullable;
  * Builder#eventRetention(Duration)} (default 24 h): a process that is away longer misses the older
  * ones.
  *
+ * <p><b>Search by meaning</b> ({@link Builder#embeddings}): a record is embedded after its write
+ * commits, by the process that wrote it, on a background thread (the writer only queues its id),
+ * and its unit vector is kept in {@code breadcrumb_vectors} with the version it came from: the
+ * truth the fleet shares. Every process answers {@link #vectorSearch()} from its own in-memory index
+ * (Lucene; exact below {@link Builder#exactVectorSearchBelow(int)} vectors, HNSW above), rebuilt
+ * from the table when the store is built and kept in step with it by polling every {@link
+ * Builder#pollInterval(Duration)} (at once for this process's own vectors). A new or changed record
+ * is therefore found by meaning once it is embedded and the index has read its row: the lag is the
+ * embedding time plus at most one poll interval ({@link VectorSearch#pending()}, {@link
+ * VectorSearch#awaitIndexed}). An update or delete takes the older vector out of each index when
+ * its event arrives, and every result is read back from the table and dropped unless its current
+ * version is the one the vector came from, so an old vector never answers. A failing provider
+ * never fails a write: the record waits and is embedded when it works again, and records whose
+ * writer stopped before embedding them are found by a sweep once a minute (one process at a time,
+ * by a work claim). No PostgreSQL extension is needed; pgvector could answer the same searches in
+ * the database (see migration V4), but it is not packaged everywhere this store runs.
+ *
  * <p>Thread-safe.
  */
 public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoCloseable {
@@ -83,6 +112,11 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   private final EventPump events;
   private final PostgresClaims claims;
   private final Duration retention;
+  private final @Nullable EmbeddingIndexer indexer;
+  private final @Nullable VectorFeed feed;
+  private final @Nullable LuceneVectorIndex vectors;
+  private final @Nullable VectorSearch vectorSearch;
+  private final @Nullable Subscription vectorEvents;
 
   private PostgresBreadcrumbStore(Builder b) {
     this.dataSource = b.dataSource;
@@ -95,6 +129,25 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     this.retention = b.eventRetention;
     if (b.migrate) {
       migrate(dataSource, b.schema);
+    }
+    if (b.embeddings != null) {
+      VectorTable table = new VectorTable(tables);
+      LuceneVectorIndex index = new LuceneVectorIndex(b.exactBelow);
+      VectorFeed[] later = new VectorFeed[1];
+      EmbeddingIndexer embedder =
+          new EmbeddingIndexer("postgres/" + b.schema, b.embeddings, b.policy, id -> Optional.ofNullable(currentOf(List.of(id)).get(id)),
+              new VectorSink(tx, table, b.embeddings.model(), () -> later[0].wake()));
+      this.vectors = index;
+      this.indexer = embedder;
+      this.feed = later[0] = new VectorFeed(tx, tables, table, index, b.embeddings.model(), embedder, claims, "store:" + Ids.random(), b.pollInterval);
+      this.vectorEvents = subscribe(Selector.all(), feed::onEvent);
+      this.vectorSearch = new IndexedVectorSearch(embedder, index, this::currentOf, feed::awaitCaughtUp);
+    } else {
+      this.vectors = null;
+      this.indexer = null;
+      this.feed = null;
+      this.vectorEvents = null;
+      this.vectorSearch = null;
     }
   }
 
@@ -133,6 +186,9 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
             Rows.expiresAt(stored), Rows.maxReads(stored), create.idempotencyKey());
         try (ResultSet rs = q.executeQuery()) {
           if (rs.next()) {
+            if (indexer != null) {
+              indexer.offer(id);
+            }
             return stored;
           }
         }
@@ -173,7 +229,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(update, "update");
     Records.check(id, update);
-    return tx.writeRecord("update breadcrumb '" + id + "'", id, c -> {
+    Breadcrumb updated = tx.writeRecord("update breadcrumb '" + id + "'", id, c -> {
       Instant now = clock.instant();
       Breadcrumb old = Rows.one(c, tables.lockVisible(), id, Rows.at(now));
       if (old == null) {
@@ -187,12 +243,21 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
           RcrtJson.write(stored.context()), RcrtJson.write(stored), id);
       return stored;
     });
+    if (vectors != null && indexer != null) {
+      vectors.removeBefore(id, updated.version());
+      indexer.offer(id);
+    }
+    return updated;
   }
 
   @Override
   public boolean delete(String id) {
     Objects.requireNonNull(id, "id");
-    return tx.writeRecord("delete breadcrumb '" + id + "'", id, c -> Rows.one(c, tables.delete(), id) != null);
+    boolean deleted = tx.writeRecord("delete breadcrumb '" + id + "'", id, c -> Rows.one(c, tables.delete(), id) != null);
+    if (deleted && vectors != null) {
+      vectors.remove(id);
+    }
+    return deleted;
   }
 
   @Override
@@ -247,9 +312,42 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     return Optional.of(claims);
   }
 
-  /** Stops delivering events and returns the listening connection; the data source stays open. Idempotent. */
+  /**
+   * Search by meaning, when the store was built with {@link Builder#embeddings}; see the class
+   * comment.
+   */
+  @Override
+  public Optional<VectorSearch> vectorSearch() {
+    return Optional.ofNullable(vectorSearch);
+  }
+
+  /** The current, visible records among {@code ids}, by id, without counting reads. */
+  private Map<String, Breadcrumb> currentOf(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    return tx.read("read " + ids.size() + " breadcrumbs", c -> {
+      Map<String, Breadcrumb> out = new HashMap<>();
+      for (Breadcrumb b : Rows.all(c, new VectorTable(tables).currentOf(), c.createArrayOf("text", ids.toArray()), Rows.at(clock.instant()))) {
+        out.put(b.id(), b);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Stops delivering events and embedding, and returns the listening connection; the data source
+   * stays open. Records not yet embedded are embedded by another process's sweep, or by this
+   * store's next start. Idempotent.
+   */
   @Override
   public void close() {
+    if (feed != null && indexer != null && vectors != null && vectorEvents != null) {
+      vectorEvents.close();
+      indexer.close();
+      feed.close();
+      vectors.close();
+    }
     events.close();
   }
 
@@ -262,9 +360,43 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     private boolean migrate = true;
     private Duration pollInterval = Duration.ofSeconds(1);
     private Duration eventRetention = Duration.ofHours(24);
+    private @Nullable EmbeddingProvider embeddings;
+    private EmbeddingPolicy policy = EmbeddingPolicy.rcrt();
+    private int exactBelow = 10_000;
 
     private Builder(DataSource dataSource) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    /**
+     * Embed records with {@code provider} by RCRT's {@link EmbeddingPolicy#rcrt() policy}, so that
+     * the store answers {@link PostgresBreadcrumbStore#vectorSearch()}; default none. Every process
+     * sharing the store should use the same model: rows of another model are re-embedded by the
+     * sweep of a process that uses this one.
+     */
+    public Builder embeddings(EmbeddingProvider provider) {
+      return embeddings(provider, EmbeddingPolicy.rcrt());
+    }
+
+    /** Embed records with {@code provider} by {@code policy}; see {@link #embeddings(EmbeddingProvider)}. */
+    public Builder embeddings(EmbeddingProvider provider, EmbeddingPolicy policy) {
+      this.embeddings = Objects.requireNonNull(provider, "provider");
+      this.policy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Below this many vectors, each process's index compares the query with every vector (exact);
+     * from it on, it searches Lucene's HNSW graph (approximate: recall@10 of about 0.97 at 100,000
+     * vectors, see {@code docs/benchmarks.md}). Default 10,000; {@code Integer.MAX_VALUE} for
+     * always exact.
+     */
+    public Builder exactVectorSearchBelow(int vectors) {
+      if (vectors < 0) {
+        throw new IllegalArgumentException("exactVectorSearchBelow < 0: " + vectors);
+      }
+      this.exactBelow = vectors;
+      return this;
     }
 
     /** The PostgreSQL schema holding the tables; default {@code rcrt}. Lower-case SQL identifier. */
@@ -294,7 +426,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
 
     /**
      * The longest a subscriber waits before reading the event log when no {@code NOTIFY} arrives
-     * (notifications can be lost with a connection); default 1 s.
+     * (notifications can be lost with a connection), and the vector index before reading vectors
+     * other processes wrote; default 1 s.
      */
     public Builder pollInterval(Duration interval) {
       if (interval.isNegative() || interval.isZero()) {

@@ -25,15 +25,32 @@ public final class IndexedVectorSearch implements VectorSearch {
   private final EmbeddingIndexer indexer;
   private final VectorIndex index;
   private final Function<Collection<String>, Map<String, Breadcrumb>> reader;
+  private final CatchUp catchUp;
+
+  /** Waits, after the indexer, for vectors kept elsewhere (a table) to reach the index. */
+  @FunctionalInterface
+  public interface CatchUp {
+    /** @return false when {@code timeout} passed first */
+    boolean await(Duration timeout) throws InterruptedException;
+  }
 
   /**
+   * For an index the indexer's sink fills directly.
+   *
    * @param reader the current, unexpired records among the given ids (absent ones left out), read
    *     as the store's other searches read
    */
   public IndexedVectorSearch(EmbeddingIndexer indexer, VectorIndex index, Function<Collection<String>, Map<String, Breadcrumb>> reader) {
+    this(indexer, index, reader, timeout -> true);
+  }
+
+  /** For an index filled from where the sink writes; {@code catchUp} waits for it after the indexer. */
+  public IndexedVectorSearch(
+      EmbeddingIndexer indexer, VectorIndex index, Function<Collection<String>, Map<String, Breadcrumb>> reader, CatchUp catchUp) {
     this.indexer = Objects.requireNonNull(indexer, "indexer");
     this.index = Objects.requireNonNull(index, "index");
     this.reader = Objects.requireNonNull(reader, "reader");
+    this.catchUp = Objects.requireNonNull(catchUp, "catchUp");
   }
 
   @Override
@@ -77,7 +94,8 @@ public final class IndexedVectorSearch implements VectorSearch {
 
   @Override
   public boolean awaitIndexed(Duration timeout) throws InterruptedException {
-    return indexer.awaitIndexed(timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    return indexer.awaitIndexed(timeout) && catchUp.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
   @Override
