@@ -68,6 +68,8 @@ public final class Main implements Callable<Integer> {
     boolean verbose = all.contains("-v") || all.contains("--verbose");
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "debug" : "warn");
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+    // DJL (MiniLM's tokenizer) probes for CUDA on first use and warns when a machine has none
+    System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -18,9 +18,11 @@ import org.jspecify.annotations.Nullable;
  * system.metrics.v1}, …) and embeds everything else, unknown schemas included ({@code
  * user.message.v1}, {@code agent.response.v1}, {@code tool.response.v1}, {@code document.v1},
  * {@code agent.def.v1}, catalogs). {@link #rcrt()} does the same and, unlike the server, also skips
- * {@code secret.v1} records and any record whose {@code sensitivity} is {@code Secret}: a vector
+ * {@code secret.v1} records and any record whose {@code sensitivity} is {@code Secret} (a vector
  * can be sent to a remote provider and inverted into its text, and nearest-neighbour probing would
- * tell a reader about content it may not read.
+ * tell a reader about content it may not read), and {@code tool.request.v1}: a request holds only a
+ * tool's input, which its {@code tool.response.v1} answers, and a {@code breadcrumb-search} call's
+ * own request would otherwise be the nearest answer to its query.
  *
  * <p><b>From what text.</b> RCRT's server embeds the title, a space and the context as compact
  * JSON. The default here embeds the title, then one line {@code path: value} per non-empty
@@ -44,7 +46,7 @@ public final class EmbeddingPolicy {
     this.maxChars = b.maxChars;
   }
 
-  /** RCRT's policy, as the class comment describes: every schema except {@code system.*}, secrets skipped. */
+  /** RCRT's policy, as the class comment describes: every schema except {@code system.*}; secrets and tool requests skipped. */
   public static EmbeddingPolicy rcrt() {
     return RCRT;
   }
@@ -109,7 +111,7 @@ public final class EmbeddingPolicy {
 
   /** Builder for {@link EmbeddingPolicy}; starts from {@link #rcrt()}. Not thread-safe. */
   public static final class Builder {
-    private final List<String> skipped = new ArrayList<>(List.of("system.*", "secret.v1"));
+    private final List<String> skipped = new ArrayList<>(List.of("system.*", "secret.v1", "tool.request.v1"));
     private Function<Breadcrumb, String> text = EmbeddingPolicy::titleAndValues;
     private int maxChars = 2_000;
 
@@ -117,7 +119,7 @@ public final class EmbeddingPolicy {
 
     /**
      * Also skips these schemas; a name ending in {@code *} is a prefix ({@code "chat.*"}).
-     * {@code system.*} and {@code secret.v1} are always skipped.
+     * {@code system.*}, {@code secret.v1} and {@code tool.request.v1} are always skipped.
      */
     public Builder skipSchemas(String... schemaNames) {
       for (String s : schemaNames) {

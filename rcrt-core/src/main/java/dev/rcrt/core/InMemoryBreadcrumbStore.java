@@ -92,7 +92,7 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     if (builder.embeddings != null) {
       ExactVectorIndex index = new ExactVectorIndex();
       this.vectors = index;
-      this.indexer = new EmbeddingIndexer("memory", builder.embeddings, builder.policy, this::visible, new VectorSink(index));
+      this.indexer = new EmbeddingIndexer("memory", builder.embeddings, builder.policy, this::visible, new VectorSink(index), builder.onDemand);
       this.vectorSearch = new IndexedVectorSearch(indexer, index, this::currentOf);
     } else {
       this.vectors = null;
@@ -451,8 +451,20 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     private boolean validateSchemas;
     private @Nullable EmbeddingProvider embeddings;
     private EmbeddingPolicy policy = EmbeddingPolicy.rcrt();
+    private boolean onDemand;
 
     private Builder() {}
+
+    /**
+     * With {@link #embeddings}: embed nothing until the first search by meaning, which then waits
+     * for the records written so far (at most 2 minutes) before it answers; later writes are
+     * embedded as they come. For a short-lived store (a command-line run) that may never search by
+     * meaning and should not load a model for nothing. Default off.
+     */
+    public Builder embedOnDemand(boolean onDemand) {
+      this.onDemand = onDemand;
+      return this;
+    }
 
     /**
      * Embed records with {@code provider} by RCRT's {@link EmbeddingPolicy#rcrt() policy}, so that

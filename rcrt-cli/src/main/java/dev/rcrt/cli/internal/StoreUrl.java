@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.embeddings.minilm.MiniLmEmbeddings;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
 import dev.rcrt.serverstore.RcrtServerStore;
 import java.net.URI;
@@ -65,10 +66,15 @@ public record StoreUrl(String kind, @Nullable URI uri) {
   /** An opened store and what closing it releases (the store's listener, the connection pool). */
   record Opened(BreadcrumbStore store, AutoCloseable resources) {}
 
-  /** Opens the store on a small connection pool; the caller closes it. Runs the PostgreSQL migrations when due. */
+  /**
+   * Opens the store on a small connection pool; the caller closes it. Runs the PostgreSQL migrations
+   * when due. The memory and PostgreSQL stores embed with RCRT's own model in process (MiniLM,
+   * loaded on first use; the memory store only once something searches by meaning).
+   */
   Opened open(Map<String, String> env) {
     if (uri == null) {
-      return new Opened(new InMemoryBreadcrumbStore(), () -> {});
+      MiniLmEmbeddings minilm = MiniLmEmbeddings.create();
+      return new Opened(InMemoryBreadcrumbStore.builder().embeddings(minilm).embedOnDemand(true).build(), minilm::close);
     }
     if (kind.equals("rcrt")) {
       RcrtServerStore.Builder b = RcrtServerStore.builder(uri.toString().substring("rcrt+".length()));
@@ -112,13 +118,16 @@ public record StoreUrl(String kind, @Nullable URI uri) {
     config.setPoolName("rcrt-cli");
     config.setMaximumPoolSize(8);
     HikariDataSource pool = new HikariDataSource(config);
+    MiniLmEmbeddings minilm = MiniLmEmbeddings.create();
     try {
-      PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(pool).schema(schema).build();
+      PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(pool).schema(schema).embeddings(minilm).build();
       return new Opened(store, () -> {
         store.close();
+        minilm.close();
         pool.close();
       });
     } catch (RuntimeException e) {
+      minilm.close();
       pool.close();
       throw e;
     }

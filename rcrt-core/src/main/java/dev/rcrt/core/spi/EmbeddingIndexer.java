@@ -79,14 +79,25 @@ public final class EmbeddingIndexer implements AutoCloseable {
   private final Thread worker;
   private long nextTicket;
   private boolean closed;
+  private boolean started;
   private long failingSince;
 
   /**
-   * Starts the indexer's thread, named {@code rcrt-embed-NAME}.
+   * Starts the indexer's thread, named {@code rcrt-embed-NAME}, embedding as records are offered.
    *
    * @param name the store's name in thread names and log lines
    */
   public EmbeddingIndexer(String name, EmbeddingProvider provider, EmbeddingPolicy policy, Source source, Sink sink) {
+    this(name, provider, policy, source, sink, false);
+  }
+
+  /**
+   * Starts the indexer's thread; when {@code onDemand}, offered records only queue until {@link
+   * #start()} (the store's first search by meaning), so that a process that never searches by
+   * meaning never runs the model.
+   */
+  public EmbeddingIndexer(String name, EmbeddingProvider provider, EmbeddingPolicy policy, Source source, Sink sink, boolean onDemand) {
+    this.started = !onDemand;
     this.name = Objects.requireNonNull(name, "name");
     this.provider = Objects.requireNonNull(provider, "provider");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -104,6 +115,21 @@ public final class EmbeddingIndexer implements AutoCloseable {
   /** The policy records are embedded by. */
   public EmbeddingPolicy policy() {
     return policy;
+  }
+
+  /**
+   * Lets an on-demand indexer embed what it queued and what comes; a no-op for one that already
+   * embeds.
+   *
+   * @return true when this call started it
+   */
+  public boolean start() {
+    synchronized (lock) {
+      boolean was = started;
+      started = true;
+      lock.notifyAll();
+      return !was;
+    }
   }
 
   /** Queues {@code id} to be embedded at its current version; never blocks on the model. */
@@ -129,6 +155,7 @@ public final class EmbeddingIndexer implements AutoCloseable {
    * @return false when {@code timeout} passed first
    */
   public boolean awaitIndexed(Duration timeout) throws InterruptedException {
+    start();
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
       long target = nextTicket;
@@ -192,7 +219,7 @@ public final class EmbeddingIndexer implements AutoCloseable {
     while (true) {
       Map<String, Long> batch = new LinkedHashMap<>();
       synchronized (lock) {
-        while (waiting.isEmpty() && !closed) {
+        while ((waiting.isEmpty() || !started) && !closed) {
           try {
             lock.wait();
           } catch (InterruptedException e) {

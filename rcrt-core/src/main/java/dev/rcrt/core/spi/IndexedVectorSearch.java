@@ -19,9 +19,14 @@ import java.util.function.Function;
  * back from the store, so that a result is the record's current version, unexpired, matching the
  * whole filter, and never a record whose current version is not the one the vector came from.
  * When the read-back leaves fewer than {@code nn}, more candidates are taken (4 times {@code nn},
- * at least 50, doubling up to the whole index). Thread-safe.
+ * at least 50, doubling up to the whole index). The first search of a store whose indexer embeds
+ * on demand starts it and waits for the records queued until then (at most {@link #FIRST_WAIT}).
+ * Thread-safe.
  */
 public final class IndexedVectorSearch implements VectorSearch {
+  /** The longest the first search of an on-demand indexer waits for the records queued before it: 2 minutes. */
+  public static final Duration FIRST_WAIT = Duration.ofMinutes(2);
+
   private final EmbeddingIndexer indexer;
   private final VectorIndex index;
   private final Function<Collection<String>, Map<String, Breadcrumb>> reader;
@@ -63,8 +68,15 @@ public final class IndexedVectorSearch implements VectorSearch {
     if (nn < 1) {
       throw new IllegalArgumentException("nn < 1: " + nn);
     }
+    if (indexer.start()) {
+      try {
+        awaitIndexed(FIRST_WAIT);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     float[] q = indexer.embedQuery(query);
-    int k = Math.max(50, nn * 4);
+    int k = (int) Math.min(Math.max(50L, nn * 4L), Math.max(1, index.size()));
     while (true) {
       List<VectorIndex.Hit> hits = index.nearest(q, k, filter);
       List<String> ids = new ArrayList<>(hits.size());

@@ -20,10 +20,14 @@ import java.util.List;
  * {@code {breadcrumbs: [{id, title, schema_name, tags, version, updated_at, context}], count,
  * method}}, on the store the request came from. Without {@code query} ({@code method: "filter"}):
  * newest first, {@code tags} all present. With it ({@code method: "vector"}): the store's {@link
- * VectorSearch}, nearest first, or {@code tool_failed} when the store has none. The context of a breadcrumb with
+ * VectorSearch}, nearest first ({@code nn} 1 to 100; records written up to 2 s before the call
+ * are waited for), or {@code tool_failed} when the store has none. The context of a breadcrumb with
  * sensitivity {@code secret} is never returned.
  */
 public final class SearchBreadcrumbs implements ToolHandler {
+  private static final int MAX_NN = 100;
+  private static final java.time.Duration INDEX_WAIT = java.time.Duration.ofSeconds(2);
+
   @Override
   public JsonNode execute(JsonNode input, ToolContext context) {
     List<String> all = new ArrayList<>();
@@ -44,7 +48,14 @@ public final class SearchBreadcrumbs implements ToolHandler {
               ToolErrorCode.TOOL_FAILED,
               "breadcrumb-search: this store has no vector search, so 'query' cannot be answered; search by schema_name and"
                   + " tag instead"));
-      results = vectors.nearest(query, input.path("nn").asInt(5), selector);
+      int nn = Math.max(1, Math.min(input.path("nn").asInt(5), MAX_NN));
+      try {
+        vectors.awaitIndexed(INDEX_WAIT);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "breadcrumb-search: interrupted while waiting for the index");
+      }
+      results = vectors.nearest(query, nn, selector);
     }
 
     ArrayNode found = RcrtJson.array();
