@@ -110,8 +110,34 @@ public final class IndexedVectorSearch implements VectorSearch {
     return indexer.awaitIndexed(timeout) && catchUp.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
+  /**
+   * The store's provider; a call with one text (a query) goes through the same cache as this
+   * search's queries, so that an agent's turn embeds its message once for both.
+   */
   @Override
   public Optional<EmbeddingProvider> provider() {
-    return Optional.of(indexer.provider());
+    return Optional.of(queries);
   }
+
+  private final EmbeddingProvider queries = new EmbeddingProvider() {
+    @Override
+    public String model() {
+      return indexer.provider().model();
+    }
+
+    @Override
+    public int dimensions() {
+      return indexer.provider().dimensions();
+    }
+
+    @Override
+    public int maxBatchSize() {
+      return indexer.provider().maxBatchSize();
+    }
+
+    @Override
+    public List<float[]> embed(List<String> texts) {
+      return texts.size() == 1 ? List.of(indexer.embedQuery(texts.get(0)).clone()) : indexer.provider().embed(texts);
+    }
+  };
 }

@@ -11,6 +11,7 @@ import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.VectorSearch;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolImplementation;
 import dev.rcrt.tools.ToolRunner;
@@ -81,7 +82,7 @@ final class Offers {
     }
     JsonNode limit = agent.context().path("tool_budget_tokens");
     if (limit.canConvertToInt() && limit.asInt() > 0) {
-      tools = settings.budget().select(tools, message, limit.asInt(), model, !text);
+      tools = settings.budget().select(tools, message, limit.asInt(), model, !text, store.vectorSearch().flatMap(VectorSearch::provider).orElse(null));
     }
     tools.addAll(specialists());
     ToolPrompt prompt = text ? adapter.adapt(tools) : adapter.adaptForFunctionCalling(tools);

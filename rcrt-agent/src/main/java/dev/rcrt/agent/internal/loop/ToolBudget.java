@@ -6,7 +6,11 @@ import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.rcrt.agent.ToolPrompt;
 import dev.rcrt.agent.ToolPromptAdapter;
+import dev.rcrt.core.EmbeddingErrorCode;
+import dev.rcrt.core.EmbeddingException;
+import dev.rcrt.core.EmbeddingProvider;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.spi.Vectors;
 import dev.rcrt.tools.ToolDefinition;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,14 +19,30 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the tool descriptions within an agent's token budget. Each tool costs the tokens of its
  * text-prompt entry plus its OpenAI {@code tools} entry, counted with jtokkit ({@code o200k_base}
  * for the GPT-4o, GPT-4.1, GPT-5 and o-series models, else {@code cl100k_base}) and cached per tool
- * breadcrumb version. When the tools exceed the budget they are ranked by BM25 relevance of their
- * name, description and category to the user's message, and offered best first while they fit.
- * Thread-safe.
+ * breadcrumb version. When the tools exceed the budget they are ranked by relevance to the user's
+ * message and offered best first while they fit.
+ *
+ * <p>Relevance is a hybrid of meaning and words when an {@link EmbeddingProvider} is given (the
+ * store's, when it searches by meaning in process): each tool's text ({@code name: description
+ * (category)}) is embedded once per tool version and cached, the message once per turn, and the
+ * cosine similarity {@code c} and the BM25 score {@code b} (k1 1.2, b 0.75, over the same text, the
+ * message's English stopwords left out) are fused by a convex combination of min-max normalised
+ * scores: {@code 0.7 × (c − min c) / (max c − min c) + 0.3 × b / max b} (Bruch, Gai and Ingber,
+ * "An Analysis of Fusion Functions for Hybrid Retrieval", ACM TOIS 2023: a convex combination beats
+ * reciprocal rank fusion, whose ranks let tools that share only common words with the message crowd
+ * out the one that matches by meaning). A tool that shares no word with the message is still
+ * offered first when its meaning is nearest. Without a provider, or when it fails (logged once per
+ * failure streak), BM25 alone ranks.
+ *
+ * <p>Thread-safe.
  */
 public final class ToolBudget {
   private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
@@ -35,6 +55,15 @@ public final class ToolBudget {
 
   private final Map<String, Integer> costs = new ConcurrentHashMap<>();
   private final Map<String, List<String>> documents = new ConcurrentHashMap<>();
+  private final Map<String, float[]> vectors = new ConcurrentHashMap<>();
+  private volatile boolean failing;
+
+  /** The most tool vectors kept (about 1.6 KB each at 384 dimensions). */
+  static final int MAX_VECTORS = 20_000;
+
+  /** The weight of meaning in the hybrid; words get the rest. */
+  static final double MEANING_WEIGHT = 0.7;
+  private static final Logger LOG = LoggerFactory.getLogger(ToolBudget.class);
 
   private static final java.util.regex.Pattern O_SERIES = java.util.regex.Pattern.compile("(^|/)o[1-9]");
 
@@ -81,7 +110,8 @@ public final class ToolBudget {
    * The tools to offer: all of them when they fit in {@code budget} tokens, else the most relevant
    * to {@code query} that fit, in their original order.
    */
-  public List<ToolDefinition> select(List<ToolDefinition> tools, String query, int budget, String model, boolean nativeCalls) {
+  public List<ToolDefinition> select(
+      List<ToolDefinition> tools, String query, int budget, String model, boolean nativeCalls, @Nullable EmbeddingProvider meaning) {
     int total = 0;
     for (ToolDefinition t : tools) {
       total += cost(t, model, nativeCalls);
@@ -89,7 +119,7 @@ public final class ToolBudget {
     if (total <= budget) {
       return tools;
     }
-    Map<ToolDefinition, Double> scores = bm25(tools, terms(query), this::document);
+    Map<ToolDefinition, Double> scores = relevance(tools, query, meaning);
     List<ToolDefinition> ranked = new ArrayList<>(tools);
     ranked.sort(Comparator.comparingDouble((ToolDefinition t) -> -scores.getOrDefault(t, 0.0)).thenComparing(ToolDefinition::name));
     List<ToolDefinition> chosen = new ArrayList<>();
@@ -104,6 +134,100 @@ public final class ToolBudget {
     List<ToolDefinition> inOrder = new ArrayList<>(tools);
     inOrder.retainAll(chosen);
     return inOrder;
+  }
+
+  /**
+   * Each tool's relevance to {@code query}: the hybrid the class comment describes, or BM25 alone
+   * without {@code meaning}.
+   */
+  public Map<ToolDefinition, Double> relevance(List<ToolDefinition> tools, String query, @Nullable EmbeddingProvider meaning) {
+    Map<ToolDefinition, Double> words = bm25(tools, withoutStopwords(terms(query)), this::document);
+    if (meaning == null || tools.isEmpty()) {
+      return words;
+    }
+    float[] similarities;
+    try {
+      similarities = similarities(tools, query, meaning);
+    } catch (EmbeddingException e) {
+      if (!failing) {
+        failing = true;
+        LOG.warn("tools are ranked by their words alone while embedding fails: {}", e.getMessage());
+      }
+      return words;
+    }
+    failing = false;
+    float min = Float.MAX_VALUE;
+    float max = -Float.MAX_VALUE;
+    for (float c : similarities) {
+      min = Math.min(min, c);
+      max = Math.max(max, c);
+    }
+    double maxWords = 0;
+    for (double b : words.values()) {
+      maxWords = Math.max(maxWords, b);
+    }
+    Map<ToolDefinition, Double> fused = new HashMap<>();
+    for (int i = 0; i < tools.size(); i++) {
+      ToolDefinition t = tools.get(i);
+      double c = max > min ? (similarities[i] - min) / (max - min) : 0;
+      double b = maxWords > 0 ? words.getOrDefault(t, 0.0) / maxWords : 0;
+      fused.put(t, MEANING_WEIGHT * c + (1 - MEANING_WEIGHT) * b);
+    }
+    return fused;
+  }
+
+  /** The cosine similarity of each tool's text to {@code query}: tools embedded once per version (cached), the query once. */
+  private float[] similarities(List<ToolDefinition> tools, String query, EmbeddingProvider meaning) {
+    float[] q = Vectors.unit(meaning.embed(List.of(query)).get(0), meaning.model());
+    List<ToolDefinition> missing = new ArrayList<>();
+    for (ToolDefinition t : tools) {
+      if (!vectors.containsKey(vectorKey(t, meaning))) {
+        missing.add(t);
+      }
+    }
+    if (vectors.size() + missing.size() > MAX_VECTORS) {
+      vectors.clear(); // bounded: tool records come and go; the next turn embeds what it needs again
+      missing = new ArrayList<>(tools);
+    }
+    for (int from = 0; from < missing.size(); from += meaning.maxBatchSize()) {
+      List<ToolDefinition> batch = missing.subList(from, Math.min(missing.size(), from + meaning.maxBatchSize()));
+      List<String> texts = new ArrayList<>(batch.size());
+      batch.forEach(t -> texts.add(t.name() + ": " + t.description() + (t.category() == null ? "" : " (" + t.category() + ")")));
+      List<float[]> embedded = meaning.embed(texts);
+      if (embedded.size() != batch.size()) {
+        throw new EmbeddingException(EmbeddingErrorCode.EMBEDDING_FAILED, "model '" + meaning.model() + "' returned " + embedded.size() + " vectors for " + batch.size() + " texts", null);
+      }
+      for (int i = 0; i < batch.size(); i++) {
+        vectors.put(vectorKey(batch.get(i), meaning), Vectors.unit(embedded.get(i), meaning.model()));
+      }
+    }
+    float[] out = new float[tools.size()];
+    for (int i = 0; i < tools.size(); i++) {
+      float[] v = vectors.get(vectorKey(tools.get(i), meaning));
+      out[i] = v == null || v.length != q.length ? 0 : Vectors.dot(q, v);
+    }
+    return out;
+  }
+
+  private static String vectorKey(ToolDefinition t, EmbeddingProvider meaning) {
+    return t.sourceId() + "@" + t.sourceVersion() + "/" + t.name() + "/" + meaning.model();
+  }
+
+  /** Lucene's English stop words ({@code EnglishAnalyzer.ENGLISH_STOP_WORDS_SET}) plus question words, which say nothing about which tool fits. */
+  private static final java.util.Set<String> STOPWORDS = java.util.Set.of(
+      "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or",
+      "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with",
+      "what", "which", "who", "how", "many", "much", "do", "does", "can", "could", "would", "should", "me", "my", "i", "you", "your",
+      "please", "from", "about", "we", "our", "it's", "when", "where", "why", "some", "any");
+
+  private static List<String> withoutStopwords(List<String> terms) {
+    List<String> out = new ArrayList<>(terms.size());
+    for (String t : terms) {
+      if (!STOPWORDS.contains(t)) {
+        out.add(t);
+      }
+    }
+    return out;
   }
 
   /** A tool's BM25 document: the terms of its name, description and category, cached per version. */
