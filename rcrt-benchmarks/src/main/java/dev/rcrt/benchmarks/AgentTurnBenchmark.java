@@ -26,7 +26,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * The agent loop's own cost per turn with an instant scripted model: discovery, prompt, message
  * building, one calculator call through the runner, and the four breadcrumbs of the trail. Each
  * turn uses a new session, so history stays constant. With {@code tools=1000} the agent has a
- * {@code tool_budget_tokens} of 2,000, so each turn also ranks the 1,000 tools against the message.
+ * {@code tool_budget_tokens} of 2,000, so each turn also ranks the 1,000 tools against the message:
+ * by BM25 alone ({@code ranking=bm25}), or by the hybrid of meaning and words ({@code
+ * ranking=hybrid}: the store embeds with RCRT's MiniLM in process, and each turn's message is new,
+ * so the turn embeds it once; the tools' vectors are cached after the first turn).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -35,6 +38,11 @@ public class AgentTurnBenchmark {
   @org.openjdk.jmh.annotations.Param({"1000"})
   int tools;
 
+  @org.openjdk.jmh.annotations.Param({"bm25", "hybrid"})
+  String ranking;
+
+  dev.rcrt.embeddings.minilm.@org.jspecify.annotations.Nullable MiniLmEmbeddings minilm;
+
   InMemoryBreadcrumbStore store;
   ToolRunner runner;
   AgentExecutor executor;
@@ -42,7 +50,13 @@ public class AgentTurnBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+    InMemoryBreadcrumbStore.Builder stores = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run);
+    if (ranking.equals("hybrid")) {
+      minilm = dev.rcrt.embeddings.minilm.MiniLmEmbeddings.create();
+      // only the message and the tools are embedded: the records' vectors are not what this measures
+      stores.embeddings(minilm, dev.rcrt.core.EmbeddingPolicy.builder().skipSchemas("*").build());
+    }
+    store = stores.build();
     Fixtures.seedTools(store, tools);
     runner = ToolRunner.builder(store).build();
     AgentDefinition agent =
@@ -64,11 +78,14 @@ public class AgentTurnBenchmark {
   public void tearDown() {
     executor.close();
     runner.close();
+    if (minilm != null) {
+      minilm.close();
+    }
   }
 
   @Benchmark
   public Breadcrumb turnWithOneToolCall() {
-    Breadcrumb trigger = store.create(new UserMessage("bench-" + session++, "What is 17 * 23?").toBreadcrumb());
+    Breadcrumb trigger = store.create(new UserMessage("bench-" + session, "What is 17 * 23? (question " + session++ + ")").toBreadcrumb());
     return executor.answer(trigger);
   }
 }

@@ -37,7 +37,7 @@ public final class EmbeddingPolicy {
   private static final EmbeddingPolicy RCRT = builder().build();
 
   private final List<String> skipped;
-  private final Function<Breadcrumb, String> text;
+  private final Function<Breadcrumb, @Nullable String> text;
   private final int maxChars;
 
   private EmbeddingPolicy(Builder b) {
@@ -112,7 +112,7 @@ public final class EmbeddingPolicy {
   /** Builder for {@link EmbeddingPolicy}; starts from {@link #rcrt()}. Not thread-safe. */
   public static final class Builder {
     private final List<String> skipped = new ArrayList<>(List.of("system.*", "secret.v1", "tool.request.v1"));
-    private Function<Breadcrumb, String> text = EmbeddingPolicy::titleAndValues;
+    private Function<Breadcrumb, @Nullable String> text = EmbeddingPolicy::titleAndValues;
     private int maxChars = 2_000;
 
     private Builder() {}
@@ -133,7 +133,7 @@ public final class EmbeddingPolicy {
      * or blank to skip a record. Called on the store's embedding thread; must be thread-safe and
      * must not read the store.
      */
-    public Builder text(Function<Breadcrumb, String> text) {
+    public Builder text(Function<Breadcrumb, @Nullable String> text) {
       this.text = Objects.requireNonNull(text, "text");
       return this;
     }
