@@ -18,8 +18,9 @@ import java.util.function.Function;
  * the query embedded once (cached), candidates taken from the index by schema and tags, then read
  * back from the store, so that a result is the record's current version, unexpired, matching the
  * whole filter, and never a record whose current version is not the one the vector came from.
- * When the read-back leaves fewer than {@code nn}, more candidates are taken (4 times {@code nn},
- * at least 50, doubling up to the whole index). The first search of a store whose indexer embeds
+ * Candidates are read back in order, a few more than still wanted at a time; when they leave fewer
+ * than {@code nn}, more candidates are taken (4 times {@code nn}, at least 50, doubling up to the
+ * whole index). The first search of a store whose indexer embeds
  * on demand starts it and waits for the records queued until then (at most {@link #FIRST_WAIT}).
  * Thread-safe.
  */
@@ -79,20 +80,23 @@ public final class IndexedVectorSearch implements VectorSearch {
     int k = (int) Math.min(Math.max(50L, nn * 4L), Math.max(1, index.size()));
     while (true) {
       List<VectorIndex.Hit> hits = index.nearest(q, k, filter);
-      List<String> ids = new ArrayList<>(hits.size());
-      hits.forEach(h -> ids.add(h.id()));
-      Map<String, Breadcrumb> current = reader.apply(ids);
       List<Breadcrumb> out = new ArrayList<>(nn);
-      for (VectorIndex.Hit h : hits) {
-        Breadcrumb b = current.get(h.id());
-        if (b != null && b.version() == h.version() && filter.matches(b)) {
-          out.add(b);
-          if (out.size() == nn) {
-            return List.copyOf(out);
+      // read back in order, a few more than still wanted at a time: most candidates are never read
+      for (int from = 0; from < hits.size() && out.size() < nn; ) {
+        int to = Math.min(hits.size(), from + (nn - out.size()) + 8);
+        List<VectorIndex.Hit> chunk = hits.subList(from, to);
+        List<String> ids = new ArrayList<>(chunk.size());
+        chunk.forEach(h -> ids.add(h.id()));
+        Map<String, Breadcrumb> current = reader.apply(ids);
+        for (VectorIndex.Hit h : chunk) {
+          Breadcrumb b = current.get(h.id());
+          if (b != null && b.version() == h.version() && filter.matches(b) && out.size() < nn) {
+            out.add(b);
           }
         }
+        from = to;
       }
-      if (hits.size() < k || k >= index.size()) {
+      if (out.size() == nn || hits.size() < k || k >= index.size()) {
         return List.copyOf(out);
       }
       k = (int) Math.min((long) k * 2, index.size());

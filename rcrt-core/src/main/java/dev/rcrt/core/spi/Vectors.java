@@ -32,21 +32,38 @@ public final class Vectors {
 
   /** The dot product of two vectors of the same length: their cosine similarity when both are unit length. */
   public static float dot(float[] a, float[] b) {
+    return dot(a, b, 0);
+  }
+
+  /**
+   * The dot product of {@code a} and the {@code a.length} components of {@code b} from {@code
+   * offset}: a vector kept in a larger array.
+   */
+  public static float dot(float[] a, float[] b, int offset) {
     float s0 = 0;
     float s1 = 0;
     float s2 = 0;
     float s3 = 0;
+    float s4 = 0;
+    float s5 = 0;
+    float s6 = 0;
+    float s7 = 0;
     int n = a.length;
     int i = 0;
-    for (; i + 3 < n; i += 4) {
-      s0 += a[i] * b[i];
-      s1 += a[i + 1] * b[i + 1];
-      s2 += a[i + 2] * b[i + 2];
-      s3 += a[i + 3] * b[i + 3];
+    for (; i + 7 < n; i += 8) {
+      int j = offset + i;
+      s0 += a[i] * b[j];
+      s1 += a[i + 1] * b[j + 1];
+      s2 += a[i + 2] * b[j + 2];
+      s3 += a[i + 3] * b[j + 3];
+      s4 += a[i + 4] * b[j + 4];
+      s5 += a[i + 5] * b[j + 5];
+      s6 += a[i + 6] * b[j + 6];
+      s7 += a[i + 7] * b[j + 7];
     }
     for (; i < n; i++) {
-      s0 += a[i] * b[i];
+      s0 += a[i] * b[offset + i];
     }
-    return (s0 + s1) + (s2 + s3);
+    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));
   }
 }

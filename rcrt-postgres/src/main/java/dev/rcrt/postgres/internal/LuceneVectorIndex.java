@@ -65,18 +65,29 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
   private static final String TAG = "tag";
   private static final String VECTOR = "vector";
   private static final int MAX_DIMENSIONS = 4096;
+  private static final double RAM_BUFFER_MB = 512;
+  /** The graph search explores at least this many candidates (Lucene's {@code k}), whatever {@code k} is asked. */
+  static final int MIN_CANDIDATES = 100;
 
   private final IndexWriter writer;
   private final SearcherManager searchers;
   private final int exactBelow;
+  private final int candidates;
   private final Map<String, Long> versions = new ConcurrentHashMap<>();
   private final AtomicBoolean changed = new AtomicBoolean();
 
   /** @param exactBelow below this many vectors, searches compare every one */
   public LuceneVectorIndex(int exactBelow) {
+    this(exactBelow, MIN_CANDIDATES);
+  }
+
+  /** @param candidates how many candidates a graph search explores at least */
+  public LuceneVectorIndex(int exactBelow, int candidates) {
     this.exactBelow = exactBelow;
+    this.candidates = candidates;
     try {
-      IndexWriterConfig config = new IndexWriterConfig().setCodec(new WideVectors(Codec.getDefault()));
+      // a large buffer: a rebuild of 100,000 vectors stays one segment instead of flushing and merging graphs
+      IndexWriterConfig config = new IndexWriterConfig().setCodec(new WideVectors(Codec.getDefault())).setRAMBufferSizeMB(RAM_BUFFER_MB);
       this.writer = new IndexWriter(new ByteBuffersDirectory(), config);
       this.searchers = new SearcherManager(writer, null);
     } catch (IOException e) {
@@ -158,8 +169,8 @@ public final class LuceneVectorIndex implements VectorIndex, AutoCloseable {
     }
   }
 
-  private static List<Hit> graph(IndexSearcher searcher, float[] query, int k, @Nullable Query filter) throws IOException {
-    TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, query, k, filter), k);
+  private List<Hit> graph(IndexSearcher searcher, float[] query, int k, @Nullable Query filter) throws IOException {
+    TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, query, Math.max(k, candidates), filter), k);
     List<Hit> out = new ArrayList<>(top.scoreDocs.length);
     for (ScoreDoc d : top.scoreDocs) {
       // Lucene scores a dot product d as (1 + d) / 2
