@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code tool_budget_tokens} of 2,000, so each turn also ranks the 1,000 tools against the message:
  * by BM25 alone ({@code ranking=bm25}), or by the hybrid of meaning and words ({@code
  * ranking=hybrid}: the store embeds with RCRT's MiniLM in process, and each turn's message is new,
- * so the turn embeds it once; the tools' vectors are cached after the first turn).
+ * so the turn embeds it once; the tools' vectors are cached after the first turn), or by the same
+ * hybrid with a synthetic provider that embeds in microseconds ({@code ranking=hybrid-synthetic}:
+ * the SDK's own cost of ranking by meaning, without the model's).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -38,7 +40,7 @@ public class AgentTurnBenchmark {
   @org.openjdk.jmh.annotations.Param({"1000"})
   int tools;
 
-  @org.openjdk.jmh.annotations.Param({"bm25", "hybrid"})
+  @org.openjdk.jmh.annotations.Param({"bm25", "hybrid", "hybrid-synthetic"})
   String ranking;
 
   dev.rcrt.embeddings.minilm.@org.jspecify.annotations.Nullable MiniLmEmbeddings minilm;
@@ -51,10 +53,13 @@ public class AgentTurnBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     InMemoryBreadcrumbStore.Builder stores = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run);
+    // only the message and the tools are embedded: the records' vectors are not what this measures
+    dev.rcrt.core.EmbeddingPolicy none = dev.rcrt.core.EmbeddingPolicy.builder().skipSchemas("*").build();
     if (ranking.equals("hybrid")) {
       minilm = dev.rcrt.embeddings.minilm.MiniLmEmbeddings.create();
-      // only the message and the tools are embedded: the records' vectors are not what this measures
-      stores.embeddings(minilm, dev.rcrt.core.EmbeddingPolicy.builder().skipSchemas("*").build());
+      stores.embeddings(minilm, none);
+    } else if (ranking.equals("hybrid-synthetic")) {
+      stores.embeddings(new ClusteredEmbeddings(), none);
     }
     store = stores.build();
     Fixtures.seedTools(store, tools);

@@ -3,7 +3,6 @@ package dev.rcrt.benchmarks;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.EmbeddingProvider;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,7 +97,7 @@ public final class VectorSearchLoad {
   }
 
   private static void memorySearch(int records) throws Exception {
-    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).embeddings(new Clustered()).build();
+    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).embeddings(new ClusteredEmbeddings()).build();
     fill(store, records, 1);
     VectorSearch v = store.vectorSearch().orElseThrow();
     if (!v.awaitIndexed(Duration.ofMinutes(10))) {
@@ -110,7 +108,7 @@ public final class VectorSearchLoad {
 
   private static void postgresSearch(int records) throws Exception {
     String schema = TestPostgres.freshSchema();
-    try (PostgresBreadcrumbStore writer = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).embeddings(new Clustered()).build()) {
+    try (PostgresBreadcrumbStore writer = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).embeddings(new ClusteredEmbeddings()).build()) {
       long t0 = System.nanoTime();
       fill(writer, records, 4);
       if (!writer.vectorSearch().orElseThrow().awaitIndexed(Duration.ofMinutes(20))) {
@@ -119,12 +117,12 @@ public final class VectorSearchLoad {
       System.out.printf("postgres: %d records written and embedded (synthetic) in %.0f s%n", records, (System.nanoTime() - t0) / 1e9);
     }
     long t0 = System.nanoTime();
-    try (PostgresBreadcrumbStore graph = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).embeddings(new Clustered()).exactVectorSearchBelow(0).build()) {
+    try (PostgresBreadcrumbStore graph = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).embeddings(new ClusteredEmbeddings()).exactVectorSearchBelow(0).build()) {
       VectorSearch g = graph.vectorSearch().orElseThrow();
       g.awaitIndexed(Duration.ofMinutes(10));
       g.nearest("first", 10, Selector.all()); // the index's first reopen
       System.out.printf("postgres: a new process rebuilt its index of %d vectors from the table in %.1f s%n", records, (System.nanoTime() - t0) / 1e9);
-      PostgresBreadcrumbStore exact = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).embeddings(new Clustered())
+      PostgresBreadcrumbStore exact = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).embeddings(new ClusteredEmbeddings())
           .exactVectorSearchBelow(Integer.MAX_VALUE).build();
       VectorSearch e = exact.vectorSearch().orElseThrow();
       e.awaitIndexed(Duration.ofMinutes(10));
@@ -181,44 +179,5 @@ public final class VectorSearchLoad {
     }
     Arrays.sort(took);
     System.out.printf("%s, %d records, nn 10: median %.2f ms, p99 %.2f ms%n", what, records, took[n / 2] / 1e6, took[n * 99 / 100] / 1e6);
-  }
-
-  /** Clustered random unit vectors: one of 1,000 centres chosen by the text's hash, plus noise of a third of the centre's length. */
-  private static final class Clustered implements EmbeddingProvider {
-    private static final float[][] CENTRES = new float[1000][DIMENSIONS];
-
-    static {
-      Random r = new Random(42);
-      for (float[] c : CENTRES) {
-        for (int i = 0; i < DIMENSIONS; i++) {
-          c[i] = (float) r.nextGaussian();
-        }
-      }
-    }
-
-    @Override
-    public String model() {
-      return "clustered-random";
-    }
-
-    @Override
-    public int dimensions() {
-      return DIMENSIONS;
-    }
-
-    @Override
-    public List<float[]> embed(List<String> texts) {
-      List<float[]> out = new ArrayList<>(texts.size());
-      for (String t : texts) {
-        Random r = new Random(t.hashCode());
-        float[] centre = CENTRES[Math.floorMod(t.hashCode(), CENTRES.length)];
-        float[] v = new float[DIMENSIONS];
-        for (int i = 0; i < DIMENSIONS; i++) {
-          v[i] = centre[i] + (float) (r.nextGaussian() / 3);
-        }
-        out.add(v);
-      }
-      return out;
-    }
   }
 }
