@@ -4,6 +4,7 @@ import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.VectorSearch;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.LlmClient;
@@ -55,7 +56,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #toolInterceptor()}: a span {@code execute_tool {tool}} per tool call ({@code
  *       gen_ai.tool.name}, {@code gen_ai.tool.call.id} for a model's call, {@code
  *       rcrt.tool.implementation}, {@code error.type} = the {@code ToolException} code), and the
- *       metric {@code rcrt.tool.call.duration} (seconds) by tool, implementation type and outcome.
+ *       metric {@code rcrt.tool.call.duration} (seconds) by tool, implementation type and outcome;
+ *   <li>{@link #observeVectorIndex}: the gauge {@code rcrt.vector_index.pending}, a store's lag in
+ *       embedding what was written.
  * </ul>
  *
  * <p>By default no prompt, answer, tool input or output is recorded: only names, sizes, times and
@@ -95,17 +98,19 @@ public final class RcrtTelemetry {
   static final AttributeKey<String> OUTPUT_MESSAGES = AttributeKey.stringKey("gen_ai.output.messages");
   static final AttributeKey<String> TOOL_ARGUMENTS = AttributeKey.stringKey("gen_ai.tool.call.arguments");
   static final AttributeKey<String> TOOL_RESULT = AttributeKey.stringKey("gen_ai.tool.call.result");
+  static final AttributeKey<String> STORE = AttributeKey.stringKey("rcrt.store");
 
   private final Tracer tracer;
   private final DoubleHistogram operationDuration;
   private final LongHistogram tokenUsage;
   private final DoubleHistogram toolDuration;
   private final boolean captureContent;
+  private final Meter meter;
 
   private RcrtTelemetry(OpenTelemetry otel, boolean captureContent) {
     this.captureContent = captureContent;
     this.tracer = otel.getTracer(SCOPE, "0.1.0");
-    Meter meter = otel.getMeter(SCOPE);
+    this.meter = otel.getMeter(SCOPE);
     this.operationDuration = meter.histogramBuilder("gen_ai.client.operation.duration").setUnit("s")
         .setDescription("GenAI operation duration").build();
     this.tokenUsage = meter.histogramBuilder("gen_ai.client.token.usage").ofLongs().setUnit("{token}")
@@ -149,6 +154,23 @@ public final class RcrtTelemetry {
     public RcrtTelemetry build() {
       return new RcrtTelemetry(otel, captureContent);
     }
+  }
+
+  /**
+   * The lag of a store's search by meaning as the gauge {@code rcrt.vector_index.pending} ({@code
+   * {record}}): how many written records wait to be embedded and indexed in this process ({@link
+   * VectorSearch#pending()}), read at each collection, with the attribute {@code rcrt.store} =
+   * {@code storeName}. A growing value means the embedding provider is failing or slower than the
+   * writes (the store's log says which).
+   *
+   * @return closing it stops the gauge; the caller closes it with the store
+   */
+  public AutoCloseable observeVectorIndex(VectorSearch search, String storeName) {
+    Objects.requireNonNull(search, "search");
+    Attributes store = Attributes.of(STORE, Objects.requireNonNull(storeName, "storeName"));
+    return meter.gaugeBuilder("rcrt.vector_index.pending").ofLongs().setUnit("{record}")
+        .setDescription("Records written but not yet embedded and searchable by meaning in this process")
+        .buildWithCallback(m -> m.record(search.pending(), store));
   }
 
   /** For {@code AgentExecutor.Builder.observer}: a span per turn. */

@@ -188,4 +188,29 @@ class RcrtTelemetryTest {
     assertThat(found).as(name + " among " + spans.stream().map(SpanData::getName).toList()).hasSize(1);
     return found.get(0);
   }
+
+  @Test
+  void theVectorIndexLagIsAGaugeThatFallsToZeroWhenTheRecordsAreEmbedded() throws Exception {
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel = sdk(InMemorySpanExporter.create(), metrics);
+    dev.rcrt.testing.TestEmbeddings model = new dev.rcrt.testing.TestEmbeddings();
+    dev.rcrt.core.InMemoryBreadcrumbStore store = dev.rcrt.core.InMemoryBreadcrumbStore.builder().embeddings(model).build();
+    dev.rcrt.core.VectorSearch search = store.vectorSearch().orElseThrow();
+    try (AutoCloseable gauge = RcrtTelemetry.create(otel).observeVectorIndex(search, "memory")) {
+      model.hold();
+      store.create(dev.rcrt.core.BreadcrumbCreate.builder("note.v1", "waits").context(RcrtJson.object().put("text", "a note")).build());
+      assertThat(pending(metrics)).isEqualTo(1);
+      model.release();
+      assertThat(search.awaitIndexed(java.time.Duration.ofSeconds(30))).isTrue();
+      assertThat(pending(metrics)).isZero();
+    }
+    otel.close();
+  }
+
+  private static long pending(InMemoryMetricReader metrics) {
+    MetricData gauge = metrics.collectAllMetrics().stream().filter(m -> m.getName().equals("rcrt.vector_index.pending")).findFirst().orElseThrow();
+    var point = gauge.getLongGaugeData().getPoints().iterator().next();
+    assertThat(point.getAttributes().get(AttributeKey.stringKey("rcrt.store"))).isEqualTo("memory");
+    return point.getValue();
+  }
 }
