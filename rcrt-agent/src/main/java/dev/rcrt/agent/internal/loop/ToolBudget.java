@@ -119,29 +119,37 @@ public final class ToolBudget {
     if (total <= budget) {
       return tools;
     }
-    Map<ToolDefinition, Double> scores = relevance(tools, query, meaning);
-    List<ToolDefinition> ranked = new ArrayList<>(tools);
-    ranked.sort(Comparator.comparingDouble((ToolDefinition t) -> -scores.getOrDefault(t, 0.0)).thenComparing(ToolDefinition::name));
-    List<ToolDefinition> chosen = new ArrayList<>();
+    // by position, never by ToolDefinition: a record's hashCode and equals walk its JSON schemas
+    double[] scores = relevance(tools, query, meaning);
+    Integer[] ranked = new Integer[tools.size()];
+    for (int i = 0; i < ranked.length; i++) {
+      ranked[i] = i;
+    }
+    java.util.Arrays.sort(ranked, Comparator.comparingDouble((Integer i) -> -scores[i]).thenComparing(i -> tools.get(i).name()));
+    boolean[] chosen = new boolean[tools.size()];
     int used = 0;
-    for (ToolDefinition t : ranked) {
-      int c = cost(t, model, nativeCalls);
+    for (int i : ranked) {
+      int c = cost(tools.get(i), model, nativeCalls);
       if (used + c <= budget) {
-        chosen.add(t);
+        chosen[i] = true;
         used += c;
       }
     }
-    List<ToolDefinition> inOrder = new ArrayList<>(tools);
-    inOrder.retainAll(chosen);
+    List<ToolDefinition> inOrder = new ArrayList<>();
+    for (int i = 0; i < chosen.length; i++) {
+      if (chosen[i]) {
+        inOrder.add(tools.get(i));
+      }
+    }
     return inOrder;
   }
 
   /**
-   * Each tool's relevance to {@code query}: the hybrid the class comment describes, or BM25 alone
-   * without {@code meaning}.
+   * Each tool's relevance to {@code query}, by position in {@code tools}: the hybrid the class
+   * comment describes, or BM25 alone without {@code meaning}.
    */
-  public Map<ToolDefinition, Double> relevance(List<ToolDefinition> tools, String query, @Nullable EmbeddingProvider meaning) {
-    Map<ToolDefinition, Double> words = bm25(tools, withoutStopwords(terms(query)), this::document);
+  public double[] relevance(List<ToolDefinition> tools, String query, @Nullable EmbeddingProvider meaning) {
+    double[] words = bm25(tools, withoutStopwords(terms(query)), this::document);
     if (meaning == null || tools.isEmpty()) {
       return words;
     }
@@ -163,15 +171,14 @@ public final class ToolBudget {
       max = Math.max(max, c);
     }
     double maxWords = 0;
-    for (double b : words.values()) {
+    for (double b : words) {
       maxWords = Math.max(maxWords, b);
     }
-    Map<ToolDefinition, Double> fused = new HashMap<>();
-    for (int i = 0; i < tools.size(); i++) {
-      ToolDefinition t = tools.get(i);
+    double[] fused = new double[tools.size()];
+    for (int i = 0; i < fused.length; i++) {
       double c = max > min ? (similarities[i] - min) / (max - min) : 0;
-      double b = maxWords > 0 ? words.getOrDefault(t, 0.0) / maxWords : 0;
-      fused.put(t, MEANING_WEIGHT * c + (1 - MEANING_WEIGHT) * b);
+      double b = maxWords > 0 ? words[i] / maxWords : 0;
+      fused[i] = MEANING_WEIGHT * c + (1 - MEANING_WEIGHT) * b;
     }
     return fused;
   }
@@ -238,7 +245,7 @@ public final class ToolBudget {
         k -> terms(t.name() + " " + t.description() + " " + (t.category() == null ? "" : t.category())));
   }
 
-  private static Map<ToolDefinition, Double> bm25(
+  private static double[] bm25(
       List<ToolDefinition> tools, List<String> query, java.util.function.Function<ToolDefinition, List<String>> document) {
     List<List<String>> docs = new ArrayList<>();
     Map<String, Integer> df = new HashMap<>();
@@ -250,7 +257,7 @@ public final class ToolBudget {
       words.stream().distinct().forEach(w -> df.merge(w, 1, Integer::sum));
     }
     avg = Math.max(1, avg / Math.max(1, tools.size()));
-    Map<ToolDefinition, Double> scores = new HashMap<>();
+    double[] scores = new double[tools.size()];
     for (int i = 0; i < tools.size(); i++) {
       List<String> doc = docs.get(i);
       Map<String, Integer> tf = new HashMap<>();
@@ -264,7 +271,7 @@ public final class ToolBudget {
           score += idf * f * (K1 + 1) / (f + K1 * (1 - B + B * doc.size() / avg));
         }
       }
-      scores.put(tools.get(i), score);
+      scores[i] = score;
     }
     return scores;
   }
