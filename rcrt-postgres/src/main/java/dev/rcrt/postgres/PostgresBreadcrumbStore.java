@@ -387,8 +387,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
 
     /**
      * Below this many vectors, each process's index compares the query with every vector (exact);
-     * from it on, it searches Lucene's HNSW graph (approximate: recall@10 of about 0.97 at 100,000
-     * vectors, see {@code docs/benchmarks.md}). Default 10,000; {@code Integer.MAX_VALUE} for
+     * from it on, it searches Lucene's HNSW graph (approximate: recall@10 of 0.997 against exact at
+     * 100,000 MiniLM vectors, 1.7 ms against 18 ms, see {@code docs/benchmarks.md}). Default 10,000; {@code Integer.MAX_VALUE} for
      * always exact.
      */
     public Builder exactVectorSearchBelow(int vectors) {
