@@ -71,6 +71,11 @@ public final class EmbeddingPolicy {
     return Optional.of(t.length() > maxChars ? t.substring(0, maxChars) : t);
   }
 
+  /** The longest text embedded, in characters: longer record texts and search queries are cut to it. */
+  public int maxChars() {
+    return maxChars;
+  }
+
   /** Whether records of {@code schemaName} are skipped (null: a record without a schema, never skipped). */
   public boolean skips(@Nullable String schemaName) {
     if (schemaName == null) {

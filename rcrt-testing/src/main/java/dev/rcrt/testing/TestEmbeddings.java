@@ -24,6 +24,7 @@ public final class TestEmbeddings implements EmbeddingProvider {
   public static final int DIMENSIONS = 256;
 
   private final AtomicInteger calls = new AtomicInteger();
+  private final AtomicInteger longest = new AtomicInteger();
   private volatile @Nullable EmbeddingException failure;
   private volatile @Nullable String refused;
   private volatile CountDownLatch gate = new CountDownLatch(0);
@@ -53,6 +54,7 @@ public final class TestEmbeddings implements EmbeddingProvider {
     }
     List<float[]> out = new ArrayList<>(texts.size());
     for (String text : texts) {
+      longest.accumulateAndGet(text.length(), Math::max);
       String r = refused;
       if (r != null && words(text).contains(r)) {
         throw new EmbeddingException(EmbeddingErrorCode.EMBEDDING_FAILED, "test-words refuses texts with '" + r + "'", null);
@@ -107,6 +109,11 @@ public final class TestEmbeddings implements EmbeddingProvider {
   /** Waiting and later calls go on. */
   public void release() {
     gate.countDown();
+  }
+
+  /** The length of the longest text {@link #embed} was given, in characters. */
+  public int longestText() {
+    return longest.get();
   }
 
   /** How many times {@link #embed} was called. */

@@ -212,4 +212,13 @@ public abstract class VectorSearchContract {
     assertThat(vectors().provider()).isPresent();
     assertThat(vectors().provider().get().dimensions()).isEqualTo(TestEmbeddings.DIMENSIONS);
   }
+
+  @Test
+  public void aHugeQueryOrRecordIsCutBeforeItReachesTheModel() throws Exception {
+    String huge = "zebra ".repeat(200_000);
+    Breadcrumb b = write("long", "document.v1", huge);
+    caughtUp();
+    assertThat(nearestIds(huge, 1, Selector.all())).containsExactly(b.id());
+    assertThat(embeddings.longestText()).isLessThanOrEqualTo(dev.rcrt.core.EmbeddingPolicy.rcrt().maxChars());
+  }
 }

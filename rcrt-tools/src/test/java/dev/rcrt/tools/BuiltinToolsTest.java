@@ -152,4 +152,25 @@ class BuiltinToolsTest {
     assertThat(found.get(0).has("context")).isFalse();
     assertThat(RcrtJson.write(found)).doesNotContain("hunter2");
   }
+
+  @Test
+  void breadcrumbSearchByMeaningBoundsWhatAModelAsksForAndNeverFindsSecrets() throws Exception {
+    InMemoryBreadcrumbStore embedded = InMemoryBreadcrumbStore.builder().embeddings(new dev.rcrt.testing.TestEmbeddings()).build();
+    BuiltinTools.seed(embedded);
+    for (int i = 0; i < 150; i++) {
+      embedded.create(dev.rcrt.core.BreadcrumbCreate.builder("note.v1", "note " + i).context(RcrtJson.parse("{\"text\":\"otters " + i + "\"}")).build());
+    }
+    embedded.create(dev.rcrt.core.BreadcrumbCreate.builder("cred.v1", "otters key")
+        .context(RcrtJson.parse("{\"key\":\"hunter2 otters\"}")).sensitivity(dev.rcrt.core.Sensitivity.SECRET).build());
+    try (ToolRunner searching = ToolRunner.builder(embedded).build()) {
+      ToolResponse huge = searching.call(ToolRequest.of("breadcrumb-search", RcrtJson.parse("{\"query\":\"otters\",\"nn\":1000000000}"), "agent-x"));
+      assertThat(huge.error()).as("refused by the tool's input schema").contains("/nn", "50");
+
+      ToolResponse r = searching.call(ToolRequest.of("breadcrumb-search", RcrtJson.parse("{\"query\":\"otters\",\"nn\":50}"), "agent-x"));
+      assertThat(r.error()).isNull();
+      assertThat(r.output().get("method").asText()).isEqualTo("vector");
+      assertThat(r.output().get("count").asInt()).isEqualTo(50);
+      assertThat(RcrtJson.write(r.output())).doesNotContain("hunter2").doesNotContain("otters key");
+    }
+  }
 }

@@ -171,12 +171,14 @@ public final class EmbeddingIndexer implements AutoCloseable {
   }
 
   /**
-   * {@code text}'s unit vector, embedded on the caller's thread; the last 256 queries are cached.
-   * The array is shared: do not change it.
+   * {@code text}'s unit vector, embedded on the caller's thread, the text cut to the policy's
+   * {@link EmbeddingPolicy#maxChars()} first (a query of a megabyte must not hold the model for
+   * seconds); the last 256 queries are cached. The array is shared: do not change it.
    *
    * @throws EmbeddingException when the provider fails
    */
-  public float[] embedQuery(String text) {
+  public float[] embedQuery(String query) {
+    String text = query.length() > policy.maxChars() ? query.substring(0, policy.maxChars()) : query;
     synchronized (queries) {
       float[] cached = queries.get(text);
       if (cached != null) {

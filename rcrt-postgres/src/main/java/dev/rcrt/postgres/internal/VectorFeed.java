@@ -2,7 +2,6 @@ package dev.rcrt.postgres.internal;
 
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
-import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.core.spi.EmbeddingIndexer;
@@ -148,9 +147,10 @@ public final class VectorFeed implements AutoCloseable {
           LOG.info("vector index reads its table again");
           failing = false;
         }
-      } catch (RcrtException | IllegalStateException e) {
+      } catch (RuntimeException e) {
+        // the database is away, or a row is unreadable: the feed keeps trying, so the index never stops for good
         if (!failing) {
-          LOG.warn("vector index cannot read its table; searches by meaning answer from what it holds until it can: {}", e.getMessage());
+          LOG.warn("vector index cannot read its table; searches by meaning answer from what it holds until it can: {}", e.toString());
           failing = true;
         }
       }

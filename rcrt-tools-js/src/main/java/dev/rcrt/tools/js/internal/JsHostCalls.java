@@ -125,7 +125,8 @@ final class JsHostCalls {
     VectorSearch search =
         tool.store().vectorSearch().orElseThrow(() -> new IllegalArgumentException(
             "vectorSearch is not available: this store has no embeddings (use searchBreadcrumbs with schema_name and"
-                + " tag, or run against a store with vector search, such as an RCRT server)"));
+                + " tag, or build the store with an EmbeddingProvider: InMemoryBreadcrumbStore.builder().embeddings(...),"
+                + " PostgresBreadcrumbStore.builder(...).embeddings(...), or use an RCRT server)"));
     Selector filter = params.path("schema_name").isTextual() ? Selector.schema(params.get("schema_name").asText()) : Selector.all();
     if (params.path("tag").isTextual()) {
       filter = filter.withAllTags(params.get("tag").asText());

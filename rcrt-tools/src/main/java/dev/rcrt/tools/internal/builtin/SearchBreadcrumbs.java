@@ -20,12 +20,12 @@ import java.util.List;
  * {@code {breadcrumbs: [{id, title, schema_name, tags, version, updated_at, context}], count,
  * method}}, on the store the request came from. Without {@code query} ({@code method: "filter"}):
  * newest first, {@code tags} all present. With it ({@code method: "vector"}): the store's {@link
- * VectorSearch}, nearest first ({@code nn} 1 to 100; records written up to 2 s before the call
+ * VectorSearch}, nearest first ({@code nn} 1 to 50, as its input schema says; records written up to 2 s before the call
  * are waited for), or {@code tool_failed} when the store has none. The context of a breadcrumb with
  * sensitivity {@code secret} is never returned.
  */
 public final class SearchBreadcrumbs implements ToolHandler {
-  private static final int MAX_NN = 100;
+  private static final int MAX_NN = 50;
   private static final java.time.Duration INDEX_WAIT = java.time.Duration.ofSeconds(2);
 
   @Override
