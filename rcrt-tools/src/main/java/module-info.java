@@ -4,6 +4,8 @@
  */
 module dev.rcrt.tools {
   requires transitive dev.rcrt.core;
+  requires com.github.victools.jsonschema.generator;
+  requires com.github.victools.jsonschema.module.jackson;
   requires exp4j;
   requires java.json.canonicalization;
   requires java.management;

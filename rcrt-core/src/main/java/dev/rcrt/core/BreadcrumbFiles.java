@@ -124,8 +124,8 @@ public final class BreadcrumbFiles {
     return b.title().equals(c.title()) && java.util.Objects.equals(b.description(), c.description())
         && java.util.Objects.equals(b.semanticVersion(), c.semanticVersion()) && b.context().equals(c.context())
         && b.tags().equals(c.tags()) && java.util.Objects.equals(b.schemaName(), c.schemaName())
-        && java.util.Objects.equals(b.llmHints(), c.llmHints()) && java.util.Objects.equals(b.visibility(), c.visibility())
-        && java.util.Objects.equals(b.sensitivity(), c.sensitivity()) && java.util.Objects.equals(b.updatedBy(), c.createdBy());
+        && java.util.Objects.equals(b.llmHints(), c.llmHints()) && b.visibility() == c.visibilityOrDefault()
+        && b.sensitivity() == c.sensitivityOrDefault() && java.util.Objects.equals(b.updatedBy(), c.createdBy());
   }
 
   /**

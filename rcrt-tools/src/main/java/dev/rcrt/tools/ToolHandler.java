@@ -29,4 +29,19 @@ public interface ToolHandler {
    *     Throw {@link ToolException} to choose the message the model sees.
    */
   JsonNode execute(JsonNode input, ToolContext context) throws Exception;
+
+  /**
+   * A handler in Java types, for those who prefer a lambda to {@link Tool} methods: the input is
+   * bound to {@code input} with Jackson (after the runner validated it), {@code fn} is applied, and
+   * its result serialised with Jackson. Publish the tool with {@link ToolRunner.Builder#tool}, which
+   * also generates its schemas, or register it with {@link ToolRunner.Builder#handler} beside a
+   * record of your own.
+   *
+   * @param input a record or Jackson-bindable class
+   * @param output what {@code fn} returns (it documents the shape; the result is serialised as it is)
+   */
+  static <I, O> ToolHandler typed(Class<I> input, Class<O> output, java.util.function.Function<? super I, ? extends O> fn) {
+    java.util.Objects.requireNonNull(output, "output");
+    return dev.rcrt.tools.internal.annotated.AnnotatedTools.typed(input, fn);
+  }
 }

@@ -405,6 +405,9 @@ public final class ToolRunner implements AutoCloseable {
     private int listenerConcurrency = 16;
     private int maxAttempts = 3;
 
+    private final java.util.Map<String, String> published = new java.util.LinkedHashMap<>();
+    private final List<dev.rcrt.core.BreadcrumbCreate> publish = new ArrayList<>();
+
     private Builder(BreadcrumbStore store) {
       this.store = Objects.requireNonNull(store, "store");
     }
@@ -425,6 +428,47 @@ public final class ToolRunner implements AutoCloseable {
     public Builder handler(String name, ToolHandler handler) {
       handlers.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(handler, "handler"));
       return this;
+    }
+
+    /**
+     * Registers every {@link Tool} method of {@code beans} as a builtin tool, and has {@link
+     * #build()} publish each one's {@code tool.v1} record to the store as the host (id derived from
+     * the tool's name; a definition that has not changed writes no new version), so that agents
+     * discover them. Schemas are generated from the methods' parameters and return types; see
+     * {@link Tool}.
+     *
+     * @throws IllegalArgumentException when two methods share a tool name (both are named), a
+     *     parameter has no name ({@code javac -parameters} or {@link ToolParam#name()}), or a
+     *     {@code @Tool} method is not public
+     */
+    public Builder tools(Object... beans) {
+      for (dev.rcrt.tools.internal.annotated.AnnotatedTools.Found found : dev.rcrt.tools.internal.annotated.AnnotatedTools.of(beans)) {
+        register(found);
+      }
+      return this;
+    }
+
+    /**
+     * Registers a typed tool ({@link ToolHandler#typed}) and has {@link #build()} publish its {@code
+     * tool.v1} record, with schemas generated from {@code input} and {@code output}, as {@link
+     * #tools(Object...)} does.
+     *
+     * @throws IllegalArgumentException when the name is already taken by another published tool
+     */
+    public <I, O> Builder tool(String name, String description, Class<I> input, Class<O> output, java.util.function.Function<? super I, ? extends O> fn) {
+      register(dev.rcrt.tools.internal.annotated.AnnotatedTools.typed(name, description, input, output, fn));
+      return this;
+    }
+
+    private void register(dev.rcrt.tools.internal.annotated.AnnotatedTools.Found found) {
+      String earlier = published.get(found.name());
+      if (earlier != null) {
+        throw new IllegalArgumentException(
+            "tool name '" + found.name() + "' is used by both " + earlier + " and " + found.method() + ": give one of them another name");
+      }
+      published.put(found.name(), found.method());
+      publish.add(found.record());
+      handler(found.name(), found.handler());
     }
 
     /**
@@ -619,6 +663,9 @@ public final class ToolRunner implements AutoCloseable {
 
     /** The runner; the builder may be reused, later changes do not affect it. */
     public ToolRunner build() {
+      for (dev.rcrt.core.BreadcrumbCreate record : publish) {
+        dev.rcrt.core.BreadcrumbFiles.upsert(store, record);
+      }
       return new ToolRunner(this);
     }
   }

@@ -1,0 +1,150 @@
+package dev.rcrt.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Tools from annotated methods and typed lambdas: generated schemas, published records, the whole chain. */
+class AnnotatedToolsTest {
+  enum Currency { EUR, JPY, USD }
+
+  record Money(double amount, Currency currency) {}
+
+  record Half(double value) {}
+
+  record Number(double value) {}
+
+  public static final class Bank {
+    @Tool(description = "Convert an amount of money into another currency", category = "finance")
+    public Money convert(@ToolParam(name = "money", description = "what to convert") Money money,
+        @ToolParam(name = "to", description = "the currency wanted") Currency to) {
+      double rate = to == Currency.JPY ? 160 : 1;
+      return new Money(money.amount() * rate, to);
+    }
+
+    @Tool(name = "split_bill", description = "Split a bill into equal parts", requiresApproval = true, timeoutMs = 2_000)
+    public List<Money> split(@ToolParam(name = "total") Money total, @ToolParam(name = "parts") int parts) {
+      List<Money> out = new ArrayList<>();
+      for (int i = 0; i < parts; i++) {
+        out.add(new Money(total.amount() / parts, total.currency()));
+      }
+      return out;
+    }
+
+    @Tool(description = "Always fails")
+    public void broken(@ToolParam(name = "why") String why) {
+      throw new IllegalStateException("the vault is closed: " + why);
+    }
+  }
+
+  public static final class OtherBank {
+    @Tool(name = "convert", description = "Another convert")
+    public String convert(@ToolParam(name = "x") String x) {
+      return x;
+    }
+  }
+
+  public static final class Unnamed {
+    @Tool(description = "Parameter without a name")
+    public String echo(String text) {
+      return text;
+    }
+  }
+
+  private final InMemoryBreadcrumbStore store = new InMemoryBreadcrumbStore();
+
+  private static JsonNode context(Breadcrumb b) {
+    return b.context();
+  }
+
+  @Test
+  void everyToolMethodIsPublishedWithGeneratedSchemasAndAnsweredThroughTheChain() {
+    try (ToolRunner runner = ToolRunner.builder(store).tools(new Bank()).approvalHandler((request, tool) -> true).build()) {
+      List<Breadcrumb> records = store.search(Selector.schema("tool.v1"), 10, 0);
+      assertThat(records).extracting(b -> b.context().get("name").asText()).containsExactlyInAnyOrder("convert", "split_bill", "broken");
+      JsonNode convert = records.stream().filter(b -> b.title().equals("convert")).findFirst().orElseThrow().context();
+      assertThat(convert.at("/input_schema/required").toString()).isEqualTo("[\"money\",\"to\"]");
+      assertThat(convert.at("/input_schema/properties/to/description").asText()).isEqualTo("the currency wanted");
+      assertThat(RcrtJson.write(convert.get("input_schema"))).contains("\"EUR\"", "\"JPY\"", "\"amount\"", "\"number\"");
+      assertThat(convert.at("/output_schema/type").asText()).isEqualTo("object");
+      assertThat(convert.get("category").asText()).isEqualTo("finance");
+      JsonNode split = records.stream().filter(b -> b.title().equals("split_bill")).findFirst().orElseThrow().context();
+      assertThat(split.get("requires_approval").asBoolean()).isTrue();
+      assertThat(split.at("/limits/timeout_ms").asLong()).isEqualTo(2_000);
+      assertThat(split.at("/output_schema/type").asText()).isEqualTo("array");
+
+      ToolResponse converted = runner.call(ToolRequest.of("convert", RcrtJson.parse("{\"money\":{\"amount\":20,\"currency\":\"EUR\"},\"to\":\"JPY\"}"), "agent-x"));
+      assertThat(converted.error()).isNull();
+      assertThat(converted.output().get("amount").asDouble()).isEqualTo(3200.0);
+      assertThat(converted.output().get("currency").asText()).isEqualTo("JPY");
+
+      ToolResponse parts = runner.call(ToolRequest.of("split_bill", RcrtJson.parse("{\"total\":{\"amount\":90,\"currency\":\"USD\"},\"parts\":3}"), "agent-x"));
+      assertThat(parts.error()).isNull();
+      assertThat(parts.output()).hasSize(3);
+      assertThat(parts.output().get(0).get("amount").asDouble()).isEqualTo(30.0);
+    }
+  }
+
+  @Test
+  void anArgumentOfTheWrongTypeIsRefusedByTheGeneratedSchemaWithAPointer() {
+    try (ToolRunner runner = ToolRunner.builder(store).tools(new Bank()).build()) {
+      ToolResponse r = runner.call(ToolRequest.of("convert", RcrtJson.parse("{\"money\":{\"amount\":\"lots\",\"currency\":\"EUR\"},\"to\":\"GBP\"}"), "agent-x"));
+      assertThat(r.errorCode()).isEqualTo(ToolErrorCode.TOOL_INPUT_INVALID.code());
+      assertThat(r.error()).contains("/money/amount").contains("/to");
+    }
+  }
+
+  @Test
+  void aMethodThatThrowsIsAToolFailedResponseWithItsMessage() {
+    try (ToolRunner runner = ToolRunner.builder(store).tools(new Bank()).build()) {
+      ToolResponse r = runner.call(ToolRequest.of("broken", RcrtJson.parse("{\"why\":\"night\"}"), "agent-x"));
+      assertThat(r.errorCode()).isEqualTo(ToolErrorCode.TOOL_FAILED.code());
+      assertThat(r.error()).contains("the vault is closed: night");
+    }
+  }
+
+  @Test
+  void buildingAgainWithTheSameDefinitionsWritesNoNewVersion() {
+    ToolRunner.builder(store).tools(new Bank()).build().close();
+    ToolRunner.builder(store).tools(new Bank()).build().close();
+    assertThat(store.search(Selector.schema("tool.v1"), 10, 0)).allSatisfy(b -> assertThat(b.version()).isEqualTo(1));
+  }
+
+  @Test
+  void aNameTwoMethodsShareIsAnErrorAtBuildTimeNamingBoth() {
+    assertThatThrownBy(() -> ToolRunner.builder(store).tools(new Bank(), new OtherBank()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'convert'")
+        .hasMessageContaining("Bank.convert(Money, Currency)")
+        .hasMessageContaining("OtherBank.convert(String)");
+  }
+
+  @Test
+  void aParameterWithoutANameSaysHowToNameIt() {
+    assertThatThrownBy(() -> ToolRunner.builder(store).tools(new Unnamed()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-parameters")
+        .hasMessageContaining("@ToolParam(name");
+  }
+
+  @Test
+  void aTypedLambdaIsAToolWithGeneratedSchemas() {
+    try (ToolRunner runner = ToolRunner.builder(store).tool("halve", "Halve a number", Number.class, Half.class, n -> new Half(n.value() / 2)).build()) {
+      JsonNode record = store.search(Selector.schema("tool.v1"), 10, 0).get(0).context();
+      assertThat(record.at("/input_schema/properties/value/type").asText()).isEqualTo("number");
+      ToolResponse r = runner.call(ToolRequest.of("halve", RcrtJson.parse("{\"value\":9}"), "agent-x"));
+      assertThat(r.error()).isNull();
+      assertThat(r.output().get("value").asDouble()).isEqualTo(4.5);
+    }
+    ToolHandler plain = ToolHandler.typed(Number.class, Half.class, n -> new Half(n.value() / 2));
+    assertThat(plain).isNotNull();
+  }
+}
