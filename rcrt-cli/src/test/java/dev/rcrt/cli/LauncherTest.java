@@ -51,4 +51,46 @@ class LauncherTest {
 
     assertThat(run.err()).startsWith("rcrt: building the command line").doesNotContain("BUILD NOISE").doesNotContain("\u001b");
   }
+
+  /** Runs a copy of the launcher with a PATH of the few tools it uses, plus {@code java} when asked: no Maven. */
+  private Run launchWithout(boolean withJava) throws Exception {
+    Files.copy(SCRIPT, home.resolve("rcrt"));
+    Files.writeString(home.resolve("pom.xml"), "<project/>");
+    Path bin = Files.createDirectories(home.resolve("bare-bin"));
+    for (String tool : new String[] {"dirname", "find", "head", "readlink", "sed", "mktemp", "rm", "touch", "cat"}) {
+      for (String dir : new String[] {"/usr/bin", "/bin"}) {
+        Path found = Path.of(dir, tool);
+        if (Files.exists(found) && !Files.exists(bin.resolve(tool))) {
+          Files.createSymbolicLink(bin.resolve(tool), found);
+        }
+      }
+    }
+    if (withJava) {
+      Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
+    }
+    ProcessBuilder pb = new ProcessBuilder("/bin/bash", home.resolve("rcrt").toString(), "--help");
+    pb.environment().put("PATH", bin.toString());
+    Process p = pb.start();
+    p.getOutputStream().close();
+    byte[] err = p.getErrorStream().readAllBytes();
+    p.getInputStream().readAllBytes();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    return new Run(p.exitValue(), new String(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void withoutJavaItSaysSoAndExitsOne() throws Exception {
+    Run run = launchWithout(false);
+
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).contains("rcrt: no java on the PATH").contains("JDK 17");
+  }
+
+  @Test
+  void withoutMavenAndNothingBuiltItNamesMavenAndTheJarAndExitsOne() throws Exception {
+    Run run = launchWithout(true);
+
+    assertThat(run.status()).isEqualTo(1);
+    assertThat(run.err()).contains("there is no mvn on the PATH").contains("java -jar rcrt-cli/target/rcrt-cli.jar");
+  }
 }
