@@ -89,4 +89,15 @@ class UsageTest {
     assertThat(call.status).isEqualTo(1);
     assertThat(call.err()).contains(why);
   }
+
+  @Test
+  void toolCallsUsageShowsItsInputAsOptionalAndItDefaultsToAnEmptyObject() {
+    CliHarness help = CliHarness.run("tool", "call", "--help");
+    assertThat(help.status).isZero();
+    assertThat(help.out()).contains("NAME [JSON]");
+
+    CliHarness call = CliHarness.run("tool", "call", "random");
+    assertThat(call.status).as(call.err()).isZero();
+    assertThat(call.out()).contains("numbers");
+  }
 }

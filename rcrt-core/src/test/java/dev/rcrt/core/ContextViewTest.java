@@ -209,6 +209,8 @@ class ContextViewTest {
     Breadcrumb b = store.create(BreadcrumbCreate.builder("thing.v1", "t").context(RcrtJson.parse("{\"a\":1}"))
         .llmHints(RcrtJson.object().set("transform", RcrtJson.object().set("x", RcrtJson.object().put("type", "jq").put("query", query))))
         .build());
-    assertThatThrownBy(() -> views.view(b)).isInstanceOf(HintException.class).hasMessageContaining(expected);
+    // a loaded machine may reach the 1 s clock budget before the value budget or the stack: either stop is right
+    assertThatThrownBy(() -> views.view(b)).isInstanceOf(HintException.class)
+        .satisfies(e -> assertThat(e.getMessage()).containsAnyOf(expected, "the jq program ran longer than 1000 ms"));
   }
 }

@@ -34,7 +34,7 @@ public final class ToolCallCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "NAME", description = "The tool's name.")
   String name = "";
 
-  @Parameters(index = "1", paramLabel = "JSON", defaultValue = "{}", converter = Converters.Json.class,
+  @Parameters(index = "1", arity = "0..1", paramLabel = "JSON", defaultValue = "{}", converter = Converters.Json.class,
       description = "The input object (default: {}).")
   JsonNode input;
 
