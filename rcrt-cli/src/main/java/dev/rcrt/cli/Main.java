@@ -135,6 +135,17 @@ public final class Main implements Callable<Integer> {
    */
   private static void withHelp(CommandLine command) {
     CommandSpec spec = command.getCommandSpec();
+    String[] header = spec.usageMessage().header();
+    String[] description = spec.usageMessage().description();
+    if (header.length == 0 && description.length > 0) {
+      // a parent's list of commands shows a header, else the description's first line, which breaks mid-sentence
+      spec.usageMessage().header(firstSentence(String.join(" ", description)));
+      // the header is for the parent's list; the command's own help starts with its usage, as before
+      List<String> sections = new java.util.ArrayList<>(spec.usageMessage().sectionKeys());
+      sections.remove(CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER_HEADING);
+      sections.remove(CommandLine.Model.UsageMessageSpec.SECTION_KEY_HEADER);
+      spec.usageMessage().sectionKeys(sections);
+    }
     if (spec.findOption("--help") == null) {
       spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("Show this help message and exit.").build());
     }
@@ -143,5 +154,19 @@ public final class Main implements Callable<Integer> {
       command.addSubcommand("help", new CommandLine.HelpCommand());
       subcommands.forEach(Main::withHelp);
     }
+  }
+
+  /** The text up to its first full stop or colon that ends a sentence (outside brackets, then a space or the end), as a sentence. */
+  static String firstSentence(String text) {
+    String t = text.strip().replaceAll("\\s+", " ");
+    int depth = 0; // a stop inside parentheses or braces does not end the sentence
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      depth += c == '(' || c == '{' || c == '[' ? 1 : c == ')' || c == '}' || c == ']' ? -1 : 0;
+      if (depth <= 0 && (c == '.' || c == ':') && (i + 1 == t.length() || t.charAt(i + 1) == ' ') && !t.startsWith("e.g", Math.max(0, i - 3))) {
+        return t.substring(0, i) + ".";
+      }
+    }
+    return t.endsWith(".") ? t : t + ".";
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -99,5 +100,26 @@ class UsageTest {
     CliHarness call = CliHarness.run("tool", "call", "random");
     assertThat(call.status).as(call.err()).isZero();
     assertThat(call.out()).contains("numbers");
+  }
+
+  @Test
+  void everyCommandListShowsWholeSentences() {
+    for (String[] group : new String[][] {{"--help"}, {"tools", "--help"}, {"tool", "--help"}, {"runs", "--help"}, {"mcp", "--help"}}) {
+      CliHarness help = CliHarness.run(group);
+      String commands = help.out().substring(help.out().indexOf("Commands:") + "Commands:".length());
+      // an entry is a line starting with two spaces and a name, continued by more deeply indented lines
+      List<String> entries = new java.util.ArrayList<>();
+      for (String line : commands.lines().toList()) {
+        if (line.matches("^  \\S.*")) {
+          entries.add(line.strip());
+        } else if (!line.isBlank() && !entries.isEmpty()) {
+          entries.set(entries.size() - 1, entries.get(entries.size() - 1) + " " + line.strip());
+        }
+      }
+      assertThat(entries).as(String.join(" ", group)).isNotEmpty().allSatisfy(e -> {
+        assertThat(e).endsWith(".");
+        assertThat(e.chars().filter(c -> c == '(').count()).as(e).isEqualTo(e.chars().filter(c -> c == ')').count());
+      });
+    }
   }
 }
