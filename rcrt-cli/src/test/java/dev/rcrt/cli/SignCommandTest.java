@@ -76,6 +76,23 @@ class SignCommandTest {
     assertThat(badKey.err()).contains("expected a PEM block '-----BEGIN PRIVATE KEY-----'");
   }
 
+  @Test
+  void toolsListWithATrustedKeyListsOnlyTheSignedToolsAndNamesTheOthers() throws Exception {
+    CliHarness.run("sign", "--key", key.toString(), tools.toString());
+    Path unsigned = Files.writeString(dir.resolve("unsigned.json"), """
+        {"id":"tool-def-shout","schema_name":"tool.definition.v1","title":"Shout","tags":["tool"],
+         "context":{"name":"shout","description":"Shout it","inputSchema":{"type":"object"}}}""");
+
+    CliHarness list = CliHarness.run("tools", "list", "--breadcrumbs", tools.toString(), "--breadcrumbs", unsigned.toString(),
+        "--trusted-key", publicKey.toString());
+
+    assertThat(list.status).as(list.err()).isZero();
+    assertThat(list.out()).contains("echo").doesNotContain("shout");
+    assertThat(list.err()).contains("tool 'shout' (breadcrumb 'tool-def-shout') is not listed");
+    CliHarness all = CliHarness.run("tools", "list", "--breadcrumbs", tools.toString(), "--breadcrumbs", unsigned.toString());
+    assertThat(all.out()).contains("echo").contains("shout");
+  }
+
   static String pem(String label, byte[] der) {
     return "-----BEGIN " + label + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der) + "\n-----END " + label + "-----\n";
   }

@@ -1,5 +1,7 @@
 package dev.rcrt.cli.internal;
 
+import java.security.PublicKey;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
@@ -37,11 +39,18 @@ public final class ToolsCommand extends GroupCommand {
     }
   }
 
-  @Command(name = "list", description = "One line per discovered tool: name, implementation type, schema, description.")
+  @Command(name = "list", description = {
+      "One line per discovered tool: name, implementation type, schema, description. With --trusted-key, only",
+      "the tools signed by one of those publishers (./rcrt sign); the others are named on stderr with the reason."})
   public static final class ListTools implements Callable<Integer> {
     private final Cli cli;
 
     @Mixin StoreOptions breadcrumbs;
+
+    @Option(names = "--trusted-key", paramLabel = "PEM", converter = Converters.PublicKeyFile.class,
+        description = "List only tools signed by this publisher's Ed25519 public key (PEM), as chat, tool call and runner"
+            + " with --trusted-key would run them. Repeatable.")
+    List<PublicKey> publishers = new ArrayList<>();
 
     public ListTools(Cli cli) {
       this.cli = cli;
@@ -49,8 +58,21 @@ public final class ToolsCommand extends GroupCommand {
 
     @Override
     public Integer call() {
-      for (ToolDefinition t : discover(cli, breadcrumbs).items()) {
-        cli.out().printf("%-20s %-10s %-19s %s%n", t.name(), t.implementation().type(), t.schemaName(), t.description());
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        LoadReport<ToolDefinition> tools = new ToolDiscovery(workspace.store()).discover();
+        tools.problems().forEach(p -> cli.note("tool skipped: " + p));
+        ToolTrustPolicy policy = publishers.isEmpty() ? null : ToolTrustPolicy.builder().requireSignatures(publishers.toArray(PublicKey[]::new)).build();
+        for (ToolDefinition t : tools.items()) {
+          if (policy != null) {
+            var record = workspace.store().get(t.sourceId());
+            String why = record.isPresent() ? policy.whyUntrusted(record.get()) : "its record is gone";
+            if (why != null) {
+              cli.note("tool '" + t.name() + "' (breadcrumb '" + t.sourceId() + "') is not listed: " + why);
+              continue;
+            }
+          }
+          cli.out().printf("%-20s %-10s %-19s %s%n", t.name(), t.implementation().type(), t.schemaName(), t.description());
+        }
       }
       return 0;
     }
