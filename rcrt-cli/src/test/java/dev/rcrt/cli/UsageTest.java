@@ -122,4 +122,24 @@ class UsageTest {
       });
     }
   }
+
+  @Test
+  void aRefusalOnTheCommandLineNamesTheFlagThatAllowsIt() throws Exception {
+    Path file = dir.resolve("local.json");
+    Files.writeString(file, """
+        [{"schema_name":"tool.v1","title":"Local","tags":["tool"],
+          "context":{"name":"local","description":"A local service.","input_schema":{"type":"object"},
+                     "implementation":{"type":"http","endpoint":"http://127.0.0.1:9/x"}}},
+         {"schema_name":"tool.v1","title":"Boxed","tags":["tool"],
+          "context":{"name":"boxed","description":"A container.","input_schema":{"type":"object"},
+                     "implementation":{"type":"container","image":"acme/boxed:1","mode":"stdio"}}}]""");
+
+    CliHarness local = CliHarness.run("tool", "call", "local", "--breadcrumbs", file.toString());
+    CliHarness boxed = CliHarness.run("tool", "call", "boxed", "--breadcrumbs", file.toString());
+
+    assertThat(local.status).isEqualTo(1);
+    assertThat(local.err()).contains("--allow-network 127.0.0.1/32").doesNotContain("ToolTrustPolicy");
+    assertThat(boxed.status).isEqualTo(1);
+    assertThat(boxed.err()).contains("--allow-image acme/boxed:1").doesNotContain("ToolTrustPolicy");
+  }
 }

@@ -107,7 +107,7 @@ public final class McpToolRuntime implements ToolRuntime {
       throw new ToolException(
           ToolErrorCode.TOOL_UNTRUSTED,
           "tool '" + definition.name() + "' would start '" + address.command().get(0) + "' (an MCP server), which the trust policy does not"
-              + " allow; allow it with ToolTrustPolicy.Builder.allowCommands (CLI --allow-command)");
+              + " allow; allow it with " + services.policy().howToAllow(new Capability.StartProcess(address.command().get(0))));
     }
     String tool = spec.get("tool").asText();
     return (input, call) -> {

@@ -94,6 +94,16 @@ public interface ToolTrustPolicy {
   /** Whether a tool may use {@code capability}. */
   boolean allows(Capability capability);
 
+  /**
+   * What a refusal of {@code capability} tells its reader to do to allow it. By default the builder
+   * call, such as {@code ToolTrustPolicy.builder().allowNetwork("10.0.0.5/32")}; a policy built with
+   * {@link Builder#howToAllow} says it in its own terms (the command line names its flags, such as
+   * {@code --allow-network 10.0.0.5/32}).
+   */
+  default String howToAllow(Capability capability) {
+    return Builder.builderCall(capability);
+  }
+
   /** The safe default; see the class comment. Same as {@code builder().build()}. */
   static ToolTrustPolicy defaults() {
     return builder().build();
@@ -124,6 +134,7 @@ public interface ToolTrustPolicy {
     private final List<String> moduleLocations = new ArrayList<>();
     private final List<String> networks = new ArrayList<>();
     private @Nullable List<PublicKey> publishers;
+    private java.util.function.Function<Capability, String> howToAllow = Builder::builderCall;
 
     private Builder() {}
 
@@ -206,6 +217,41 @@ public interface ToolTrustPolicy {
       return this;
     }
 
+    /**
+     * How refusals say to allow a capability ({@link ToolTrustPolicy#howToAllow}); default the
+     * builder call. An application that exposes the allowances as its own settings names them here,
+     * as the command line names its {@code --allow-*} flags.
+     */
+    public Builder howToAllow(java.util.function.Function<Capability, String> advice) {
+      this.howToAllow = Objects.requireNonNull(advice, "advice");
+      return this;
+    }
+
+    /** The builder call that allows {@code capability}. */
+    static String builderCall(Capability capability) {
+      if (capability instanceof Capability.ContainerImage c) {
+        return "ToolTrustPolicy.builder().allowImages(\"" + c.image() + "\")";
+      }
+      if (capability instanceof Capability.ModuleJar m) {
+        return "ToolTrustPolicy.builder().allowModuleLocation(Path.of(\"" + directoryOf(m.location()) + "\"))";
+      }
+      if (capability instanceof Capability.StartProcess p) {
+        return "ToolTrustPolicy.builder().allowCommands(\"" + p.program() + "\")";
+      }
+      return "ToolTrustPolicy.builder().allowNetwork(\"" + hostRange((Capability.Connect) capability) + "\")";
+    }
+
+    /** The one-address range of a connection's address: {@code a.b.c.d/32} or {@code …/128}. */
+    public static String hostRange(Capability.Connect connect) {
+      return connect.address().getHostAddress() + (connect.address().getAddress().length == 4 ? "/32" : "/128");
+    }
+
+    /** The directory a module jar's location names (the location itself when it has none). */
+    public static String directoryOf(String location) {
+      int slash = Math.max(location.lastIndexOf('/'), location.lastIndexOf('\\'));
+      return slash > 0 ? location.substring(0, slash) : location;
+    }
+
     /** The policy, with what was allowed. */
     public ToolTrustPolicy build() {
       return new Policy(this);
@@ -249,9 +295,11 @@ public interface ToolTrustPolicy {
       private final List<String> moduleLocations;
       private final List<AddressRules.Cidr> networks;
       private final @Nullable List<PublicKey> publishers;
+      private final java.util.function.Function<Capability, String> howToAllow;
 
       Policy(Builder b) {
         this.publishers = b.publishers;
+        this.howToAllow = b.howToAllow;
         this.trustedWriters = b.trustedWriters;
         this.requesters = b.requesters;
         this.changes = b.changes;
@@ -277,6 +325,11 @@ public interface ToolTrustPolicy {
       @Override
       public boolean mayRequest(Principal requester, ToolDefinition tool) {
         return requesters.test(requester);
+      }
+
+      @Override
+      public String howToAllow(Capability capability) {
+        return howToAllow.apply(capability);
       }
 
       @Override

@@ -1,5 +1,7 @@
 package dev.rcrt.cli.internal;
 
+import dev.rcrt.tools.Capability;
+
 import dev.rcrt.core.Principal;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
@@ -39,9 +41,23 @@ public final class TrustOption {
           + " RCRT's workflow does. Only the host and agents may request tools by default. Repeatable.")
   List<String> requesterTools = new ArrayList<>();
 
+  /** The flag that allows {@code capability}: refusals on the command line name it. */
+  static String flag(Capability capability) {
+    if (capability instanceof Capability.ContainerImage c) {
+      return "--allow-image " + c.image();
+    }
+    if (capability instanceof Capability.ModuleJar m) {
+      return "--allow-module-dir " + ToolTrustPolicy.Builder.directoryOf(m.location());
+    }
+    if (capability instanceof Capability.StartProcess p) {
+      return "--allow-command " + p.program();
+    }
+    return "--allow-network " + ToolTrustPolicy.Builder.hostRange((Capability.Connect) capability);
+  }
+
   /** The default policy with these allowances. */
   public ToolTrustPolicy policy() {
-    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder();
+    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder().howToAllow(TrustOption::flag);
     if (!requesterTools.isEmpty()) {
       List<Principal> tools = requesterTools.stream().map(Principal::tool).toList();
       b.requesters(p -> p.isHost() || p.kind() == Principal.Kind.AGENT || tools.contains(p));

@@ -63,11 +63,12 @@ public final class ContainerLoader implements AutoCloseable {
     JsonNode spec = definition.implementation().spec();
     check(tool, spec);
     String image = spec.path("image").asText("");
-    if (!services.policy().allows(new Capability.ContainerImage(image))) {
+    Capability.ContainerImage wanted = new Capability.ContainerImage(image);
+    if (!services.policy().allows(wanted)) {
       throw new ToolException(
           ToolErrorCode.TOOL_CAPABILITY_DENIED,
           "tool '" + tool + "' wants to run image '" + image + "', which the host does not allow;"
-              + " allow it with ToolTrustPolicy.builder().allowImages(\"" + image + "\")");
+              + " allow it with " + services.policy().howToAllow(wanted));
     }
     Hardening hardening = Hardening.of(spec, definition.context().path("limits"));
     DockerEngine docker = engine();

@@ -75,12 +75,13 @@ public final class ModuleLoader implements ImplementationLoader, AutoCloseable {
   }
 
   private ToolModule fromJar(String tool, String module, String export) {
-    if (!policy.allows(new Capability.ModuleJar(module))) {
+    Capability.ModuleJar jarCapability = new Capability.ModuleJar(module);
+    if (!policy.allows(jarCapability)) {
       throw new ToolException(
           ToolErrorCode.TOOL_CAPABILITY_DENIED,
           "tool '" + tool + "': no module named '" + module + "' is registered or on the classpath, and '" + module
-              + "' is not a jar location the host allows; register the module, or list the jar's directory with"
-              + " ToolTrustPolicy.builder().allowModuleLocation(...)");
+              + "' is not a jar location the host allows; register the module, or allow the jar's directory: "
+              + policy.howToAllow(jarCapability));
     }
     JarModules jar = jars.computeIfAbsent(module, m -> open(tool, m));
     if (jar.modules().isEmpty()) {

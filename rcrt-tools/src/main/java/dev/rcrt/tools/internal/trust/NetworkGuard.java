@@ -53,13 +53,13 @@ public final class NetworkGuard {
       throw new ToolException(ToolErrorCode.TOOL_FAILED, what + ": host '" + host + "' does not resolve");
     }
     for (InetAddress address : addresses) {
-      if (!policy.allows(new Capability.Connect(host, address, port))) {
+      Capability.Connect connect = new Capability.Connect(host, address, port);
+      if (!policy.allows(connect)) {
         throw new ToolException(
             ToolErrorCode.TOOL_CAPABILITY_DENIED,
             what + " may not connect to " + host + " (" + address.getHostAddress() + "): loopback, link-local,"
                 + " private and other internal addresses are refused unless the host allows that network"
-                + " (ToolTrustPolicy.builder().allowNetwork(\"" + address.getHostAddress()
-                + (address.getAddress().length == 4 ? "/32" : "/128") + "\"))");
+                + " (" + policy.howToAllow(connect) + ")");
       }
     }
   }
