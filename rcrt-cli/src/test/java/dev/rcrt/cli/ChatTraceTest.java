@@ -43,6 +43,12 @@ class ChatTraceTest {
     assertThat(attribute(byName.get("chat gpt-4o-mini"), "gen_ai.provider.name")).isEqualTo("rcrt.offline_demo");
     assertThat(attribute(byName.get("chat gpt-4o-mini"), "gen_ai.request.model")).isEqualTo("gpt-4o-mini");
     assertThat(Files.readString(trace)).doesNotContain("canary-77123").doesNotContain("What is 17");
+    JsonNode resource = RcrtJson.parse(Files.readAllLines(trace).get(0)).path("resourceSpans").get(0).path("resource");
+    assertThat(RcrtJson.write(resource)).contains("\"service.name\"").contains("\"rcrt-cli\"").doesNotContain("unknown_service");
+
+    Path named = dir.resolve("named.json");
+    CliHarness.run(Map.of("OTEL_SERVICE_NAME", "billing-agent"), "", "chat", "--trace", named.toString(), "What is 17 * 23?");
+    assertThat(Files.readString(named)).contains("\"billing-agent\"");
   }
 
   @Test

@@ -130,7 +130,8 @@ public final class ChatCommand implements Callable<Integer> {
     }
     models.check(spec, cli);
     try (Workspace workspace = new Workspace(breadcrumbs, cli);
-        TraceFile tracing = trace == null ? null : new TraceFile(trace, traceContent)) {
+        TraceFile tracing = trace == null ? null
+            : new TraceFile(trace, traceContent, cli.env().getOrDefault("OTEL_SERVICE_NAME", "rcrt-cli"))) {
       AgentDefinition agent = models.apply(workspace.agent(agentId));
       String sessionId = session != null ? session : UUID.randomUUID().toString();
       boolean shared = !(workspace.store() instanceof InMemoryBreadcrumbStore);

@@ -21,10 +21,15 @@ final class TraceFile implements AutoCloseable {
   private final OpenTelemetrySdk otel;
   private final RcrtTelemetry telemetry;
 
-  TraceFile(Path file, boolean content) throws IOException {
+  /**
+   * @param serviceName the resource's {@code service.name}: {@code OTEL_SERVICE_NAME} when set, else {@code rcrt-cli}
+   */
+  TraceFile(Path file, boolean content, String serviceName) throws IOException {
     this.out = Files.newOutputStream(file);
     this.otel = OpenTelemetrySdk.builder()
         .setTracerProvider(SdkTracerProvider.builder()
+            .setResource(io.opentelemetry.sdk.resources.Resource.getDefault().merge(io.opentelemetry.sdk.resources.Resource.create(
+                io.opentelemetry.api.common.Attributes.of(io.opentelemetry.api.common.AttributeKey.stringKey("service.name"), serviceName))))
             .addSpanProcessor(SimpleSpanProcessor.create(OtlpStdoutSpanExporter.builder().setOutput(out).setWrapperJsonObject(true).build()))
             .build())
         .build();
