@@ -70,6 +70,11 @@ public final class Main implements Callable<Integer> {
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     // DJL (MiniLM's tokenizer) probes for CUDA on first use and warns when a machine has none
     System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
+    // libraries that log through java.util.logging (Tomcat under mcp serve --http) go through SLF4J too,
+    // at the same level, instead of printing INFO lines in JUL's own format
+    org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+    org.slf4j.bridge.SLF4JBridgeHandler.install();
+    java.util.logging.Logger.getLogger("").setLevel(verbose ? java.util.logging.Level.FINE : java.util.logging.Level.WARNING);
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
