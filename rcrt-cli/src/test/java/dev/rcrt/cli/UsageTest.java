@@ -142,4 +142,15 @@ class UsageTest {
     assertThat(boxed.status).isEqualTo(1);
     assertThat(boxed.err()).contains("--allow-image acme/boxed:1").doesNotContain("ToolTrustPolicy");
   }
+
+  @Test
+  void aStoreThatRefusesTheConnectionIsOneReadableLineWithoutThePassword() {
+    CliHarness search = CliHarness.run("search", "--selector", "{}", "--store", "postgresql://nobody:sekret-4471@127.0.0.1:1/nodb");
+
+    assertThat(search.status).isEqualTo(1);
+    assertThat(search.err().strip().lines().toList()).hasSize(1).first().asString()
+        .contains("cannot connect to the store postgresql://127.0.0.1:1/nodb as nobody")
+        .contains("start PostgreSQL")
+        .doesNotContain("HikariPool").doesNotContain("Exception").doesNotContain("sekret-4471");
+  }
 }

@@ -117,7 +117,20 @@ public record StoreUrl(String kind, @Nullable URI uri) {
     config.setDataSource(ds);
     config.setPoolName("rcrt-cli");
     config.setMaximumPoolSize(8);
-    HikariDataSource pool = new HikariDataSource(config);
+    HikariDataSource pool;
+    try {
+      pool = new HikariDataSource(config);
+    } catch (RuntimeException e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      throw new dev.rcrt.postgres.PostgresStoreException(
+          dev.rcrt.core.StoreErrorCode.STORE_UNAVAILABLE.code(),
+          "cannot connect to the store " + this + (user == null ? "" : " as " + decode(user)) + ": " + root.getMessage()
+              + " (start PostgreSQL, or check --store / RCRT_STORE and PGPASSWORD)",
+          true, e);
+    }
     MiniLmEmbeddings minilm = MiniLmEmbeddings.create();
     try {
       PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(pool).schema(schema).embeddings(minilm).build();
