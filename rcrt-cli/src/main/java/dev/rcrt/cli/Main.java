@@ -74,7 +74,8 @@ public final class Main implements Callable<Integer> {
     // at the same level, instead of printing INFO lines in JUL's own format
     org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
     org.slf4j.bridge.SLF4JBridgeHandler.install();
-    java.util.logging.Logger.getLogger("").setLevel(verbose ? java.util.logging.Level.FINE : java.util.logging.Level.WARNING);
+    // (INFO with -v: the JDK logs its own internals at FINE, certificates and all)
+    java.util.logging.Logger.getLogger("").setLevel(verbose ? java.util.logging.Level.INFO : java.util.logging.Level.WARNING);
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -126,12 +127,22 @@ public final class Main implements Callable<Integer> {
                   ? java.util.Objects.requireNonNullElse(e.getMessage(), e.toString())
                   : e.toString();
           cli.note(reason);
-          if (main.verbose) {
+          if (verbose(parsed)) {
             e.printStackTrace(cli.err());
           }
           return 1;
         });
     return cmd.execute(args);
+  }
+
+  /** Whether {@code -v}/{@code --verbose} was given at any level of the command line (it is inherited by every command). */
+  private static boolean verbose(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult level = parsed; level != null; level = level.subcommand()) {
+      if (level.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -153,4 +153,15 @@ class UsageTest {
         .contains("start PostgreSQL")
         .doesNotContain("HikariPool").doesNotContain("Exception").doesNotContain("sekret-4471");
   }
+
+  @Test
+  void verboseAfterTheSubcommandPrintsTheStackTraceAsBeforeIt() {
+    CliHarness after = CliHarness.run("view", "no-such-id", "-v");
+    CliHarness before = CliHarness.run("-v", "view", "no-such-id");
+    CliHarness plain = CliHarness.run("view", "no-such-id");
+
+    assertThat(after.err()).contains("no breadcrumb with id 'no-such-id'").contains("\tat ");
+    assertThat(before.err()).contains("\tat ");
+    assertThat(plain.err()).contains("no breadcrumb with id 'no-such-id'").doesNotContain("\tat ");
+  }
 }
