@@ -27,8 +27,13 @@ class LauncherTest {
     Path mvn = bin.resolve("mvn");
     Files.writeString(mvn, "#!/usr/bin/env bash\n" + mvnScript + "\n");
     Files.setPosixFilePermissions(mvn, PosixFilePermissions.fromString("rwxr-xr-x"));
-    ProcessBuilder pb = new ProcessBuilder("bash", home.resolve("rcrt").toString(), "--help").redirectErrorStream(false);
-    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    return run("bash", bin + ":" + System.getenv("PATH"));
+  }
+
+  /** Runs the copy of the launcher with {@code --help}, by {@code bash}, on {@code path}. */
+  private Run run(String bash, String path) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(bash, home.resolve("rcrt").toString(), "--help");
+    pb.environment().put("PATH", path);
     Process p = pb.start();
     p.getOutputStream().close();
     byte[] err = p.getErrorStream().readAllBytes();
@@ -68,14 +73,7 @@ class LauncherTest {
     if (withJava) {
       Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
     }
-    ProcessBuilder pb = new ProcessBuilder("/bin/bash", home.resolve("rcrt").toString(), "--help");
-    pb.environment().put("PATH", bin.toString());
-    Process p = pb.start();
-    p.getOutputStream().close();
-    byte[] err = p.getErrorStream().readAllBytes();
-    p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    return new Run(p.exitValue(), new String(err, StandardCharsets.UTF_8));
+    return run("/bin/bash", bin.toString());
   }
 
   @Test
