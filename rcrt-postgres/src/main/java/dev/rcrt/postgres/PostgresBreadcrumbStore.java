@@ -328,7 +328,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     }
     return tx.read("read " + ids.size() + " breadcrumbs", c -> {
       Map<String, Breadcrumb> out = new HashMap<>();
-      for (Breadcrumb b : Rows.all(c, new VectorTable(tables).currentOf(), c.createArrayOf("text", ids.toArray()), Rows.at(clock.instant()))) {
+      for (Breadcrumb b : Rows.all(c, tables.visibleAmong(), c.createArrayOf("text", ids.toArray()), Rows.at(clock.instant()))) {
         out.put(b.id(), b);
       }
       return out;

@@ -464,7 +464,8 @@ public final class ToolRunner implements AutoCloseable {
       String earlier = published.get(found.name());
       if (earlier != null) {
         throw new IllegalArgumentException(
-            "tool name '" + found.name() + "' is used by both " + earlier + " and " + found.method() + ": give one of them another name");
+            "tool name '" + found.name() + "' is used by both " + earlier + " and " + found.method()
+                + ": give one of them another name (@Tool(name = ...))");
       }
       published.put(found.name(), found.method());
       publish.add(found.record());

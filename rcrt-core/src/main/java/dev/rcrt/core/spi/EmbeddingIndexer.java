@@ -185,7 +185,7 @@ public final class EmbeddingIndexer implements AutoCloseable {
         return cached;
       }
     }
-    float[] vector = checked(provider.embed(List.of(text)), 1).get(0);
+    float[] vector = Vectors.embed(provider, List.of(text)).get(0);
     synchronized (queries) {
       queries.put(text, vector);
       if (queries.size() > QUERY_CACHE) {
@@ -299,7 +299,7 @@ public final class EmbeddingIndexer implements AutoCloseable {
     }
     List<float[]> vectors;
     try {
-      vectors = checked(provider.embed(texts), texts.size());
+      vectors = Vectors.embed(provider, texts);
     } catch (RuntimeException thrown) {
       // a provider's own exception type (a bug, or a text that breaks it) counts as a refusal, so one text cannot stop the queue
       EmbeddingException e =
@@ -322,26 +322,5 @@ public final class EmbeddingIndexer implements AutoCloseable {
       out.add(new Embedded(records.get(i), vectors.get(i), provider.model()));
     }
     sink.accept(out);
-  }
-
-  /** Unit copies of {@code vectors}, checked to be {@code count} vectors of the provider's dimensions. */
-  private List<float[]> checked(@Nullable List<float[]> vectors, int count) {
-    if (vectors == null || vectors.size() != count) {
-      throw new EmbeddingException(
-          EmbeddingErrorCode.EMBEDDING_FAILED,
-          "model '" + provider.model() + "' returned " + (vectors == null ? "no list" : vectors.size() + " vectors") + " for " + count + " texts",
-          null);
-    }
-    List<float[]> out = new ArrayList<>(count);
-    for (float[] v : vectors) {
-      if (v == null || v.length != provider.dimensions()) {
-        throw new EmbeddingException(
-            EmbeddingErrorCode.EMBEDDING_FAILED,
-            "model '" + provider.model() + "' returned a vector of " + (v == null ? "null" : v.length + " dimensions") + ", expected " + provider.dimensions(),
-            null);
-      }
-      out.add(Vectors.unit(v, provider.model()));
-    }
-    return out;
   }
 }

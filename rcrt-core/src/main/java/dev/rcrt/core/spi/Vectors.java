@@ -2,10 +2,42 @@ package dev.rcrt.core.spi;
 
 import dev.rcrt.core.EmbeddingErrorCode;
 import dev.rcrt.core.EmbeddingException;
+import dev.rcrt.core.EmbeddingProvider;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 
-/** Arithmetic on embedding vectors: unit length and dot products. Stateless. */
+/** Arithmetic on embedding vectors: checked embedding, unit length and dot products. Stateless. */
 public final class Vectors {
   private Vectors() {}
+
+  /**
+   * {@code texts} embedded by {@code provider}, as unit vectors, checked to be one per text of the
+   * provider's dimensions.
+   *
+   * @throws EmbeddingException the provider's own, or {@code embedding_failed} for a wrong count or
+   *     length of vectors, or a vector that cannot be scaled
+   */
+  public static List<float[]> embed(EmbeddingProvider provider, List<String> texts) {
+    @Nullable List<float[]> vectors = provider.embed(texts);
+    if (vectors == null || vectors.size() != texts.size()) {
+      throw new EmbeddingException(
+          EmbeddingErrorCode.EMBEDDING_FAILED,
+          "model '" + provider.model() + "' returned " + (vectors == null ? "no list" : vectors.size() + " vectors") + " for " + texts.size() + " texts",
+          null);
+    }
+    List<float[]> out = new ArrayList<>(vectors.size());
+    for (float[] v : vectors) {
+      if (v == null || v.length != provider.dimensions()) {
+        throw new EmbeddingException(
+            EmbeddingErrorCode.EMBEDDING_FAILED,
+            "model '" + provider.model() + "' returned a vector of " + (v == null ? "null" : v.length + " dimensions") + ", expected " + provider.dimensions(),
+            null);
+      }
+      out.add(unit(v, provider.model()));
+    }
+    return out;
+  }
 
   /**
    * A copy of {@code v} scaled to unit length.

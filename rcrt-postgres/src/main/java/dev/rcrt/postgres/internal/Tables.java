@@ -117,6 +117,11 @@ public final class Tables {
     return "SELECT record FROM " + versions + " WHERE id = ? ORDER BY version";
   }
 
+  /** The current records among the ids in array {@code ?} that are visible at {@code ?}, without counting reads. */
+  public String visibleAmong() {
+    return "SELECT record FROM " + breadcrumbs + " WHERE id = ANY(?) AND " + VISIBLE;
+  }
+
   public String existsVisible() {
     return "SELECT 1 FROM " + breadcrumbs + " WHERE id = ? AND " + VISIBLE;
   }

@@ -61,9 +61,4 @@ public final class VectorTable {
   public String lastWrite() {
     return "SELECT coalesce(max(seq), 0) FROM " + tables.breadcrumbs;
   }
-
-  /** The current records among the ids in array {@code ?} that are visible at {@code ?}. */
-  public String currentOf() {
-    return "SELECT record FROM " + tables.breadcrumbs + " WHERE id = ANY(?) AND " + Tables.VISIBLE;
-  }
 }

@@ -6,7 +6,6 @@ import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.rcrt.agent.ToolPrompt;
 import dev.rcrt.agent.ToolPromptAdapter;
-import dev.rcrt.core.EmbeddingErrorCode;
 import dev.rcrt.core.EmbeddingException;
 import dev.rcrt.core.EmbeddingProvider;
 import dev.rcrt.core.RcrtJson;
@@ -185,33 +184,39 @@ public final class ToolBudget {
 
   /** The cosine similarity of each tool's text to {@code query}: tools embedded once per version (cached), the query once. */
   private float[] similarities(List<ToolDefinition> tools, String query, EmbeddingProvider meaning) {
-    float[] q = Vectors.unit(meaning.embed(List.of(query)).get(0), meaning.model());
-    List<ToolDefinition> missing = new ArrayList<>();
-    for (ToolDefinition t : tools) {
-      if (!vectors.containsKey(vectorKey(t, meaning))) {
-        missing.add(t);
+    float[] q = Vectors.embed(meaning, List.of(query)).get(0);
+    String[] keys = new String[tools.size()];
+    float[][] found = new float[tools.size()][];
+    List<Integer> missing = new ArrayList<>();
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = vectorKey(tools.get(i), meaning);
+      float[] cached = vectors.get(keys[i]);
+      if (cached == null) {
+        missing.add(i); // filled below
+      } else {
+        found[i] = cached;
       }
     }
     if (vectors.size() + missing.size() > MAX_VECTORS) {
       vectors.clear(); // bounded: tool records come and go; the next turn embeds what it needs again
-      missing = new ArrayList<>(tools);
     }
     for (int from = 0; from < missing.size(); from += meaning.maxBatchSize()) {
-      List<ToolDefinition> batch = missing.subList(from, Math.min(missing.size(), from + meaning.maxBatchSize()));
+      List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + meaning.maxBatchSize()));
       List<String> texts = new ArrayList<>(batch.size());
-      batch.forEach(t -> texts.add(t.name() + ": " + t.description() + (t.category() == null ? "" : " (" + t.category() + ")")));
-      List<float[]> embedded = meaning.embed(texts);
-      if (embedded.size() != batch.size()) {
-        throw new EmbeddingException(EmbeddingErrorCode.EMBEDDING_FAILED, "model '" + meaning.model() + "' returned " + embedded.size() + " vectors for " + batch.size() + " texts", null);
+      for (int i : batch) {
+        ToolDefinition t = tools.get(i);
+        texts.add(t.name() + ": " + t.description() + (t.category() == null ? "" : " (" + t.category() + ")"));
       }
-      for (int i = 0; i < batch.size(); i++) {
-        vectors.put(vectorKey(batch.get(i), meaning), Vectors.unit(embedded.get(i), meaning.model()));
+      List<float[]> embedded = Vectors.embed(meaning, texts);
+      for (int k = 0; k < batch.size(); k++) {
+        int i = batch.get(k);
+        found[i] = embedded.get(k);
+        vectors.put(keys[i], found[i]);
       }
     }
     float[] out = new float[tools.size()];
-    for (int i = 0; i < tools.size(); i++) {
-      float[] v = vectors.get(vectorKey(tools.get(i), meaning));
-      out[i] = v == null || v.length != q.length ? 0 : Vectors.dot(q, v);
+    for (int i = 0; i < out.length; i++) {
+      out[i] = Vectors.dot(q, found[i]);
     }
     return out;
   }

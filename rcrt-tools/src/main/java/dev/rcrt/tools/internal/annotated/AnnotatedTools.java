@@ -22,9 +22,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -46,12 +44,13 @@ public final class AnnotatedTools {
 
   /**
    * Every {@code @Tool} method of {@code beans}, in a stable order (by class, then method name).
+   * Names are not checked here: {@code ToolRunner.Builder} refuses a name that two tools share,
+   * naming both, whichever calls they came from.
    *
-   * @throws IllegalArgumentException for a name two methods share (naming both), a parameter with
-   *     no name, or a method that is not public
+   * @throws IllegalArgumentException for a parameter with no name, or a method that is not public
    */
   public static List<Found> of(Object... beans) {
-    Map<String, Found> byName = new LinkedHashMap<>();
+    List<Found> found = new ArrayList<>();
     for (Object bean : beans) {
       Objects.requireNonNull(bean, "bean");
       List<Method> methods = new ArrayList<>(Arrays.asList(bean.getClass().getMethods()));
@@ -66,16 +65,10 @@ public final class AnnotatedTools {
         if (tool == null) {
           continue;
         }
-        Found found = tool(bean, m, tool);
-        Found clash = byName.get(found.name());
-        if (clash != null) {
-          throw new IllegalArgumentException(
-              "tool name '" + found.name() + "' is used by both " + clash.method() + " and " + found.method() + ": give one of them @Tool(name = ...)");
-        }
-        byName.put(found.name(), found);
+        found.add(tool(bean, m, tool));
       }
     }
-    return List.copyOf(byName.values());
+    return List.copyOf(found);
   }
 
   private static Found tool(Object bean, Method m, Tool tool) {
