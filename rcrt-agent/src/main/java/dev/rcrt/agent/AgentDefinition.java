@@ -6,7 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbFiles;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.LoadReport;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
@@ -17,7 +21,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An agent, read from an RCRT {@code agent.definition.v1} or {@code agent.def.v1} breadcrumb:
@@ -48,6 +55,8 @@ public record AgentDefinition(
 
   /** The schemas agent definitions use. */
   public static final List<String> SCHEMAS = List.of("agent.definition.v1", "agent.def.v1");
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgentDefinition.class);
 
   /** Validates and copies. */
   public AgentDefinition {
@@ -105,6 +114,39 @@ public record AgentDefinition(
     }
     return new AgentDefinition(
         agentId != null ? agentId : b.id(), model, prompt, ChatOptions.fromContext(c, where), selectors, c);
+  }
+
+  /**
+   * The agent {@code agentId} as the store defines it: the newest {@code agent.definition.v1} or
+   * {@code agent.def.v1} record with that {@code agent_id} written by the host. Definitions written
+   * by anyone else (a tool, an agent) are skipped with a WARN log line: an agent definition decides
+   * which tools run and what the model is told, so only the host may write one.
+   *
+   * @throws NotFoundException if there is none, naming the agents the store defines
+   * @throws ValidationException if the newest definition is malformed (see {@link #fromBreadcrumb})
+   */
+  public static AgentDefinition load(BreadcrumbStore store, String agentId) {
+    Breadcrumb newest = null;
+    TreeSet<String> known = new TreeSet<>();
+    for (String schema : SCHEMAS) {
+      for (Breadcrumb b : store.search(Selector.schema(schema), 1000, 0)) {
+        known.add(String.valueOf(b.contextText("agent_id")));
+      }
+      for (Breadcrumb b : store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.agent_id", agentId)), 20, 0)) {
+        if (!Principal.writerOf(b).isHost()) {
+          LOG.warn("agent definition '{}' skipped: written by {}, not by the host", b.id(), Principal.writerOf(b));
+          continue;
+        }
+        if (newest == null || b.updatedAt().isAfter(newest.updatedAt())) {
+          newest = b;
+        }
+        break;
+      }
+    }
+    if (newest == null) {
+      throw new NotFoundException("no agent definition with agent_id '" + agentId + "'; loaded agents: " + known);
+    }
+    return fromBreadcrumb(newest);
   }
 
   /**

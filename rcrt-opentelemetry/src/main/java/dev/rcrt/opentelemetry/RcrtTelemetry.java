@@ -211,6 +211,22 @@ public final class RcrtTelemetry {
   }
 
   /**
+   * The OpenTelemetry GenAI {@code gen_ai.provider.name} of an OpenAI-compatible endpoint: {@code
+   * openai}, {@code openrouter} or {@code azure.ai.openai} for their well-known hosts, else the
+   * endpoint's host name ({@code openai} when it has none).
+   */
+  public static String providerName(java.net.URI endpoint) {
+    String host = endpoint.getHost();
+    if (host == null) {
+      return "openai";
+    }
+    return host.endsWith("openai.com") ? "openai"
+        : host.endsWith("openrouter.ai") ? "openrouter"
+        : host.endsWith("azure.com") ? "azure.ai.openai"
+        : host;
+  }
+
+  /**
    * {@code client} with a {@code chat} span and the GenAI client metrics around every call; content
    * (when captured) scrubbed of the client's own {@link LlmClient#secretValues()}.
    */

@@ -6,6 +6,7 @@ import dev.rcrt.tools.internal.trust.AddressRules;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -175,6 +176,16 @@ public interface ToolTrustPolicy {
     public Builder requesters(Predicate<Principal> requesters) {
       this.requesters = Objects.requireNonNull(requesters, "requesters");
       return this;
+    }
+
+    /**
+     * Also lets the tools named {@code names} request tools (write {@code tool.request.v1} records
+     * that run), as an orchestrator such as RCRT's workflow does; the host and agents still may.
+     * Replaces what {@link #requesters} set. No tool may by default.
+     */
+    public Builder allowRequesterTools(String... names) {
+      List<Principal> tools = Arrays.stream(names).map(Principal::tool).toList();
+      return requesters(p -> p.isHost() || p.kind() == Principal.Kind.AGENT || tools.contains(p));
     }
 
     /**

@@ -66,10 +66,7 @@ public final class ModelOptions {
       key = configuredKey(cli, agent, store, policy);
     }
     if (url == null) {
-      url = cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null
-              && cli.env().get("RCRT_API_KEY") == null
-          ? "https://openrouter.ai/api/v1"
-          : "https://api.openai.com/v1";
+      url = keyedEndpoint(cli);
     }
     try {
       return OpenAiCompatibleLlmClient.builder(url).apiKey(key).build();
@@ -84,12 +81,15 @@ public final class ModelOptions {
     if (llm instanceof DemoLlmClient || url == null && apiKey(cli) == null) {
       return "rcrt.offline_demo";
     }
-    String host = url == null ? (cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null ? "openrouter.ai" : "api.openai.com")
-        : java.net.URI.create(url).getHost();
-    if (host == null) {
-      return "openai";
-    }
-    return host.endsWith("openai.com") ? "openai" : host.endsWith("openrouter.ai") ? "openrouter" : host.endsWith("azure.com") ? "azure.ai.openai" : host;
+    return dev.rcrt.opentelemetry.RcrtTelemetry.providerName(java.net.URI.create(url != null ? url : keyedEndpoint(cli)));
+  }
+
+  /** With a key and no base URL: OpenRouter when its key is the only one set, else OpenAI. */
+  private static String keyedEndpoint(Cli cli) {
+    return cli.env().get("OPENROUTER_API_KEY") != null && cli.env().get("OPENAI_API_KEY") == null
+            && cli.env().get("RCRT_API_KEY") == null
+        ? "https://openrouter.ai/api/v1"
+        : "https://api.openai.com/v1";
   }
 
   /** The value of the secret an agent's trusted llm config names for its key, or null. */

@@ -2,7 +2,6 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.tools.Capability;
 
-import dev.rcrt.core.Principal;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -58,10 +57,7 @@ public final class TrustOption {
   /** The default policy with these allowances. */
   public ToolTrustPolicy policy() {
     ToolTrustPolicy.Builder b = ToolTrustPolicy.builder().howToAllow(TrustOption::flag);
-    if (!requesterTools.isEmpty()) {
-      List<Principal> tools = requesterTools.stream().map(Principal::tool).toList();
-      b.requesters(p -> p.isHost() || p.kind() == Principal.Kind.AGENT || tools.contains(p));
-    }
+    b.allowRequesterTools(requesterTools.toArray(String[]::new));
     networks.forEach(b::allowNetwork);
     b.allowImages(images.toArray(String[]::new));
     b.allowCommands(commands.toArray(String[]::new));

@@ -4,10 +4,8 @@ import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.LoadReport;
 import dev.rcrt.core.NotFoundException;
-import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.tools.ApprovalHandler;
@@ -23,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -90,32 +87,12 @@ public final class Workspace implements AutoCloseable {
   }
 
   /**
-   * The newest agent definition with {@code agent_id} written by the host (tool-written ones are skipped with a note).
+   * {@link AgentDefinition#load}: the newest agent definition with {@code agent_id} written by the host.
    *
    * @throws NotFoundException naming the agents there are
    */
   public AgentDefinition agent(String agentId) {
-    Breadcrumb newest = null;
-    TreeSet<String> known = new TreeSet<>();
-    for (String schema : AgentDefinition.SCHEMAS) {
-      for (Breadcrumb b : store.search(Selector.schema(schema), 1000, 0)) {
-        known.add(String.valueOf(b.contextText("agent_id")));
-      }
-      for (Breadcrumb b : store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.agent_id", agentId)), 20, 0)) {
-        if (!Principal.writerOf(b).isHost()) {
-          cli.note("agent definition '" + b.id() + "' skipped: written by " + Principal.writerOf(b) + ", not by the host");
-          continue;
-        }
-        if (newest == null || b.updatedAt().isAfter(newest.updatedAt())) {
-          newest = b;
-        }
-        break;
-      }
-    }
-    if (newest == null) {
-      throw new NotFoundException("no agent definition with agent_id '" + agentId + "'; loaded agents: " + known);
-    }
-    return AgentDefinition.fromBreadcrumb(newest);
+    return AgentDefinition.load(store, agentId);
   }
 
   /** Writes every breadcrumb as JSON Lines (RCRT wire fields), oldest write first. */

@@ -61,14 +61,33 @@ public final class AnnotatedTools {
       }
       methods.sort(Comparator.comparing(Method::getName).thenComparing(Method::toGenericString));
       for (Method m : methods) {
-        Tool tool = m.getAnnotation(Tool.class);
-        if (tool == null) {
-          continue;
+        Method declared = annotated(m);
+        if (declared != null) {
+          found.add(tool(bean, declared, declared.getAnnotation(Tool.class)));
         }
-        found.add(tool(bean, m, tool));
       }
     }
     return List.copyOf(found);
+  }
+
+  /**
+   * The method that carries {@code @Tool} for public method {@code m}: {@code m} itself, or the
+   * method it overrides in a superclass. A proxy subclass (Spring's CGLIB proxies for
+   * {@code @Transactional} beans) overrides every method without its annotations or parameter
+   * names; the superclass's method, invoked on the proxy, still runs through the proxy.
+   */
+  private static @Nullable Method annotated(Method m) {
+    for (Class<?> c = m.getDeclaringClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+      try {
+        Method candidate = c.getDeclaredMethod(m.getName(), m.getParameterTypes());
+        if (candidate.isAnnotationPresent(Tool.class)) {
+          return candidate;
+        }
+      } catch (NoSuchMethodException e) {
+        // not declared at this level; look further up
+      }
+    }
+    return null;
   }
 
   private static Found tool(Object bean, Method m, Tool tool) {

@@ -1,0 +1,345 @@
+package dev.rcrt.spring.boot.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The {@code rcrt.*} configuration properties: the model endpoint, the store, the breadcrumbs loaded
+ * at start, the trust policy and the agent. Every property has a default that runs: with none set,
+ * the application gets an in-memory store with the SDK's builtin tools and its default chat agent,
+ * and no model client (set {@code rcrt.model.base-url} or define a LangChain4j {@code ChatModel}
+ * bean for one).
+ *
+ * <p>Bound by Spring Boot once at start; not meant to be changed afterwards.
+ */
+@ConfigurationProperties("rcrt")
+public class RcrtProperties {
+  private final Model model = new Model();
+  private final Store store = new Store();
+  private final Breadcrumbs breadcrumbs = new Breadcrumbs();
+  private final Trust trust = new Trust();
+  private final Agent agent = new Agent();
+
+  /** Properties at their defaults; Spring Boot binds {@code rcrt.*} onto them. */
+  public RcrtProperties() {}
+
+  /** The model endpoint ({@code rcrt.model.*}). */
+  public Model getModel() {
+    return model;
+  }
+
+  /** The store ({@code rcrt.store.*}). */
+  public Store getStore() {
+    return store;
+  }
+
+  /** The breadcrumbs loaded at start ({@code rcrt.breadcrumbs.*}). */
+  public Breadcrumbs getBreadcrumbs() {
+    return breadcrumbs;
+  }
+
+  /** The trust policy ({@code rcrt.trust.*}). */
+  public Trust getTrust() {
+    return trust;
+  }
+
+  /** The agent the application runs ({@code rcrt.agent.*}). */
+  public Agent getAgent() {
+    return agent;
+  }
+
+  /** An OpenAI-compatible chat-completions endpoint, used when the application defines no model client of its own. */
+  public static class Model {
+    /** At its defaults. */
+    public Model() {}
+
+    /**
+     * OpenAI-compatible API base, such as https://api.openai.com/v1, https://openrouter.ai/api/v1 or
+     * http://localhost:11434/v1. Without it (and without a LangChain4j ChatModel bean) no model
+     * client and no agent executor are configured.
+     */
+    private @Nullable String baseUrl;
+
+    /** API key sent as a bearer token. Kept out of every record, log line and error. */
+    private @Nullable String apiKey;
+
+    /** Model id used when the agent definition names none. */
+    private @Nullable String model;
+
+    /** Time limit of one request to the endpoint. */
+    private Duration requestTimeout = Duration.ofMinutes(2);
+
+    /** Retries of a request that failed with a retriable status (429, 5xx) or an I/O error. */
+    private int maxRetries = 2;
+
+    /** Extra HTTP headers sent with every request, such as OpenRouter's HTTP-Referer. */
+    private Map<String, String> headers = new LinkedHashMap<>();
+
+    public @Nullable String getBaseUrl() {
+      return baseUrl;
+    }
+
+    public void setBaseUrl(@Nullable String baseUrl) {
+      this.baseUrl = baseUrl;
+    }
+
+    public @Nullable String getApiKey() {
+      return apiKey;
+    }
+
+    public void setApiKey(@Nullable String apiKey) {
+      this.apiKey = apiKey;
+    }
+
+    public @Nullable String getModel() {
+      return model;
+    }
+
+    public void setModel(@Nullable String model) {
+      this.model = model;
+    }
+
+    public Duration getRequestTimeout() {
+      return requestTimeout;
+    }
+
+    public void setRequestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+    }
+
+    public int getMaxRetries() {
+      return maxRetries;
+    }
+
+    public void setMaxRetries(int maxRetries) {
+      this.maxRetries = maxRetries;
+    }
+
+    public Map<String, String> getHeaders() {
+      return headers;
+    }
+
+    public void setHeaders(Map<String, String> headers) {
+      this.headers = headers;
+    }
+  }
+
+  /** Which store keeps the breadcrumbs, when the application defines no {@code BreadcrumbStore} bean. */
+  public static class Store {
+    /** At its defaults. */
+    public Store() {}
+
+    /**
+     * auto: PostgreSQL through the application's DataSource when rcrt-postgres is on the classpath
+     * and a DataSource bean exists, else in memory; postgres: PostgreSQL or fail at start; memory:
+     * in memory (lost when the application stops).
+     */
+    private StoreType type = StoreType.AUTO;
+
+    /** PostgreSQL schema the store's tables live in (created and migrated at start). */
+    private String schema = "rcrt";
+
+    public StoreType getType() {
+      return type;
+    }
+
+    public void setType(StoreType type) {
+      this.type = type;
+    }
+
+    public String getSchema() {
+      return schema;
+    }
+
+    public void setSchema(String schema) {
+      this.schema = schema;
+    }
+  }
+
+  /** The store kinds of {@code rcrt.store.type}. */
+  public enum StoreType {
+    /** PostgreSQL when it can be, else memory. */
+    AUTO,
+    /** In memory. */
+    MEMORY,
+    /** PostgreSQL through the application's DataSource. */
+    POSTGRES
+  }
+
+  /** Breadcrumbs written to the store as the host at start; records that are there unchanged are not written again. */
+  public static class Breadcrumbs {
+    /** At its defaults. */
+    public Breadcrumbs() {}
+
+    /**
+     * Resource locations of breadcrumb files (a JSON record or an array of records),
+     * such as classpath:breadcrumbs/*.json or file:/etc/rcrt/tools/*.json. Patterns are resolved
+     * with Spring's resource loader, so they work from a fat jar too.
+     */
+    private List<String> locations = new ArrayList<>();
+
+    /** Whether the SDK's builtin tools (calculator, breadcrumb-search, ...) and default chat agent are written too. */
+    private boolean seedBuiltins = true;
+
+    /** Whether a location that does not load stops the application (true) or is logged and skipped (false). */
+    private boolean failOnError = true;
+
+    public List<String> getLocations() {
+      return locations;
+    }
+
+    public void setLocations(List<String> locations) {
+      this.locations = locations;
+    }
+
+    public boolean isSeedBuiltins() {
+      return seedBuiltins;
+    }
+
+    public void setSeedBuiltins(boolean seedBuiltins) {
+      this.seedBuiltins = seedBuiltins;
+    }
+
+    public boolean isFailOnError() {
+      return failOnError;
+    }
+
+    public void setFailOnError(boolean failOnError) {
+      this.failOnError = failOnError;
+    }
+  }
+
+  /**
+   * What the default trust policy refuses unless allowed: the same switches as the CLI's {@code
+   * --allow-*} options. Used when the application defines no {@code ToolTrustPolicy} bean.
+   */
+  public static class Trust {
+    /** At its defaults. */
+    public Trust() {}
+
+    /** Internal networks (CIDR) HTTP tools and fetch may reach, such as 127.0.0.0/8; loopback, private and link-local addresses are refused otherwise. */
+    private List<String> allowNetwork = new ArrayList<>();
+
+    /** Container images (patterns, * matches anything) container tools may run, such as ghcr.io/acme/*. */
+    private List<String> allowImage = new ArrayList<>();
+
+    /** Programs (patterns) tool records may start, such as MCP servers: npx, /opt/mcp/*. */
+    private List<String> allowCommand = new ArrayList<>();
+
+    /** Directories module tools may load jars from. */
+    private List<Path> allowModuleDir = new ArrayList<>();
+
+    /** Ed25519 public keys (PEM files) of the publishers whose signed tools, configs and agents are trusted; when set, unsigned ones are not. */
+    private List<Path> trustedKeys = new ArrayList<>();
+
+    /** Tools allowed to request other tools (write tool.request.v1 records that run), as an orchestrator does. Only the host and agents may by default. */
+    private List<String> requesterTools = new ArrayList<>();
+
+    public List<String> getAllowNetwork() {
+      return allowNetwork;
+    }
+
+    public void setAllowNetwork(List<String> allowNetwork) {
+      this.allowNetwork = allowNetwork;
+    }
+
+    public List<String> getAllowImage() {
+      return allowImage;
+    }
+
+    public void setAllowImage(List<String> allowImage) {
+      this.allowImage = allowImage;
+    }
+
+    public List<String> getAllowCommand() {
+      return allowCommand;
+    }
+
+    public void setAllowCommand(List<String> allowCommand) {
+      this.allowCommand = allowCommand;
+    }
+
+    public List<Path> getAllowModuleDir() {
+      return allowModuleDir;
+    }
+
+    public void setAllowModuleDir(List<Path> allowModuleDir) {
+      this.allowModuleDir = allowModuleDir;
+    }
+
+    public List<Path> getTrustedKeys() {
+      return trustedKeys;
+    }
+
+    public void setTrustedKeys(List<Path> trustedKeys) {
+      this.trustedKeys = trustedKeys;
+    }
+
+    public List<String> getRequesterTools() {
+      return requesterTools;
+    }
+
+    public void setRequesterTools(List<String> requesterTools) {
+      this.requesterTools = requesterTools;
+    }
+  }
+
+  /** The agent the configured {@code AgentExecutor} runs. */
+  public static class Agent {
+    /** At its defaults. */
+    public Agent() {}
+
+    /** The agent_id of the agent definition to run: the newest host-written agent.def.v1 or agent.definition.v1 record with it. */
+    private String id = "default-chat-assistant";
+
+    /** Most model rounds in one turn. */
+    private int maxRounds = 10;
+
+    /** Longest a turn may run (approval waits not counted); then it ends with an agent_timeout answer. */
+    private Duration turnTimeout = Duration.ofMinutes(10);
+
+    /**
+     * Whether the application also answers user.message.v1 records other processes write to the
+     * store (AgentExecutor.start()), sharing the work with every process that serves the same store.
+     */
+    private boolean serve = false;
+
+    public String getId() {
+      return id;
+    }
+
+    public void setId(String id) {
+      this.id = id;
+    }
+
+    public int getMaxRounds() {
+      return maxRounds;
+    }
+
+    public void setMaxRounds(int maxRounds) {
+      this.maxRounds = maxRounds;
+    }
+
+    public Duration getTurnTimeout() {
+      return turnTimeout;
+    }
+
+    public void setTurnTimeout(Duration turnTimeout) {
+      this.turnTimeout = turnTimeout;
+    }
+
+    public boolean isServe() {
+      return serve;
+    }
+
+    public void setServe(boolean serve) {
+      this.serve = serve;
+    }
+  }
+}
