@@ -39,8 +39,7 @@ import org.springframework.core.io.support.ResourcePatternResolver;
   StoreConfigurations.Memory.class,
   ModelConfigurations.LangChain4j.class,
   ModelConfigurations.OpenAiCompatible.class,
-  TelemetryConfiguration.class,
-  HealthConfiguration.class
+  TelemetryConfiguration.class
 })
 public class RcrtAutoConfiguration {
   /** Created by Spring Boot when the auto-configuration applies. */

@@ -1,0 +1,156 @@
+package dev.rcrt.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.Selector;
+import dev.rcrt.langchain4j.LangChain4jLlmClient;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.ScriptedLlmClient;
+import dev.rcrt.tools.ToolRunner;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** The parts that switch on with the application's own beans: a DataSource, a health endpoint, OpenTelemetry, a LangChain4j model. */
+class OptionalPartsTest {
+  private final ApplicationContextRunner contexts = new ApplicationContextRunner()
+      .withConfiguration(AutoConfigurations.of(RcrtAutoConfiguration.class, RcrtHealthAutoConfiguration.class));
+
+  @Test
+  void aDataSourceMakesThePostgresStoreInTheConfiguredSchemaAndMemoryCanBeForced() throws Exception {
+    DataSource dataSource = unclosable(TestPostgres.dataSource()); // the JVM's shared pool outlives these contexts
+    String schema = TestPostgres.freshSchema();
+    contexts.withBean(DataSource.class, () -> dataSource).withPropertyValues("rcrt.store.schema=" + schema).run(context -> {
+      assertThat(context).hasSingleBean(PostgresBreadcrumbStore.class);
+      BreadcrumbStore store = context.getBean(BreadcrumbStore.class);
+      assertThat(store.search(Selector.schema("tool.definition.v1"), 100, 0)).isNotEmpty();
+    });
+    try (Connection c = dataSource.getConnection();
+        ResultSet rows = c.createStatement().executeQuery("select count(*) from " + schema + ".breadcrumbs")) {
+      rows.next();
+      assertThat(rows.getInt(1)).as("records in the configured schema").isPositive();
+    }
+    contexts.withBean(DataSource.class, () -> dataSource).withPropertyValues("rcrt.store.type=memory")
+        .run(context -> assertThat(context).hasSingleBean(InMemoryBreadcrumbStore.class).doesNotHaveBean(PostgresBreadcrumbStore.class));
+  }
+
+  @Test
+  void postgresWithoutADataSourceStopsTheStartSayingWhatIsMissing() {
+    contexts.withPropertyValues("rcrt.store.type=postgres").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause()
+          .hasMessageContaining("rcrt.store.type=postgres")
+          .hasMessageContaining("DataSource")
+          .hasMessageContaining("spring.datasource.url");
+    });
+  }
+
+  @Test
+  void theHealthIndicatorReportsTheStoreAndTheToolsThatCannotRun() {
+    String wasmTool = """
+        {"schema_name":"tool.v1","title":"wasm-tool","tags":["tool"],"context":{"name":"wasm-tool","description":"d",
+         "input_schema":{"type":"object"},"implementation":{"type":"wasm","module":"x.wasm"}}}""";
+    contexts.run(context -> {
+      ToolRunner runner = context.getBean(ToolRunner.class);
+      dev.rcrt.core.BreadcrumbFiles.upsert(runner.store(), dev.rcrt.core.BreadcrumbFiles.parse("wasm-tool",
+          new java.io.ByteArrayInputStream(wasmTool.getBytes(java.nio.charset.StandardCharsets.UTF_8))).items().get(0));
+      Health health = context.getBean("rcrtHealthIndicator", HealthIndicator.class).health();
+      assertThat(health.getStatus()).isEqualTo(Status.UP);
+      assertThat(health.getDetails()).containsEntry("store", "InMemoryBreadcrumbStore");
+      assertThat((Integer) health.getDetails().get("tools")).isGreaterThanOrEqualTo(6);
+      @SuppressWarnings("unchecked")
+      Map<String, List<String>> cannotRun = (Map<String, List<String>>) health.getDetails().get("toolsThatCannotRun");
+      assertThat(cannotRun).doesNotContainKey("calculator").containsKey("wasm-tool");
+      assertThat(cannotRun.get("wasm-tool")).anySatisfy(p -> assertThat(p).contains("wasm"));
+    });
+    contexts.withBean(BreadcrumbStore.class, OptionalPartsTest::failingStore).withPropertyValues("rcrt.breadcrumbs.seed-builtins=false").run(context -> {
+      Health health = context.getBean("rcrtHealthIndicator", HealthIndicator.class).health();
+      assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+      assertThat(String.valueOf(health.getDetails().get("store"))).contains("connection refused").doesNotContain("Exception");
+    });
+    contexts.withPropertyValues("management.health.rcrt.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean("rcrtHealthIndicator"));
+  }
+
+  @Test
+  void anOpenTelemetryBeanGetsTurnModelAndToolSpans() {
+    InMemorySpanExporter spans = InMemorySpanExporter.create();
+    OpenTelemetrySdk otel = OpenTelemetrySdk.builder()
+        .setTracerProvider(SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build()).build();
+    contexts.withBean(OpenTelemetry.class, () -> otel)
+        .withBean(LlmClient.class, () -> ScriptedLlmClient.replying(
+            dev.rcrt.llm.ChatResponse.toolCalls(new dev.rcrt.llm.ToolCall("c1", "calculator", "{\"expression\":\"17*23\"}")),
+            dev.rcrt.llm.ChatResponse.text("391")))
+        .run(context -> {
+          assertThat(context.getBean(AgentExecutor.class).ask("s1", "What is 17 * 23?").message()).isEqualTo("391");
+          List<String> names = spans.getFinishedSpanItems().stream().map(SpanData::getName).toList();
+          assertThat(names).contains("execute_tool calculator").anyMatch(n -> n.startsWith("invoke_agent"))
+              .anyMatch(n -> n.startsWith("chat"));
+        });
+    otel.close();
+  }
+
+  @Test
+  void aLangChain4jChatModelBeanIsTheModel() {
+    ChatModel model = new ChatModel() {
+      @Override
+      public ChatResponse doChat(ChatRequest request) {
+        return ChatResponse.builder().aiMessage(AiMessage.from("from LangChain4j")).build();
+      }
+    };
+    contexts.withBean(ChatModel.class, () -> model).run(context -> {
+      assertThat(context.getBean(LlmClient.class)).isInstanceOf(LangChain4jLlmClient.class);
+      assertThat(context.getBean(AgentExecutor.class).ask("s1", "hello").message()).isEqualTo("from LangChain4j");
+    });
+  }
+
+  private static DataSource unclosable(DataSource pool) {
+    return (DataSource) java.lang.reflect.Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+        (proxy, method, args) -> {
+          try {
+            return method.invoke(pool, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  /** A store whose database refuses every search. */
+  private static BreadcrumbStore failingStore() {
+    BreadcrumbStore delegate = InMemoryBreadcrumbStore.builder().build();
+    return (BreadcrumbStore) java.lang.reflect.Proxy.newProxyInstance(BreadcrumbStore.class.getClassLoader(),
+        new Class<?>[] {BreadcrumbStore.class}, (proxy, method, args) -> {
+          if (method.getName().equals("search")) {
+            throw new IllegalStateException("connection refused by db.internal:5432");
+          }
+          try {
+            return method.invoke(delegate, args);
+          } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+}
