@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * can be sent to a remote provider and inverted into its text, and nearest-neighbour probing would
  * tell a reader about content it may not read), and {@code tool.request.v1}: a request holds only a
  * tool's input, which its {@code tool.response.v1} answers, and a {@code breadcrumb-search} call's
- * own request would otherwise be the nearest answer to its query.
+ * own request would otherwise be the nearest answer to its query. It skips {@code tool.transpiled.v1}
+ * too (the JavaScript the runtime keeps for a TypeScript tool: generated code, not knowledge).
  *
  * <p><b>From what text.</b> RCRT's server embeds the title, a space and the context as compact
  * JSON. The default here embeds the title, then one line {@code path: value} per non-empty
@@ -116,7 +117,7 @@ public final class EmbeddingPolicy {
 
   /** Builder for {@link EmbeddingPolicy}; starts from {@link #rcrt()}. Not thread-safe. */
   public static final class Builder {
-    private final List<String> skipped = new ArrayList<>(List.of("system.*", "secret.v1", "tool.request.v1"));
+    private final List<String> skipped = new ArrayList<>(List.of("system.*", "secret.v1", "tool.request.v1", "tool.transpiled.v1"));
     private Function<Breadcrumb, @Nullable String> text = EmbeddingPolicy::titleAndValues;
     private int maxChars = 2_000;
 

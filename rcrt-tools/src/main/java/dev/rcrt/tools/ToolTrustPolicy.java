@@ -44,12 +44,13 @@ public interface ToolTrustPolicy {
 
   /**
    * The schemas of records that become behaviour: tools ({@link ToolDefinition#TOOL_SCHEMAS}),
-   * tool configurations, agent definitions and schema definitions.
+   * tool configurations, agent definitions, schema definitions, and {@code tool.transpiled.v1}
+   * (the JavaScript a runtime keeps for a TypeScript source, which runs in its place).
    */
   Set<String> PROTECTED_SCHEMAS =
       Set.of(
           "tool.code.v1", "tool.v1", "tool.definition.v1", "tool.config.v1",
-          "agent.def.v1", "agent.definition.v1", "schema.def.v1");
+          "agent.def.v1", "agent.definition.v1", "schema.def.v1", "tool.transpiled.v1");
 
   /**
    * The schemas of the conversation and its audit trail, the records the agent loop and the runner

@@ -74,7 +74,7 @@ public final class JsLoader implements AutoCloseable {
     String js =
         switch (language.toLowerCase(Locale.ROOT)) {
           case "javascript", "js" -> source;
-          case "typescript", "ts" -> typescript().toJavaScript(tool, source, checksum);
+          case "typescript", "ts" -> javaScriptOf(tool, source, checksum, services);
           default -> throw new ToolException(
               ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "': code language '" + language + "' is not javascript or typescript");
         };
@@ -105,6 +105,23 @@ public final class JsLoader implements AutoCloseable {
       return Set.copyOf(hosts);
     }
     return null;
+  }
+
+  /**
+   * The JavaScript of a TypeScript source: kept in the store by any process of it ({@link
+   * SharedTranspiles}), else transpiled here (loading the compiler on the first) and kept.
+   */
+  private String javaScriptOf(String tool, String source, String checksum, ToolRuntime.Services services) {
+    String compiler = TypeScriptCompiler.version();
+    String kept = SharedTranspiles.find(services, checksum, compiler);
+    if (kept != null) {
+      return kept;
+    }
+    String js = typescript().toJavaScript(tool, source, checksum);
+    if (services.policy().trusts(dev.rcrt.core.Principal.host(), SharedTranspiles.SCHEMA)) {
+      SharedTranspiles.keep(services, tool, checksum, compiler, js);
+    }
+    return js;
   }
 
   private static String sha256(String text) {

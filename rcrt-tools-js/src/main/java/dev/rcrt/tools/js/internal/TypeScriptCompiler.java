@@ -192,14 +192,28 @@ final class TypeScriptCompiler implements AutoCloseable {
     }
   }
 
-  private static String scriptPath() {
+  /**
+   * The compiler's name and version, such as {@code typescript 5.6.3}, read from its WebJar without
+   * loading it.
+   *
+   * @throws ToolException {@code tool_unsupported} when the WebJar is not on the class path
+   */
+  static String version() {
+    return "typescript " + webJarVersion();
+  }
+
+  private static String webJarVersion() {
     Properties props = new Properties();
     try (InputStream in = resource(WEBJAR)) {
       props.load(in);
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + WEBJAR, e);
     }
-    return "META-INF/resources/webjars/typescript/" + props.getProperty("version") + "/lib/typescript.js";
+    return props.getProperty("version");
+  }
+
+  private static String scriptPath() {
+    return "META-INF/resources/webjars/typescript/" + webJarVersion() + "/lib/typescript.js";
   }
 
   private static String read(String path) {
