@@ -25,7 +25,7 @@ final class CliHarness {
             new PrintStream(h.out, true, StandardCharsets.UTF_8),
             new PrintStream(h.err, true, StandardCharsets.UTF_8),
             new BufferedReader(new StringReader(stdin)),
-            env,
+            hermetic(env),
             false,
             runnerSetup);
     h.status = Main.run(args, cli);
@@ -40,7 +40,7 @@ final class CliHarness {
             new PrintStream(h.out, true, StandardCharsets.UTF_8),
             new PrintStream(h.err, true, StandardCharsets.UTF_8),
             new BufferedReader(new StringReader("")),
-            env,
+            hermetic(env),
             false,
             b -> {});
     h.thread = new Thread(() -> h.status = Main.run(args, cli), "cli-" + String.join("-", args).replaceAll("[^a-z-]", ""));
@@ -56,6 +56,16 @@ final class CliHarness {
   }
 
   private Thread thread;
+
+  /** {@code env} with the transpile cache in the build directory (unless a test names one), never the user's. */
+  static Map<String, String> hermetic(Map<String, String> env) {
+    if (env.containsKey("RCRT_CACHE_DIR")) {
+      return env;
+    }
+    Map<String, String> copy = new java.util.HashMap<>(env);
+    copy.put("RCRT_CACHE_DIR", java.nio.file.Path.of("target", "test-transpile-cache").toAbsolutePath().toString());
+    return copy;
+  }
 
   static CliHarness run(String... args) {
     return run(Map.of(), "", args);

@@ -14,6 +14,7 @@ import dev.rcrt.tools.docker.TestDocker;
 import dev.rcrt.tools.testing.TestJars;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -91,6 +92,37 @@ class ToolCallCommandTest {
     CliHarness spin = CliHarness.run("tool", "call", "spin", "--breadcrumbs", defs.toString());
     assertThat(spin.status).isEqualTo(1);
     assertThat(spin.err()).contains("timed out after 200 ms");
+  }
+
+  @Test
+  void typescriptTranspiledByOneCommandIsTakenFromTheUsersCacheByTheNextAndOnlyForItsOwnSource() throws Exception {
+    Path cache = dir.resolve("cache");
+    Path defs = tool("ts.json", """
+        [{"schema_name":"tool.code.v1","title":"Twice","context":{"name":"twice",
+          "code":{"language":"typescript","source":"export function execute(i: {n: number}) { return {n: i.n * 2}; }"}}}]
+        """);
+    Map<String, String> env = Map.of("RCRT_CACHE_DIR", cache.toString());
+    assertThat(RcrtJson.parse(CliHarness.run(env, "", "tool", "call", "twice", "{\"n\":4}", "--breadcrumbs", defs.toString()).out()).get("n").asInt())
+        .isEqualTo(8);
+    List<Path> kept;
+    try (var files = Files.list(cache)) {
+      kept = files.toList();
+    }
+    assertThat(kept).hasSize(1);
+    assertThat(Files.getPosixFilePermissions(cache)).containsExactlyInAnyOrder(
+        java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE,
+        java.nio.file.attribute.PosixFilePermission.OWNER_EXECUTE);
+    // the next command runs what the cache holds for this source instead of transpiling: replace it to see
+    var record = (com.fasterxml.jackson.databind.node.ObjectNode) RcrtJson.parse(Files.readString(kept.get(0)));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) record.get("context")).put("javascript", "export function execute(i) { return {n: -1}; }");
+    Files.writeString(kept.get(0), RcrtJson.write(record));
+    assertThat(RcrtJson.parse(CliHarness.run(env, "", "tool", "call", "twice", "{\"n\":4}", "--breadcrumbs", defs.toString()).out()).get("n").asInt())
+        .isEqualTo(-1);
+    // a record for another source is not used for this one
+    ((com.fasterxml.jackson.databind.node.ObjectNode) record.get("context")).put("source_sha256", "0".repeat(64));
+    Files.writeString(kept.get(0), RcrtJson.write(record));
+    assertThat(RcrtJson.parse(CliHarness.run(env, "", "tool", "call", "twice", "{\"n\":4}", "--breadcrumbs", defs.toString()).out()).get("n").asInt())
+        .isEqualTo(8);
   }
 
   @Test

@@ -33,6 +33,7 @@ public final class Workspace implements AutoCloseable {
   private final BreadcrumbStore store;
   private final AutoCloseable resources;
   private final Cli cli;
+  private final @Nullable TranspileCache transpiled;
 
   /**
    * Opens the store of {@code options} and loads the bundled tools and agent, then the files
@@ -45,6 +46,10 @@ public final class Workspace implements AutoCloseable {
     StoreUrl.Opened opened = options.store(cli).open(cli.env());
     this.store = opened.store();
     this.resources = opened.resources();
+    this.transpiled = store instanceof dev.rcrt.core.InMemoryBreadcrumbStore ? TranspileCache.of(cli) : null;
+    if (transpiled != null) {
+      transpiled.loadInto(store);
+    }
     List<Path> breadcrumbs = options.paths();
     BuiltinTools.seed(store);
     BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
@@ -56,9 +61,15 @@ public final class Workspace implements AutoCloseable {
     return store;
   }
 
-  /** Closes the store's connections (a PostgreSQL store's listener and pool); nothing for memory. */
+  /**
+   * Closes the store's connections (a PostgreSQL store's listener and pool); for the in-memory
+   * store, saves the TypeScript it transpiled ({@link TranspileCache}).
+   */
   @Override
   public void close() {
+    if (transpiled != null) {
+      transpiled.save(store);
+    }
     try {
       resources.close();
     } catch (Exception e) {

@@ -1,0 +1,105 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbFiles;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * For the in-memory store, which every command opens afresh: the {@code tool.transpiled.v1} records
+ * the JavaScript runtime keeps (a TypeScript tool's JavaScript) are saved in the user's cache
+ * directory when the command ends and loaded as the host's at the next start, so the TypeScript
+ * compiler loads once per source, not once per command. A shared store (PostgreSQL, an RCRT
+ * server) keeps them itself.
+ *
+ * <p>The directory is {@code $RCRT_CACHE_DIR}, else {@code $XDG_CACHE_HOME/rcrt/transpiled}, else
+ * {@code ~/.cache/rcrt/transpiled}, created readable by its owner only: whoever can write there can
+ * run code as the user, as whoever can write a {@code --breadcrumbs} file can. The runtime still
+ * checks each record against the source it was made from. Failures to read or write the cache are
+ * reported once and change nothing else.
+ */
+final class TranspileCache {
+  private static final String SCHEMA = "tool.transpiled.v1";
+
+  private final Path dir;
+  private final Cli cli;
+  private final Set<String> loaded = new HashSet<>();
+
+  private TranspileCache(Path dir, Cli cli) {
+    this.dir = dir;
+    this.cli = cli;
+  }
+
+  static TranspileCache of(Cli cli) {
+    Map<String, String> env = cli.env();
+    Path dir = env.get("RCRT_CACHE_DIR") != null ? Path.of(env.get("RCRT_CACHE_DIR"))
+        : env.get("XDG_CACHE_HOME") != null ? Path.of(env.get("XDG_CACHE_HOME"), "rcrt", "transpiled")
+        : Path.of(System.getProperty("user.home"), ".cache", "rcrt", "transpiled");
+    return new TranspileCache(dir, cli);
+  }
+
+  /** Loads the cached records into {@code store} as the host's. */
+  void loadInto(BreadcrumbStore store) {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    List<Path> files;
+    try (Stream<Path> list = Files.list(dir)) {
+      files = list.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+    } catch (IOException e) {
+      cli.note("transpile cache " + dir + " not read: " + e.getMessage());
+      return;
+    }
+    for (var create : BreadcrumbFiles.read(files).items()) {
+      if (SCHEMA.equals(create.schemaName()) && create.id() != null) {
+        loaded.add(create.id());
+        BreadcrumbFiles.upsert(store, create);
+      }
+    }
+  }
+
+  /** Saves the records {@code store} gained during the command. */
+  void save(BreadcrumbStore store) {
+    List<Breadcrumb> kept = store.search(Selector.schema(SCHEMA), 1000, 0).stream().filter(b -> !loaded.contains(b.id())).toList();
+    if (kept.isEmpty()) {
+      return;
+    }
+    try {
+      createPrivate(dir);
+      for (Breadcrumb b : kept) {
+        Path file = dir.resolve(b.id() + ".json");
+        Files.writeString(file, RcrtJson.write(RcrtJson.object().put("id", b.id()).put("schema_name", SCHEMA).put("title", b.title())
+            .<com.fasterxml.jackson.databind.node.ObjectNode>set("context", b.context())), StandardCharsets.UTF_8);
+      }
+    } catch (IOException | UnsupportedOperationException e) {
+      cli.note("transpile cache " + dir + " not written: " + e.getMessage());
+    }
+  }
+
+  private static void createPrivate(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    @Nullable Path parent = dir.getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try {
+      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectory(dir); // not POSIX (Windows): the user's profile directory is private already
+    }
+  }
+}
