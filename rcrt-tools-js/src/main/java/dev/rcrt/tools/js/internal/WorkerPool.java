@@ -35,6 +35,9 @@ final class WorkerPool {
   /** Every worker started and not yet gone, idle or busy: what {@link #close()} kills. */
   private final Set<WorkerProcess> started = new HashSet<>();
   private int live;
+  /** Background starts ({@link #prewarm()}) in flight, and calls waiting for one of them. */
+  private int starting;
+  private int waitingForStart;
   private boolean closed;
 
   WorkerPool(int max, int heapMegabytes, WorkerLaunch launch) {
@@ -62,12 +65,22 @@ final class WorkerPool {
         return;
       }
       live++;
+      starting++;
     }
     Thread starter = new Thread(() -> {
       try {
-        release(started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments())));
-      } catch (IOException e) {
-        LOG.warn("a JavaScript worker did not start: {}", e.getMessage());
+        WorkerProcess worker = started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments()));
+        synchronized (this) {
+          starting--;
+        }
+        release(worker);
+      } catch (IOException | ToolException e) {
+        if (e instanceof IOException) {
+          LOG.warn("a JavaScript worker did not start: {}", e.getMessage());
+        }
+        synchronized (this) {
+          starting--;
+        }
         gone();
       }
     }, "rcrt-js-worker-start");
@@ -95,6 +108,21 @@ final class WorkerPool {
             return w;
           }
           live--;
+        }
+        if (starting > waitingForStart) {
+          // a worker is starting in the background: take it rather than start a second JVM beside it
+          // (on a small machine two starting at once each take twice as long); its start-up is not
+          // charged to the call, as a worker the call starts itself is not
+          waitingForStart++;
+          try {
+            TimeUnit.MILLISECONDS.timedWait(this, STARTUP.toMillis());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted while waiting for a JavaScript worker");
+          } finally {
+            waitingForStart--;
+          }
+          continue;
         }
         if (live < max) {
           live++;
