@@ -25,7 +25,7 @@ import dev.rcrt.tools.ToolRunner;
 public final class CustomToolExample {
   private CustomToolExample() {}
 
-  // README:begin handler
+  // docs:begin handler
   /** Counts the words of a text: {@code {text}} → {@code {words}}. */
   static final class WordCount implements ToolHandler {
     @Override
@@ -48,7 +48,7 @@ public final class CustomToolExample {
                 """))
             .build());
   }
-  // README:end handler
+  // docs:end handler
 
   /** Publishes the tool, lets the agent call it, and returns the agent's answer. */
   public static String run(LlmClient llm) {

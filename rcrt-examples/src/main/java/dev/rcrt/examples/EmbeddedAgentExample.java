@@ -21,7 +21,7 @@ public final class EmbeddedAgentExample {
 
   /** Asks one question and returns the agent's answer. */
   public static String run(LlmClient llm) {
-    // README:begin embedded
+    // docs:begin embedded
     BreadcrumbStore store = new InMemoryBreadcrumbStore();
     BuiltinTools.seed(store); // tool breadcrumbs the agent will discover
     AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
@@ -31,7 +31,7 @@ public final class EmbeddedAgentExample {
       AgentResponse answer = executor.ask("session-1", "What is 17 * 23?"); // recorded as agent.response.v1
       return answer.message();
     }
-    // README:end embedded
+    // docs:end embedded
   }
 
   public static void main(String[] args) {

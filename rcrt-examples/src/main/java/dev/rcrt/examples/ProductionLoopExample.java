@@ -21,7 +21,7 @@ public final class ProductionLoopExample {
 
   /** A streaming client with its retry policy. */
   static LlmClient client(String baseUrl, String apiKey) {
-    // README:begin client
+    // docs:begin client
     LlmClient llm =
         OpenAiCompatibleLlmClient.builder(baseUrl)
             .apiKey(apiKey)
@@ -29,45 +29,45 @@ public final class ProductionLoopExample {
             .maxRetries(3) // 429 and 5xx, honouring Retry-After
             .retryBackoff(Duration.ofMillis(500), Duration.ofSeconds(20))
             .build();
-    // README:end client
+    // docs:end client
     return llm;
   }
 
   /** An Azure OpenAI deployment: its key goes in the {@code api-key} header, the API version in the query. */
   static OpenAiCompatibleLlmClient azure(String resource, String deployment, String key) {
-    // README:begin azure
+    // docs:begin azure
     OpenAiCompatibleLlmClient azure =
         OpenAiCompatibleLlmClient.builder("https://" + resource + ".openai.azure.com/openai/deployments/" + deployment)
             .header("api-key", key) // instead of Authorization: Bearer
             .queryParameter("api-version", "2024-10-21")
             .build();
-    // README:end azure
+    // docs:end azure
     return azure;
   }
 
   /** An agent defined in code, stored so that other processes find it. */
   static AgentDefinition supportBot(BreadcrumbStore store) {
-    // README:begin agent
+    // docs:begin agent
     AgentDefinition agent = AgentDefinition.builder("support-bot")
         .model("gpt-4o")
         .systemPrompt("Answer support questions.")
         .options(ChatOptions.builder().temperature(0.1).maxTokens(400).build())
         .build();
     store.create(agent.toBreadcrumb()); // optional: other processes and ./rcrt find it
-    // README:end agent
+    // docs:end agent
     return agent;
   }
 
   /** An executor that streams and runs tool calls in parallel on the host's pool. */
   static AgentExecutor streaming(LlmClient llm, ToolRunner runner, AgentDefinition agent, ExecutorService hostPool) {
-    // README:begin streaming
+    // docs:begin streaming
     AgentExecutor executor =
         AgentExecutor.builder(llm, runner)
             .agent(agent)
             .streamListener(text -> System.out.print(text)) // tokens as they arrive
             .toolExecutor(hostPool) // the calls of one answer run concurrently here
             .build();
-    // README:end streaming
+    // docs:end streaming
     return executor;
   }
 
@@ -76,7 +76,7 @@ public final class ProductionLoopExample {
    * network, asks before risky tools, and counts every call on every path.
    */
   static ToolRunner guarded(BreadcrumbStore store, AtomicLong calls) {
-    // README:begin trust
+    // docs:begin trust
     ToolRunner runner =
         ToolRunner.builder(store)
             .trustPolicy(
@@ -90,13 +90,13 @@ public final class ProductionLoopExample {
               return chain.proceed(chain.request());
             })
             .build();
-    // README:end trust
+    // docs:end trust
     return runner;
   }
 
   /** Tools run by a runner that listens on the store, perhaps in another process. */
   static AgentResponse eventDriven(LlmClient llm, BreadcrumbStore store, AgentDefinition agent, String question) {
-    // README:begin events
+    // docs:begin events
     try (ToolRunner worker = ToolRunner.builder(store).build();
         Subscription listening = worker.listen(); // answers every tool.request.v1
         ToolRunner local = ToolRunner.builder(store).build();
@@ -107,7 +107,7 @@ public final class ProductionLoopExample {
                 .build()) {
       return executor.ask("session-1", question);
     }
-    // README:end events
+    // docs:end events
   }
 
   private static boolean askOperator(String tool, String input) {

@@ -12,7 +12,7 @@ public final class SharedStoreExample {
 
   /** Answers tool requests on the shared store until {@code shutdown} is counted down. */
   static void serve(DataSource dataSource, CountDownLatch shutdown) throws InterruptedException {
-    // README:begin shared
+    // docs:begin shared
     try (PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(dataSource) // the host's pool, e.g. HikariCP
             .schema("rcrt") // tables created or upgraded by Flyway on build()
             .build();
@@ -20,6 +20,6 @@ public final class SharedStoreExample {
         Subscription listening = runner.listen()) { // claims each tool.request.v1; one runner of the fleet runs it
       shutdown.await(); // requests are answered on the runner's threads meanwhile
     }
-    // README:end shared
+    // docs:end shared
   }
 }

@@ -65,20 +65,21 @@ class ExamplesTest {
   }
 
   @Test
-  void everyReadmeSnippetIsIdenticalToTheCompiledExample() throws Exception {
-    String readme = Files.readString(Path.of("..", "README.md"));
-    for (Path source : List.of(
-        Path.of("src/main/java/dev/rcrt/examples/EmbeddedAgentExample.java"),
-        Path.of("src/main/java/dev/rcrt/examples/CustomToolExample.java"),
-        Path.of("src/main/java/dev/rcrt/examples/ProductionLoopExample.java"))) {
-      Matcher m = Pattern.compile("// README:begin (\\w+)\\n(.*?)\\n\\s*// README:end \\1", Pattern.DOTALL)
-          .matcher(Files.readString(source));
-      int found = 0;
-      while (m.find()) {
-        found++;
-        assertThat(readme).as("README contains snippet '%s' of %s exactly", m.group(1), source).contains(dedent(m.group(2)));
-      }
-      assertThat(found).as("snippets in " + source).isPositive();
+  void theTestClockEndsACallAtItsLimitWithoutWaiting() {
+    var store = new dev.rcrt.core.InMemoryBreadcrumbStore();
+    store.create(dev.rcrt.core.BreadcrumbCreate.builder("tool.definition.v1", "slow")
+        .context(RcrtJson.parse("{\"name\":\"slow\",\"limits\":{\"timeout_ms\":30000}}")).build());
+    long started = System.nanoTime();
+    assertThat(TestingExample.timeoutWithoutWaiting(store)).isEqualTo("tool_timeout");
+    assertThat(java.time.Duration.ofNanos(System.nanoTime() - started)).isLessThan(java.time.Duration.ofSeconds(30));
+  }
+
+  @Test
+  void theAnnotatedRailToolPricesATrip() {
+    var store = new dev.rcrt.core.InMemoryBreadcrumbStore();
+    try (var runner = AnnotatedToolExample.runner(store)) {
+      var r = runner.call(dev.rcrt.tools.ToolRequest.of("price", RcrtJson.parse("{\"trip\":{\"from\":\"Oslo\",\"to\":\"Bergen\",\"passengers\":2}}"), "me"));
+      assertThat(RcrtJson.write(r.output())).isEqualTo("85.0");
     }
   }
 
