@@ -72,6 +72,25 @@ class DocsSnippetsTest {
     assertThat(shownRegions).as("every docs region appears in the docs").containsExactlyInAnyOrderElementsOf(regions.keySet());
   }
 
+  @Test
+  void everyWholeXmlFileInTheDocsIsAFileOfTheBuild() throws IOException {
+    Set<String> poms = new HashSet<>();
+    try (Stream<Path> all = Files.walk(ROOT)) {
+      for (Path p : all.filter(p -> p.getFileName().toString().equals("pom.xml") && !p.toString().contains("/target/")).toList()) {
+        poms.add(Files.readString(p).stripTrailing());
+      }
+    }
+    int checked = 0;
+    for (Path doc : docs()) {
+      Matcher m = Pattern.compile("```xml\\n(<\\?xml.*?)```", Pattern.DOTALL).matcher(Files.readString(doc));
+      while (m.find()) {
+        checked++;
+        assertThat(poms).as("%s shows a pom.xml that the build does not build", ROOT.relativize(doc)).contains(m.group(1).stripTrailing());
+      }
+    }
+    assertThat(checked).isPositive();
+  }
+
   private static List<Path> javaSources() throws IOException {
     try (Stream<Path> all = Files.walk(ROOT)) {
       return all.filter(p -> p.toString().endsWith(".java"))
