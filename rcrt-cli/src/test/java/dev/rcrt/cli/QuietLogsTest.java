@@ -8,7 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** At the default level the command line prints no library's INFO lines, whatever logging API the library uses. */
+/**
+ * At the default level the command line prints no library's INFO lines, whatever logging API the
+ * library uses; with {@code -v} every command prints the stack trace behind a failure, scrubbed of
+ * secrets, also where the failure is a tool's response rather than an exception of the command.
+ */
 class QuietLogsTest {
   @TempDir Path dir;
 
@@ -24,5 +28,27 @@ class QuietLogsTest {
     } finally {
       serve.destroyForcibly().waitFor();
     }
+  }
+
+  @Test
+  void verboseToolCallPrintsTheCauseOfAFailedCallScrubbedAndQuietDoesNot() throws Exception {
+    Path defs = dir.resolve("down.json");
+    Files.writeString(defs, """
+        {"schema_name":"tool.v1","title":"Down","context":{"name":"down","input_schema":{"type":"object"},
+         "implementation":{"type":"http","endpoint":"http://127.0.0.1:9/nothing-listens"}}}
+        """);
+    Path verbose = dir.resolve("verbose.log");
+    Path quiet = dir.resolve("quiet.log");
+    List<String> call = List.of("dev.rcrt.cli.Main", "tool", "call", "down", "--breadcrumbs", defs.toString(), "--allow-network", "127.0.0.0/8");
+    List<String> withV = new java.util.ArrayList<>(call);
+    withV.add("-v");
+    Process v = TestJvm.start(List.of(), withV, verbose);
+    Process q = TestJvm.start(List.of(), call, quiet);
+    assertThat(v.waitFor()).isEqualTo(1);
+    assertThat(q.waitFor()).isEqualTo(1);
+    String loud = Files.readString(verbose);
+    String plain = Files.readString(quiet);
+    assertThat(loud).contains("[tool_unreachable]").contains("its cause, scrubbed").contains("\tat java.net.");
+    assertThat(plain).contains("[tool_unreachable]").doesNotContain("\tat ");
   }
 }

@@ -23,6 +23,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,6 +42,8 @@ import picocli.CommandLine.Spec;
       "With no --base-url and no key, an offline demo model is used (announced on stderr)."
     })
 public final class ChatCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(ChatCommand.class);
+
   private final Cli cli;
 
   @Spec CommandSpec spec;
@@ -253,6 +257,7 @@ public final class ChatCommand implements Callable<Integer> {
         answer(executor, workspace, new UserMessage(sessionId, line.strip()), shared);
       } catch (LlmException e) {
         cli.note(e.getMessage());
+        LOG.debug("the model call failed", e); // -v: the stack trace too, as on every command
       }
     }
   }

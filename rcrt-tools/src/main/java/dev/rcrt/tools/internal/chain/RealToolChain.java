@@ -91,6 +91,9 @@ public final class RealToolChain implements ToolChain {
     try {
       response = link.intercept(new RealToolChain(links, index + 1, call, defaultTimeout, known));
     } catch (ToolException e) {
+      if (e.getCause() != null && LOG.isDebugEnabled()) {
+        LOG.debug("tool '{}' failed [{}]; its cause, scrubbed:\n{}", call.toolName(), e.code(), scrubbedTrace(e.getCause()));
+      }
       return call.failure(e);
     } catch (Throwable e) { // an interceptor's Error too: the call still ends with its response, a fatal one is rethrown after
       call.noteFatal(e);
@@ -119,5 +122,19 @@ public final class RealToolChain implements ToolChain {
   /** A built-in link, named in errors by its role. */
   interface Link extends ToolInterceptor {
     String name();
+  }
+
+  /** A stack trace whose messages are scrubbed of every secret value the call knows (frames hold none). */
+  private String scrubbedTrace(Throwable t) {
+    StringBuilder b = new StringBuilder();
+    int depth = 0;
+    for (Throwable c = t; c != null && depth < 8; c = c.getCause(), depth++) {
+      b.append(depth == 0 ? "" : "Caused by: ").append(c.getClass().getName()).append(": ")
+          .append(known.scrub(String.valueOf(c.getMessage()))).append('\n');
+      for (StackTraceElement frame : c.getStackTrace()) {
+        b.append("\tat ").append(frame).append('\n');
+      }
+    }
+    return b.toString();
   }
 }
