@@ -26,4 +26,23 @@ class McpServeStdioTest {
       assertThat(((McpSchema.TextContent) text.content().get(0)).text()).isEqualTo("This is a simple text response for testing.");
     }
   }
+
+  @Test
+  void theServerSaysNothingBeforeItAnswersInitialize() throws Exception {
+    Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+        "dev.rcrt.cli.Main", "mcp", "serve").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+        var in = new java.io.PrintWriter(p.getOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8)) {
+      in.println("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+          + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+      String first = out.readLine();
+      assertThat(first).as("the first line the server writes").contains("\"id\":1").contains("\"result\"").doesNotContain("notifications/");
+      in.println("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+      in.println("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}");
+      String listed = out.readLine();
+      assertThat(listed).contains("\"id\":2").contains("\"calculator\"").contains("\"breadcrumb-search\"");
+    } finally {
+      p.destroyForcibly().waitFor();
+    }
+  }
 }

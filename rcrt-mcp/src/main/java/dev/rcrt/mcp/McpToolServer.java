@@ -64,6 +64,7 @@ public final class McpToolServer implements AutoCloseable {
             .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
             .requestTimeout(b.requestTimeout)
             .validateToolInputs(false) // the tool chain validates, records the refusal, and says where
+            .tools(catalog.initial())
             .build();
     this.http = http;
     catalog.attach(server);

@@ -36,13 +36,27 @@ public final class ToolCatalog implements AutoCloseable {
     this.calls = calls;
   }
 
-  /** Fills {@code server}'s tool list and follows the store from now on. */
+  /**
+   * The tools to build the server with, so that its first list holds them without a {@code
+   * notifications/tools/list_changed} for each (a client must hear none before its {@code
+   * initialize} is answered).
+   */
+  public synchronized List<McpServerFeatures.SyncToolSpecification> initial() {
+    List<McpServerFeatures.SyncToolSpecification> specs = new ArrayList<>();
+    for (ToolDefinition t : discovered().values()) {
+      specs.add(spec(t));
+      offered.put(t.name(), t.sourceId() + "@" + t.sourceVersion());
+    }
+    return specs;
+  }
+
+  /** Follows the store from now on: a change to a tool record updates {@code server}'s list. */
   public synchronized void attach(McpSyncServer server) {
     this.server = server;
-    sync();
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watching.add(runner.store().subscribe(Selector.schema(schema), e -> sync()));
     }
+    sync(); // what changed between initial() and the subscriptions
   }
 
   /** Re-reads the tools and updates the server's list where it differs. */
@@ -51,15 +65,7 @@ public final class ToolCatalog implements AutoCloseable {
     if (server == null) {
       return;
     }
-    LoadReport<ToolDefinition> found = runner.discovery().discover();
-    Map<String, ToolDefinition> now = new HashMap<>();
-    for (ToolDefinition t : found.items()) {
-      if (!McpTools.nameAllowed(t.name())) {
-        LOG.warn("tool '{}' is not offered over MCP: MCP tool names are 1 to 128 letters, digits, '_', '-' or '.'", t.name());
-        continue;
-      }
-      now.put(t.name(), t);
-    }
+    Map<String, ToolDefinition> now = discovered();
     for (String name : List.copyOf(offered.keySet())) {
       ToolDefinition t = now.get(name);
       if (t == null || !(t.sourceId() + "@" + t.sourceVersion()).equals(offered.get(name))) {
@@ -69,14 +75,32 @@ public final class ToolCatalog implements AutoCloseable {
     }
     for (ToolDefinition t : now.values()) {
       if (!offered.containsKey(t.name())) {
-        String title = runner.store().get(t.sourceId()).map(Breadcrumb::title).orElse(null);
-        server.addTool(McpServerFeatures.SyncToolSpecification.builder()
-            .tool(McpTools.of(t, title))
-            .callHandler((exchange, request) -> calls.call(exchange, request, t))
-            .build());
+        server.addTool(spec(t));
         offered.put(t.name(), t.sourceId() + "@" + t.sourceVersion());
       }
     }
+  }
+
+  /** The trusted tools whose names MCP allows, by name. */
+  private Map<String, ToolDefinition> discovered() {
+    LoadReport<ToolDefinition> found = runner.discovery().discover();
+    Map<String, ToolDefinition> now = new java.util.TreeMap<>();
+    for (ToolDefinition t : found.items()) {
+      if (!McpTools.nameAllowed(t.name())) {
+        LOG.warn("tool '{}' is not offered over MCP: MCP tool names are 1 to 128 letters, digits, '_', '-' or '.'", t.name());
+        continue;
+      }
+      now.put(t.name(), t);
+    }
+    return now;
+  }
+
+  private McpServerFeatures.SyncToolSpecification spec(ToolDefinition t) {
+    String title = runner.store().get(t.sourceId()).map(Breadcrumb::title).orElse(null);
+    return McpServerFeatures.SyncToolSpecification.builder()
+        .tool(McpTools.of(t, title))
+        .callHandler((exchange, request) -> calls.call(exchange, request, t))
+        .build();
   }
 
   @Override
