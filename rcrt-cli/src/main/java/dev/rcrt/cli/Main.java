@@ -70,6 +70,9 @@ public final class Main implements Callable<Integer> {
     System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
     // DJL (MiniLM's tokenizer) probes for CUDA on first use and warns when a machine has none
     System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
+    // the MCP SDK's client session logs ERROR and WARN lines when a server's notifications or late
+    // responses arrive while a finished call closes the session; the commands report real failures themselves
+    System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol.spec.McpClientSession", verbose ? "debug" : "off");
     // libraries that log through java.util.logging (Tomcat under mcp serve --http) go through SLF4J too,
     // at the same level, instead of printing INFO lines in JUL's own format
     org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();

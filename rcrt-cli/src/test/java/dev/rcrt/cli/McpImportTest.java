@@ -96,4 +96,14 @@ class McpImportTest {
     assertThat(response.path("context").path("status").asText()).isEqualTo("success");
     assertThat(RcrtJson.write(response.path("context").path("output"))).contains("40");
   }
+
+  @Test
+  void aSuccessfulCallPrintsItsResultAndNothingElse() throws Exception {
+    for (int run = 0; run < 2; run++) { // the noise came at close, most runs
+      Path log = dir.resolve("call-" + run + ".log");
+      Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "mcp", "call", everything(), "echo", "{\"message\":\"hi\"}"), log);
+      assertThat(p.waitFor()).as(Files.readString(log)).isZero();
+      assertThat(Files.readString(log).strip()).isEqualTo("Echo: hi");
+    }
+  }
 }
