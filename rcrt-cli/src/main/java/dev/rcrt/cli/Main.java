@@ -155,7 +155,8 @@ public final class Main implements Callable<Integer> {
   private static void withHelp(CommandLine command) {
     CommandSpec spec = command.getCommandSpec();
     String[] header = spec.usageMessage().header();
-    String[] description = spec.usageMessage().description();
+    String[] description = paragraphs(spec.usageMessage().description());
+    spec.usageMessage().description(description);
     if (header.length == 0 && description.length > 0) {
       // a parent's list of commands shows a header, else the description's first line, which breaks mid-sentence
       spec.usageMessage().header(firstSentence(String.join(" ", description)));
@@ -173,6 +174,34 @@ public final class Main implements Callable<Integer> {
       command.addSubcommand("help", new CommandLine.HelpCommand());
       subcommands.forEach(Main::withHelp);
     }
+  }
+
+  /**
+   * A description written as source lines, as paragraphs: lines join with a space, and a line that
+   * ends a sentence before one that starts with a capital letter ends its paragraph. Picocli wraps
+   * each element at the usage width, so source lines kept as elements broke the text twice.
+   */
+  static String[] paragraphs(String[] lines) {
+    List<String> out = new java.util.ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    for (String line : lines) {
+      String l = line.strip();
+      if (current.length() > 0) {
+        char last = current.charAt(current.length() - 1);
+        boolean ends = last == '.' || last == ':' || last == ')';
+        if (l.isEmpty() || ends && !l.isEmpty() && Character.isUpperCase(l.charAt(0))) {
+          out.add(current.toString());
+          current.setLength(0);
+        } else {
+          current.append(' ');
+        }
+      }
+      current.append(l);
+    }
+    if (current.length() > 0) {
+      out.add(current.toString());
+    }
+    return out.toArray(String[]::new);
   }
 
   /** The text up to its first full stop or colon that ends a sentence (outside brackets, then a space or the end), as a sentence. */

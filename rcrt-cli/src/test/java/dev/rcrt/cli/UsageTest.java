@@ -124,6 +124,30 @@ class UsageTest {
   }
 
   @Test
+  void descriptionsWrapOnlyAtTheUsageWidthNotWhereTheSourceLinesBroke() {
+    String before = System.getProperty("picocli.usage.width");
+    System.setProperty("picocli.usage.width", "400");
+    try {
+      CliHarness help = CliHarness.run("mcp", "call", "--help");
+      assertThat(help.out()).contains(
+          "Call one tool of an MCP server and print its result: the structuredContent as JSON when the tool gives one, else its text.");
+      assertThat(help.out()).contains("\nForms: mcp call SERVER TOOL [JSON], or mcp call --tool TOOL [--input JSON] SERVER");
+    } finally {
+      if (before == null) {
+        System.clearProperty("picocli.usage.width");
+      } else {
+        System.setProperty("picocli.usage.width", before);
+      }
+    }
+  }
+
+  @Test
+  void paragraphsJoinSourceLinesAndBreakAfterASentenceBeforeACapital() {
+    assertThat(Main.paragraphs(new String[] {"One sentence that goes", "on here. and continues.", "Next paragraph", "", "third"}))
+        .containsExactly("One sentence that goes on here. and continues.", "Next paragraph", "third");
+  }
+
+  @Test
   void aRefusalOnTheCommandLineNamesTheFlagThatAllowsIt() throws Exception {
     Path file = dir.resolve("local.json");
     Files.writeString(file, """
