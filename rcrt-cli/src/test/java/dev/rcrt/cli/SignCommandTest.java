@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rcrt.core.RcrtJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.util.Base64;
@@ -47,6 +48,44 @@ class SignCommandTest {
         "--trusted-key", publicKey.toString());
     assertThat(call.status).as(call.err()).isZero();
     assertThat(call.out()).contains("\"echo\" : \"hi\"");
+  }
+
+  @Test
+  void signingKeepsTheFilesLayoutAndSigningAgainReplacesTheSignature() throws Exception {
+    String pretty = """
+        {
+            "schema_name": "tool.definition.v1",
+            "title": "Echo",
+            "context": {
+                "name": "echo",
+                "description": "Return the given message unchanged"
+            },
+            "tags": ["tool"]
+        }
+        """;
+    Path file = Files.writeString(dir.resolve("pretty.json"), pretty);
+    CliHarness sign = CliHarness.run("sign", "--key", key.toString(), file.toString());
+    assertThat(sign.status).as(sign.err()).isZero();
+    assertThat(sign.err()).doesNotContain("rewritten");
+    String signed = Files.readString(file);
+    List<String> lines = signed.lines().toList();
+    assertThat(lines).hasSize((int) pretty.lines().count() + 1);
+    assertThat(lines.get(5)).isEqualTo("        \"description\": \"Return the given message unchanged\",");
+    assertThat(lines.get(6)).startsWith("        \"signature\": {\"alg\":\"Ed25519\"");
+    assertThat(signed.replace(",\n" + lines.get(6), "")).isEqualTo(pretty);
+
+    CliHarness again = CliHarness.run("sign", "--key", key.toString(), file.toString());
+    assertThat(again.status).isZero();
+    assertThat(Files.readString(file)).isEqualTo(signed); // Ed25519 is deterministic: the same signature, in place
+    CliHarness validate = CliHarness.run("validate", "--trusted-key", publicKey.toString(), file.toString());
+    assertThat(validate.status).as(validate.out()).isZero();
+
+    String compact = "[{\"schema_name\":\"tool.v1\",\"title\":\"A\",\"context\":{\"name\":\"a\"}},{\"schema_name\":\"user.message.v1\",\"context\":{}}]\n";
+    Path one = Files.writeString(dir.resolve("compact.json"), compact);
+    assertThat(CliHarness.run("sign", "--key", key.toString(), one.toString()).status).isZero();
+    String oneSigned = Files.readString(one);
+    assertThat(oneSigned).startsWith("[{\"schema_name\":\"tool.v1\",\"title\":\"A\",\"context\":{\"name\":\"a\", \"signature\": {")
+        .endsWith("}},{\"schema_name\":\"user.message.v1\",\"context\":{}}]\n");
   }
 
   @Test
