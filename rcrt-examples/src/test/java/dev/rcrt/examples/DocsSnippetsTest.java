@@ -91,6 +91,55 @@ class DocsSnippetsTest {
     assertThat(checked).isPositive();
   }
 
+  @Test
+  void everyRelativeLinkInTheDocsLeadsToAFileAndAHeadingThatExist() throws IOException {
+    List<Path> pages = new ArrayList<>(docs());
+    for (String top : List.of("CHANGELOG.md", "SECURITY.md", "CONTRIBUTING.md")) {
+      pages.add(ROOT.resolve(top));
+    }
+    Pattern link = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
+    List<String> broken = new ArrayList<>();
+    int links = 0;
+    for (Path page : pages) {
+      String text = withoutCode(Files.readString(page));
+      Matcher m = link.matcher(text);
+      while (m.find()) {
+        String target = m.group(1);
+        if (target.matches("^[a-z]+:.*")) {
+          continue; // https:, mailto:
+        }
+        links++;
+        int hash = target.indexOf('#');
+        String file = hash < 0 ? target : target.substring(0, hash);
+        Path resolved = file.isEmpty() ? page : page.getParent().resolve(file).normalize();
+        if (!Files.exists(resolved)) {
+          broken.add(ROOT.relativize(page) + ": " + target + " (no such file)");
+        } else if (hash >= 0 && resolved.toString().endsWith(".md")
+            && !anchors(Files.readString(resolved)).contains(target.substring(hash + 1))) {
+          broken.add(ROOT.relativize(page) + ": " + target + " (no such heading)");
+        }
+      }
+    }
+    assertThat(links).isGreaterThan(30);
+    assertThat(broken).isEmpty();
+  }
+
+  /** The text outside fenced code blocks. */
+  private static String withoutCode(String markdown) {
+    return markdown.replaceAll("(?s)```.*?```", "");
+  }
+
+  /** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as hyphens. */
+  private static Set<String> anchors(String markdown) {
+    Set<String> anchors = new HashSet<>();
+    for (String line : withoutCode(markdown).lines().toList()) {
+      if (line.matches("^#{1,6} .*")) {
+        anchors.add(line.replaceFirst("^#+ ", "").strip().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
+      }
+    }
+    return anchors;
+  }
+
   private static List<Path> javaSources() throws IOException {
     try (Stream<Path> all = Files.walk(ROOT)) {
       return all.filter(p -> p.toString().endsWith(".java"))
