@@ -60,7 +60,12 @@ class UsageTest {
       "runner|a runner needs a store other processes share",
       "runner --store postgresql://h/db --concurrency 0|--concurrency must be at least 1",
       "chat --tool-mode sideways hi|expected direct or event",
-      "search --store ftp://h/db --selector {}|the scheme must be postgresql://"})
+      "search --store ftp://h/db --selector {}|the scheme must be postgresql://",
+      "search --selector {} --nn 5|--nn counts the neighbours of --query TEXT",
+      "search --query rain --limit 5|--limit caps a selector search",
+      "chat --trace-content hi|--trace-content needs --trace FILE",
+      "chat --no-wait hi|--no-wait needs a store other processes share",
+      "runner --store postgresql://h/db --no-tools|--no-tools leaves nothing to do without --agents"})
   void everyUsageErrorExitsTwoSayingWhatAndShowingTheUsage(String args, String says) {
     CliHarness run = CliHarness.run(args.split(" "));
     assertThat(run.status).as(run.err()).isEqualTo(2);

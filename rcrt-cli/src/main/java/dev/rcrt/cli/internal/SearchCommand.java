@@ -58,6 +58,13 @@ public final class SearchCommand implements Callable<Integer> {
     if (query != null && query.isBlank()) {
       throw new ParameterException(spec.commandLine(), "--query must not be blank");
     }
+    boolean nnGiven = spec.commandLine().getParseResult().hasMatchedOption("--nn");
+    boolean limitGiven = spec.commandLine().getParseResult().hasMatchedOption("--limit");
+    if (query == null && nnGiven || query != null && limitGiven) {
+      throw new ParameterException(spec.commandLine(), query == null
+          ? "--nn counts the neighbours of --query TEXT; without --query, --limit N caps the results"
+          : "--limit caps a selector search; with --query, --nn N says how many neighbours");
+    }
     if (limit < 1 || nn < 1) {
       throw new ParameterException(spec.commandLine(), (limit < 1 ? "--limit" : "--nn") + " must be at least 1, found " + Math.min(limit, nn));
     }
