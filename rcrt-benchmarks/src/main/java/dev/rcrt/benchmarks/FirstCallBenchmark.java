@@ -55,9 +55,7 @@ public class FirstCallBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
-    JsToolBenchmark.define(store, "js-inc", "javascript", JsToolBenchmark.JS);
-    JsToolBenchmark.define(store, "ts-inc", "typescript", JsToolBenchmark.TS);
+    store = JsToolBenchmark.storeWithIncrementers();
     if (tool.equals("typescript-kept")) {
       Path kept = Files.createTempFile("rcrt-transpiled", ".json");
       Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -1,6 +1,5 @@
 package dev.rcrt.benchmarks;
 
-import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -35,10 +34,7 @@ public class JsColdBenchmark {
 
   @Setup(Level.Iteration)
   public void newRunner() {
-    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
-    JsToolBenchmark.define(store, "js-inc", "javascript", JsToolBenchmark.JS);
-    JsToolBenchmark.define(store, "ts-inc", "typescript", JsToolBenchmark.TS);
-    runner = ToolRunner.builder(store).build();
+    runner = ToolRunner.builder(JsToolBenchmark.storeWithIncrementers()).build();
   }
 
   @TearDown(Level.Iteration)

@@ -34,6 +34,14 @@ public class JsToolBenchmark {
   ToolRunner runner;
   final JsonNode input = RcrtJson.parse("{\"n\":41}");
 
+  /** A store holding the JavaScript tool {@code js-inc} and the TypeScript tool {@code ts-inc}, which add one to {@code n}. */
+  static InMemoryBreadcrumbStore storeWithIncrementers() {
+    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().eventExecutor(Runnable::run).build();
+    define(store, "js-inc", "javascript", JS);
+    define(store, "ts-inc", "typescript", TS);
+    return store;
+  }
+
   static void define(InMemoryBreadcrumbStore store, String name, String language, String source) {
     store.create(BreadcrumbCreate.builder("tool.code.v1", name)
         .context(RcrtJson.object().put("name", name).<com.fasterxml.jackson.databind.node.ObjectNode>set("code",

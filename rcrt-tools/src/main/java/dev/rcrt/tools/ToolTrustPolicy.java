@@ -239,6 +239,29 @@ public interface ToolTrustPolicy {
       return this;
     }
 
+    /**
+     * Advice for {@link #howToAllow} in a host's own terms: the switch that allows each kind of
+     * capability, {@code separator}, then the value to give it (the address range, the image, the
+     * program, the module directory). The command line uses {@code switches("--allow-network",
+     * "--allow-image", "--allow-command", "--allow-module-dir", " ")}; the Spring Boot starter its
+     * {@code rcrt.trust.*} properties with {@code "="}.
+     */
+    public static java.util.function.Function<Capability, String> switches(
+        String network, String image, String command, String moduleDir, String separator) {
+      return capability -> {
+        if (capability instanceof Capability.ContainerImage c) {
+          return image + separator + c.image();
+        }
+        if (capability instanceof Capability.ModuleJar m) {
+          return moduleDir + separator + directoryOf(m.location());
+        }
+        if (capability instanceof Capability.StartProcess p) {
+          return command + separator + p.program();
+        }
+        return network + separator + hostRange((Capability.Connect) capability);
+      };
+    }
+
     /** The builder call that allows {@code capability}. */
     static String builderCall(Capability capability) {
       if (capability instanceof Capability.ContainerImage c) {
@@ -254,12 +277,12 @@ public interface ToolTrustPolicy {
     }
 
     /** The one-address range of a connection's address: {@code a.b.c.d/32} or {@code …/128}. */
-    public static String hostRange(Capability.Connect connect) {
+    static String hostRange(Capability.Connect connect) {
       return connect.address().getHostAddress() + (connect.address().getAddress().length == 4 ? "/32" : "/128");
     }
 
     /** The directory a module jar's location names (the location itself when it has none). */
-    public static String directoryOf(String location) {
+    static String directoryOf(String location) {
       int slash = Math.max(location.lastIndexOf('/'), location.lastIndexOf('\\'));
       return slash > 0 ? location.substring(0, slash) : location;
     }

@@ -1,7 +1,5 @@
 package dev.rcrt.cli.internal;
 
-import dev.rcrt.tools.Capability;
-
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -40,23 +38,10 @@ public final class TrustOption {
           + " RCRT's workflow does. Only the host and agents may request tools by default. Repeatable.")
   List<String> requesterTools = new ArrayList<>();
 
-  /** The flag that allows {@code capability}: refusals on the command line name it. */
-  static String flag(Capability capability) {
-    if (capability instanceof Capability.ContainerImage c) {
-      return "--allow-image " + c.image();
-    }
-    if (capability instanceof Capability.ModuleJar m) {
-      return "--allow-module-dir " + ToolTrustPolicy.Builder.directoryOf(m.location());
-    }
-    if (capability instanceof Capability.StartProcess p) {
-      return "--allow-command " + p.program();
-    }
-    return "--allow-network " + ToolTrustPolicy.Builder.hostRange((Capability.Connect) capability);
-  }
-
   /** The default policy with these allowances. */
   public ToolTrustPolicy policy() {
-    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder().howToAllow(TrustOption::flag);
+    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder()
+        .howToAllow(ToolTrustPolicy.Builder.switches("--allow-network", "--allow-image", "--allow-command", "--allow-module-dir", " "));
     b.allowRequesterTools(requesterTools.toArray(String[]::new));
     networks.forEach(b::allowNetwork);
     b.allowImages(images.toArray(String[]::new));

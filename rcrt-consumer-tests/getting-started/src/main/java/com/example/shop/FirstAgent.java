@@ -2,6 +2,7 @@ package com.example.shop;
 
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.OpenAiCompatibleLlmClient;
@@ -15,13 +16,12 @@ public class FirstAgent {
         .apiKey(System.getenv("OPENAI_API_KEY"))
         .defaultModel("gpt-4o-mini")
         .build();
-    System.out.println(ask(model, "What do 3 copies of BOOK-7 cost?"));
+    System.out.println(ask(InMemoryBreadcrumbStore.builder().build(), model, "What do 3 copies of BOOK-7 cost?"));
   }
 
-  /** One question, one answer; every step is a breadcrumb in the store. */
-  public static String ask(LlmClient model, String question) {
-    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
-    BuiltinTools.seed(store); // calculator, breadcrumb-search, ... as tool records
+  /** One question, one answer; every step is a breadcrumb in {@code store}. */
+  public static String ask(BreadcrumbStore store, LlmClient model, String question) {
+    BuiltinTools.seed(store); // calculator, breadcrumb-search, ... as tool records (unchanged ones are not written again)
     AgentDefinition agent = AgentDefinition.builder("shop-assistant")
         .systemPrompt("You answer questions about orders. Use the tools; never guess a price.")
         .build();

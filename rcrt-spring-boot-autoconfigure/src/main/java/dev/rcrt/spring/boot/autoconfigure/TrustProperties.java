@@ -1,7 +1,6 @@
 package dev.rcrt.spring.boot.autoconfigure;
 
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.RecordSignatures;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.io.IOException;
@@ -15,7 +14,8 @@ final class TrustProperties {
   private TrustProperties() {}
 
   static ToolTrustPolicy policy(RcrtProperties.Trust trust) {
-    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder().howToAllow(TrustProperties::property);
+    ToolTrustPolicy.Builder b = ToolTrustPolicy.builder().howToAllow(ToolTrustPolicy.Builder.switches(
+        "rcrt.trust.allow-network", "rcrt.trust.allow-image", "rcrt.trust.allow-command", "rcrt.trust.allow-module-dir", "="));
     b.allowRequesterTools(trust.getRequesterTools().toArray(String[]::new));
     trust.getAllowNetwork().forEach(b::allowNetwork);
     b.allowImages(trust.getAllowImage().toArray(String[]::new));
@@ -33,19 +33,5 @@ final class TrustProperties {
       b.requireSignatures(keys.toArray(PublicKey[]::new));
     }
     return b.build();
-  }
-
-  /** The property that allows {@code capability}: refusals in a Spring Boot application name it. */
-  static String property(Capability capability) {
-    if (capability instanceof Capability.ContainerImage c) {
-      return "rcrt.trust.allow-image=" + c.image();
-    }
-    if (capability instanceof Capability.ModuleJar m) {
-      return "rcrt.trust.allow-module-dir=" + ToolTrustPolicy.Builder.directoryOf(m.location());
-    }
-    if (capability instanceof Capability.StartProcess p) {
-      return "rcrt.trust.allow-command=" + p.program();
-    }
-    return "rcrt.trust.allow-network=" + ToolTrustPolicy.Builder.hostRange((Capability.Connect) capability);
   }
 }
