@@ -1,6 +1,7 @@
 package dev.rcrt.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.tools.internal.annotated.JavaBinding;
 
 /**
  * The SPI for tool authors: Java code behind a tool of implementation type {@code builtin}.
@@ -42,6 +43,7 @@ public interface ToolHandler {
    */
   static <I, O> ToolHandler typed(Class<I> input, Class<O> output, java.util.function.Function<? super I, ? extends O> fn) {
     java.util.Objects.requireNonNull(output, "output");
-    return dev.rcrt.tools.internal.annotated.AnnotatedTools.typed(input, fn);
+    com.fasterxml.jackson.databind.JavaType type = JavaBinding.typeOf(input);
+    return (in, ctx) -> JavaBinding.toJson(fn.apply(input.cast(JavaBinding.bind(in, type, ""))));
   }
 }

@@ -1,9 +1,7 @@
 package dev.rcrt.tools.internal.annotated;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
@@ -32,7 +30,6 @@ import org.jspecify.annotations.Nullable;
  * its arguments with Jackson, invokes it and serialises what it returns.
  */
 public final class AnnotatedTools {
-  static final ObjectMapper MAPPER = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   private AnnotatedTools() {}
 
@@ -110,7 +107,7 @@ public final class AnnotatedTools {
       }
       Type type = p.getParameterizedType();
       names[i] = pname;
-      types[i] = MAPPER.constructType(type);
+      types[i] = JavaBinding.typeOf(type);
       boolean required = param == null || param.required();
       properties.add(new JavaSchemas.Property(pname, type, param == null ? "" : param.description(), required));
     }
@@ -144,8 +141,8 @@ public final class AnnotatedTools {
         }
         JsonNode value = input.get(names[i]);
         args[i] = value == null || value.isNull()
-            ? (parameters[i].getType().isPrimitive() ? MAPPER.convertValue(0, types[i]) : null)
-            : bind(value, types[i], names[i]);
+            ? (parameters[i].getType().isPrimitive() ? JavaBinding.bind(RcrtJson.nodes().numberNode(0), types[i], names[i]) : null)
+            : JavaBinding.bind(value, types[i], names[i]);
       }
       @Nullable Object result;
       try {
@@ -157,15 +154,9 @@ public final class AnnotatedTools {
         }
         throw new ToolException(ToolErrorCode.TOOL_FAILED, name + " failed: " + cause, cause);
       }
-      return none ? RcrtJson.object() : MAPPER.valueToTree(result);
+      return none ? RcrtJson.object() : JavaBinding.toJson(result);
     };
     return new Found(name, record, handler, where);
-  }
-
-  /** A handler that binds the input to {@code input} with Jackson, applies {@code fn} and serialises its result. */
-  public static <I, O> ToolHandler typed(Class<I> input, java.util.function.Function<? super I, ? extends O> fn) {
-    JavaType type = MAPPER.constructType(input);
-    return (in, ctx) -> MAPPER.valueToTree(fn.apply(input.cast(bind(in, type, ""))));
   }
 
   /** A typed tool: its record, with schemas generated from {@code input} and {@code output}, and its handler. */
@@ -175,15 +166,7 @@ public final class AnnotatedTools {
     context.set("output_schema", JavaSchemas.of(output));
     context.putObject("implementation").put("type", "builtin");
     BreadcrumbCreate record = BreadcrumbCreate.builder("tool.v1", name).id(Ids.named("tool.v1/" + name)).tags("tool", "workspace:tools").context(context).build();
-    return new Found(name, record, typed(input, fn), "typed tool '" + name + "' (" + input.getSimpleName() + " -> " + output.getSimpleName() + ")");
-  }
-
-  private static Object bind(JsonNode value, JavaType type, String name) {
-    try {
-      return MAPPER.convertValue(value, type);
-    } catch (IllegalArgumentException e) {
-      throw new ToolException(ToolErrorCode.TOOL_INPUT_INVALID, "input /" + name + " cannot be read as " + type.toCanonical() + ": " + e.getMessage());
-    }
+    return new Found(name, record, ToolHandler.typed(input, output, fn), "typed tool '" + name + "' (" + input.getSimpleName() + " -> " + output.getSimpleName() + ")");
   }
 
   private static String where(Method m) {
