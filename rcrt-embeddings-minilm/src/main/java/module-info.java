@@ -5,6 +5,7 @@ module dev.rcrt.embeddings.minilm {
   requires langchain4j.core;
   requires langchain4j.embeddings;
   requires langchain4j.embeddings.all.minilm.l6.v2.q;
+  requires org.slf4j;
 
   exports dev.rcrt.embeddings.minilm;
 }

@@ -34,6 +34,11 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
   /** The length of its vectors. */
   public static final int DIMENSIONS = 384;
 
+  /** How long {@link #close()} waits for a batch in progress. */
+  static final java.time.Duration CLOSE_WAIT = java.time.Duration.ofSeconds(10);
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MiniLmEmbeddings.class);
+
   private final ExecutorService pool;
   private final Object lock = new Object();
   private volatile @Nullable LangChain4jEmbeddings model;
@@ -91,13 +96,26 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
     }
   }
 
-  /** Ends the embedding threads; the loaded model is released with this object. */
+  /**
+   * Ends the embedding threads and waits up to {@link #CLOSE_WAIT} for a batch in progress; the
+   * loaded model is released with this object. ONNX Runtime cannot be interrupted inside a run, and
+   * a JVM that exits while one of its threads is in the native library can crash there (seen on JDK
+   * 25: SIGBUS in {@code libonnxruntime.so} as a runner process exited), so the threads are waited
+   * for rather than left running. Idempotent.
+   */
   @Override
   public void close() {
     synchronized (lock) {
       closed = true;
     }
     pool.shutdownNow();
+    try {
+      if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        LOG.warn("MiniLM embedding threads still running {} after close", CLOSE_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override
