@@ -15,7 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** The production settings of the agent loop, as the README shows them. */
+/** The production settings of the agent loop, as the reference page on agents shows them. */
 public final class ProductionLoopExample {
   private ProductionLoopExample() {}
 

@@ -6,7 +6,7 @@ import dev.rcrt.tools.ToolRunner;
 import java.util.concurrent.CountDownLatch;
 import javax.sql.DataSource;
 
-/** A runner process on a PostgreSQL store shared with agents in other processes, as the README shows it. */
+/** A runner process on a PostgreSQL store shared with agents in other processes, as the reference page on PostgreSQL shows it. */
 public final class SharedStoreExample {
   private SharedStoreExample() {}
 

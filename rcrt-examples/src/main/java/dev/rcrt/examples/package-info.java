@@ -1,4 +1,4 @@
-/** Runnable examples for library users; the README's snippets are cut from these files. */
+/** Runnable examples for library users; the reference pages' snippets (docs/reference) are cut from these files. */
 @NullMarked
 package dev.rcrt.examples;
 

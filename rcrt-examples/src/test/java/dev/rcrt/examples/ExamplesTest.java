@@ -83,7 +83,7 @@ class ExamplesTest {
     }
   }
 
-  /** Removes the indentation common to all lines, as the README shows code flush left. */
+  /** Removes the indentation common to all lines, as the docs show code flush left. */
   static String dedent(String block) {
     List<String> lines = block.lines().toList();
     int indent = lines.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
