@@ -6,7 +6,7 @@ module dev.rcrt.mcp {
   requires transitive dev.rcrt.tools;
   requires transitive io.modelcontextprotocol.sdk.mcp.core;
   requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
-  requires org.apache.tomcat.embed.core;
+  requires transitive org.apache.tomcat.embed.core; // jakarta.servlet in McpToolServer.Mounted
   requires org.slf4j;
   requires reactor.core;
 

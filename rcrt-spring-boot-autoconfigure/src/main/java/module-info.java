@@ -16,6 +16,8 @@ module dev.rcrt.spring.boot.autoconfigure {
   requires static io.opentelemetry.api;
   requires static langchain4j.core;
   requires static spring.boot.health;
+  requires static dev.rcrt.mcp;
+  requires static org.apache.tomcat.embed.core; // jakarta.servlet, for the MCP endpoint
 
   exports dev.rcrt.spring.boot.autoconfigure;
   // Spring reads and calls the configuration classes reflectively

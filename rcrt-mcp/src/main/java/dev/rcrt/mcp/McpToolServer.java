@@ -101,6 +101,22 @@ public final class McpToolServer implements AutoCloseable {
     ended.countDown();
   }
 
+  /**
+   * An MCP server to mount in a servlet container the host runs ({@link Builder#servlet}).
+   *
+   * @param server the server; close it when the container stops (the runner stays the caller's)
+   * @param servlet the streamable-HTTP transport, to register with asynchronous support
+   * @param filters to register before the servlet, in this order
+   */
+  public record Mounted(McpToolServer server, jakarta.servlet.http.HttpServlet servlet, List<jakarta.servlet.Filter> filters)
+      implements AutoCloseable {
+    /** Closes {@link #server()}. */
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
   /** Builder for {@link McpToolServer}. Not thread-safe. */
   public static final class Builder {
     private final ToolRunner runner;
@@ -182,19 +198,59 @@ public final class McpToolServer implements AutoCloseable {
         hosts.add(host + ":*");
         origins.add("http://" + host + ":*");
       }
-      HttpServletStreamableServerTransportProvider transport =
-          HttpServletStreamableServerTransportProvider.builder()
-              .mcpEndpoint(HttpListener.ENDPOINT)
-              .keepAliveInterval(Duration.ofSeconds(30))
-              .securityValidator(DefaultServerTransportSecurityValidator.builder().allowedHosts(hosts).allowedOrigins(origins).build())
-              .build();
-      HttpListener listener = new HttpListener(transport, host, port, bearerToken);
+      HttpServletStreamableServerTransportProvider transport = transport(HttpListener.ENDPOINT, hosts, origins);
+      HttpListener listener = new HttpListener(transport, host, port, filters(bearerToken));
       try {
         return new McpToolServer(this, McpServer.sync(transport), listener, new CountDownLatch(1));
       } catch (RuntimeException e) {
         listener.close();
         throw e;
       }
+    }
+
+    /**
+     * Serves streamable HTTP inside a servlet container the host already runs (a Spring Boot
+     * application's Tomcat, say) instead of a listener of its own: register {@link
+     * Mounted#servlet()} (asynchronous) at the endpoint path and {@link Mounted#filters()} before
+     * it, in order; close {@link Mounted#server()} when the container stops. Requests whose {@code
+     * Host} or {@code Origin} match none of the patterns are refused (DNS-rebinding protection, as
+     * for {@link #http}); with a bearer token, requests without it are answered 401 before their
+     * body is read; malformed bodies get JSON-RPC errors.
+     *
+     * @param path the path the servlet is registered at, such as {@code /mcp} (the transport answers only there)
+     * @param allowedHosts {@code Host} patterns such as {@code "localhost:*"} or {@code "mcp.example.com"}
+     * @param allowedOrigins {@code Origin} patterns such as {@code "https://app.example.com"}; a request without one passes
+     * @param bearerToken the token clients must send; required unless every allowed host is a loopback name
+     * @throws IllegalArgumentException for a host reachable from other machines without a token
+     */
+    public Mounted servlet(String path, List<String> allowedHosts, List<String> allowedOrigins, @Nullable String bearerToken) {
+      boolean loopbackOnly = allowedHosts.stream().map(h -> h.replaceFirst(":[^:\\]]*$", "").replace("[", "").replace("]", ""))
+          .allMatch(Builder::loopback);
+      if (bearerToken == null && !loopbackOnly) {
+        throw new IllegalArgumentException(
+            "an MCP endpoint allowed for hosts " + allowedHosts + " is reachable from other machines: give it a bearer token");
+      }
+      HttpServletStreamableServerTransportProvider transport = transport(path, List.copyOf(allowedHosts), List.copyOf(allowedOrigins));
+      List<jakarta.servlet.Filter> filters = filters(bearerToken);
+      return new Mounted(new McpToolServer(this, McpServer.sync(transport), null, new CountDownLatch(1)), transport, filters);
+    }
+
+    private static HttpServletStreamableServerTransportProvider transport(String path, List<String> hosts, List<String> origins) {
+      return HttpServletStreamableServerTransportProvider.builder()
+          .mcpEndpoint(path)
+          .keepAliveInterval(Duration.ofSeconds(30))
+          .securityValidator(DefaultServerTransportSecurityValidator.builder().allowedHosts(hosts).allowedOrigins(origins).build())
+          .build();
+    }
+
+    /** The bearer check (with a token), then the JSON-RPC body check: nobody unauthenticated gets the body read. */
+    private static List<jakarta.servlet.Filter> filters(@Nullable String bearerToken) {
+      List<jakarta.servlet.Filter> filters = new ArrayList<>();
+      if (bearerToken != null) {
+        filters.add(new dev.rcrt.mcp.internal.BearerFilter(bearerToken));
+      }
+      filters.add(new dev.rcrt.mcp.internal.JsonRpcBodyFilter());
+      return List.copyOf(filters);
     }
 
     private static boolean loopback(String host) {

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.mcp.McpClientSession;
+import dev.rcrt.mcp.McpServerAddress;
 import dev.rcrt.postgres.TestPostgres;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -116,6 +119,26 @@ class SampleJarIT {
     assertThat(rcrt.at("/details/store").asText()).isEqualTo("PostgresBreadcrumbStore");
     assertThat(rcrt.at("/details/toolsThatCannotRun").size()).as(health.body()).isZero();
     assertThat(Files.readString(log)).doesNotContain(API_KEY);
+
+    // the same tools over MCP on the application's own server
+    try (McpClientSession mcp = McpClientSession.connect(McpServerAddress.url("http://127.0.0.1:" + port + "/mcp"),
+        Duration.ofSeconds(30), t -> {})) {
+      assertThat(mcp.listTools()).extracting(McpSchema.Tool::name).contains("parcelRate", "shipping-total", "calculator");
+      McpSchema.CallToolResult rate = mcp.call("parcelRate", Map.of("destination", "Bergen"));
+      assertThat(rate.isError()).isFalse();
+      assertThat(rate.structuredContent().toString()).contains("perKg=5.0");
+    }
+    HttpResponse<String> foreign = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .header("Origin", "https://evil.example")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(foreign.statusCode()).as("a browser page of another origin").isEqualTo(403);
+    HttpResponse<String> garbage = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mcp"))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{not json")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(garbage.statusCode()).isEqualTo(400);
+    assertThat(garbage.body()).contains("-32700").doesNotContain("Exception");
   }
 
   /** The model's side of OpenAI chat completions: parcelRate, then shipping-total with its rate, then the total. */

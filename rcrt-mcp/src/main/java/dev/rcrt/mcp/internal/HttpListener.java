@@ -2,18 +2,10 @@ package dev.rcrt.mcp.internal;
 
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.Filter;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletResponse;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.Wrapper;
@@ -21,13 +13,10 @@ import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The streamable-HTTP endpoint: the SDK's servlet transport in an embedded Tomcat, bound to one
- * address, behind a bearer-token check when a token is set (answered 401 with {@code
- * WWW-Authenticate: Bearer} otherwise, the token compared in constant time) and a {@link
- * JsonRpcBodyFilter} that answers malformed bodies with JSON-RPC errors.
+ * address, behind the given filters ({@link BearerFilter}, {@link JsonRpcBodyFilter}).
  */
 public final class HttpListener implements AutoCloseable {
   /** The path MCP clients post to. */
@@ -41,10 +30,10 @@ public final class HttpListener implements AutoCloseable {
    * Starts listening.
    *
    * @param port 0 for a free port
-   * @param bearerToken the token clients must send, or null for none
+   * @param filters to run before the transport, in order (the bearer check, the JSON-RPC body check)
    * @throws IllegalStateException when the address cannot be bound
    */
-  public HttpListener(HttpServletStreamableServerTransportProvider transport, String host, int port, @Nullable String bearerToken) {
+  public HttpListener(HttpServletStreamableServerTransportProvider transport, String host, int port, java.util.List<Filter> filters) {
     try {
       base = Files.createTempDirectory("rcrt-mcp-tomcat");
       tomcat = new Tomcat();
@@ -59,10 +48,9 @@ public final class HttpListener implements AutoCloseable {
       Wrapper servlet = Tomcat.addServlet(context, "mcp", transport);
       servlet.setAsyncSupported(true);
       context.addServletMappingDecoded("/*", "mcp");
-      if (bearerToken != null) {
-        filter(context, "bearer", new BearerFilter(bearerToken));
+      for (int i = 0; i < filters.size(); i++) {
+        filter(context, "filter-" + i, filters.get(i));
       }
-      filter(context, "json-rpc", new JsonRpcBodyFilter()); // after the token check: nobody unauthenticated gets the body read
       tomcat.start();
       String shown = host.contains(":") ? "[" + host + "]" : host;
       uri = URI.create("http://" + shown + ":" + connector.getLocalPort() + ENDPOINT);
@@ -102,27 +90,6 @@ public final class HttpListener implements AutoCloseable {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException e) {
       // a temporary directory left behind is harmless
-    }
-  }
-
-  /** Refuses requests without the bearer token. */
-  private static final class BearerFilter implements Filter {
-    private final byte[] expected;
-
-    BearerFilter(String token) {
-      this.expected = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
-      String given = ((HttpServletRequest) request).getHeader("Authorization");
-      if (given == null || !MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))) {
-        HttpServletResponse http = (HttpServletResponse) response;
-        http.setHeader("WWW-Authenticate", "Bearer");
-        http.sendError(401, "this MCP server takes a bearer token (Authorization: Bearer …)");
-        return;
-      }
-      chain.doFilter(request, response);
     }
   }
 }

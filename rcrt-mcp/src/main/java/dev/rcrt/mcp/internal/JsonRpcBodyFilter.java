@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * holds a number beyond a double), {@code -32600 Invalid Request} for JSON that is neither an
  * object nor an array, and for a body past the bound (status 413). What passes goes on unchanged.
  */
-final class JsonRpcBodyFilter implements Filter {
+public final class JsonRpcBodyFilter implements Filter {
   /** The largest body read: 4 MiB. */
   static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 

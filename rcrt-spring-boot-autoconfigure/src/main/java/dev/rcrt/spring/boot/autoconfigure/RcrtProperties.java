@@ -25,6 +25,7 @@ public class RcrtProperties {
   private final Breadcrumbs breadcrumbs = new Breadcrumbs();
   private final Trust trust = new Trust();
   private final Agent agent = new Agent();
+  private final Mcp mcp = new Mcp();
 
   /** Properties at their defaults; Spring Boot binds {@code rcrt.*} onto them. */
   public RcrtProperties() {}
@@ -52,6 +53,78 @@ public class RcrtProperties {
   /** The agent the application runs ({@code rcrt.agent.*}). */
   public Agent getAgent() {
     return agent;
+  }
+
+  /** The MCP endpoint on the application's own web server ({@code rcrt.mcp.*}). */
+  public Mcp getMcp() {
+    return mcp;
+  }
+
+  /**
+   * The tool runner's tools served over MCP (streamable HTTP) on the application's own servlet web
+   * server, with {@code rcrt-mcp} on the class path.
+   */
+  public static class Mcp {
+    /** At its defaults. */
+    public Mcp() {}
+
+    /** Whether to serve MCP at rcrt.mcp.path. */
+    private boolean enabled = false;
+
+    /** The endpoint's path. */
+    private String path = "/mcp";
+
+    /**
+     * The bearer token MCP clients must send; required unless every allowed host is a loopback name.
+     * Kept out of logs and errors.
+     */
+    private @Nullable String bearerToken;
+
+    /** Host header patterns the endpoint answers (DNS-rebinding protection), such as mcp.example.com or localhost:*. */
+    private List<String> allowedHosts = new ArrayList<>(List.of("localhost:*", "127.0.0.1:*", "[::1]:*"));
+
+    /** Origin header patterns accepted from browsers; a request without an Origin passes. */
+    private List<String> allowedOrigins = new ArrayList<>(List.of("http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"));
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public String getPath() {
+      return path;
+    }
+
+    public void setPath(String path) {
+      this.path = path;
+    }
+
+    public @Nullable String getBearerToken() {
+      return bearerToken;
+    }
+
+    public void setBearerToken(@Nullable String bearerToken) {
+      this.bearerToken = bearerToken;
+    }
+
+    public List<String> getAllowedHosts() {
+      return allowedHosts;
+    }
+
+    public void setAllowedHosts(List<String> allowedHosts) {
+      this.allowedHosts = allowedHosts;
+    }
+
+    public List<String> getAllowedOrigins() {
+      return allowedOrigins;
+    }
+
+    public void setAllowedOrigins(List<String> allowedOrigins) {
+      this.allowedOrigins = allowedOrigins;
+    }
   }
 
   /** An OpenAI-compatible chat-completions endpoint, used when the application defines no model client of its own. */

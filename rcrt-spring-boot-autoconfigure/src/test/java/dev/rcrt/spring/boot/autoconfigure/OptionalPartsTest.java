@@ -127,6 +127,28 @@ class OptionalPartsTest {
     });
   }
 
+  @Test
+  void mcpOnTheApplicationsServerNeedsATokenForHostsOtherMachinesReach() {
+    var web = new org.springframework.boot.test.context.runner.WebApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(RcrtAutoConfiguration.class, RcrtMcpAutoConfiguration.class));
+    web.withPropertyValues("rcrt.mcp.enabled=true", "rcrt.mcp.allowed-hosts=mcp.example.com").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("reachable from other machines");
+      assertThat(context.getStartupFailure()).hasMessageContaining("rcrt.mcp.bearer-token");
+    });
+    web.withPropertyValues("rcrt.mcp.enabled=true", "rcrt.mcp.allowed-hosts=mcp.example.com", "rcrt.mcp.bearer-token=t-123",
+            "rcrt.mcp.path=/agents/mcp")
+        .run(context -> {
+          assertThat(context).hasNotFailed().hasSingleBean(dev.rcrt.mcp.McpToolServer.Mounted.class);
+          var servlet = context.getBean(org.springframework.boot.web.servlet.ServletRegistrationBean.class);
+          assertThat(servlet.getUrlMappings()).containsExactly("/agents/mcp");
+          assertThat(context.getBean(dev.rcrt.mcp.McpToolServer.Mounted.class).filters()).hasSize(2); // bearer, then JSON-RPC
+        });
+    web.run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.mcp.McpToolServer.Mounted.class)); // off by default
+    contexts.withConfiguration(AutoConfigurations.of(RcrtMcpAutoConfiguration.class)).withPropertyValues("rcrt.mcp.enabled=true")
+        .run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.mcp.McpToolServer.Mounted.class)); // not a web application
+  }
+
   private static DataSource unclosable(DataSource pool) {
     return (DataSource) java.lang.reflect.Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
