@@ -98,9 +98,7 @@ public class FirstCallBenchmark {
       }
     }
     List<Breadcrumb> kept = own.search(Selector.schema("tool.transpiled.v1"), 10, 0);
-    Breadcrumb b = kept.get(0);
-    Files.writeString(Path.of(args[0]), RcrtJson.write(RcrtJson.object().put("id", b.id()).put("schema_name", b.schemaName())
-        .put("title", b.title()).<com.fasterxml.jackson.databind.node.ObjectNode>set("context", b.context())), StandardCharsets.UTF_8);
+    Files.writeString(Path.of(args[0]), RcrtJson.write(kept.get(0)), StandardCharsets.UTF_8); // the wire form BreadcrumbFiles reads
     System.exit(0);
   }
 }

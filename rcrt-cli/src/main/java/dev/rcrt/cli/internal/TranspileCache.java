@@ -80,8 +80,7 @@ final class TranspileCache {
       createPrivate(dir);
       for (Breadcrumb b : kept) {
         Path file = dir.resolve(b.id() + ".json");
-        Files.writeString(file, RcrtJson.write(RcrtJson.object().put("id", b.id()).put("schema_name", SCHEMA).put("title", b.title())
-            .<com.fasterxml.jackson.databind.node.ObjectNode>set("context", b.context())), StandardCharsets.UTF_8);
+        Files.writeString(file, RcrtJson.write(b), StandardCharsets.UTF_8); // RCRT's wire form, which BreadcrumbFiles reads back
       }
     } catch (IOException | UnsupportedOperationException e) {
       cli.note("transpile cache " + dir + " not written: " + e.getMessage());

@@ -1,7 +1,6 @@
 package dev.rcrt.spring.boot.autoconfigure;
 
 import dev.rcrt.agent.AgentDefinition;
-import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.BreadcrumbStore;
@@ -23,22 +22,13 @@ import org.springframework.core.io.support.ResourcePatternResolver;
  * The breadcrumbs written to the store as the host at start ({@code rcrt.breadcrumbs.*}): the SDK's
  * builtin tools and default chat agent, then every record of the configured resource locations, in
  * the order given (a pattern's matches sorted by name), so a later record with the same id wins.
- * Records already stored unchanged are not written again. The tool runner and the agent executor
- * depend on this bean, so they see the records.
+ * Records already stored unchanged are not written again. The bean holds nothing: the tool runner
+ * and the agent executor take it as a parameter only so that Spring creates them after the load.
  */
 final class StartupBreadcrumbs {
   private static final Logger LOG = LoggerFactory.getLogger(StartupBreadcrumbs.class);
 
-  private final List<Breadcrumb> written;
-
-  private StartupBreadcrumbs(List<Breadcrumb> written) {
-    this.written = List.copyOf(written);
-  }
-
-  /** The records as stored after the load, in load order. */
-  List<Breadcrumb> written() {
-    return written;
-  }
+  private StartupBreadcrumbs() {}
 
   /**
    * Loads {@code settings} into {@code store}.
@@ -47,17 +37,19 @@ final class StartupBreadcrumbs {
    *     fail-on-error} is set (the default); otherwise each is logged at WARN and skipped
    */
   static StartupBreadcrumbs load(BreadcrumbStore store, RcrtProperties.Breadcrumbs settings, ResourcePatternResolver resources) {
-    List<Breadcrumb> written = new ArrayList<>();
+    int written = 0;
     if (settings.isSeedBuiltins()) {
-      written.addAll(BuiltinTools.seed(store));
-      written.add(BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent()));
+      written += BuiltinTools.seed(store).size();
+      BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
+      written++;
     }
     List<LoadProblem> problems = new ArrayList<>();
     for (String location : settings.getLocations()) {
       for (LoadReport<BreadcrumbCreate> report : read(location, resources)) {
         problems.addAll(report.problems());
         for (BreadcrumbCreate create : report.items()) {
-          written.add(BreadcrumbFiles.upsert(store, create));
+          BreadcrumbFiles.upsert(store, create);
+          written++;
         }
       }
     }
@@ -68,8 +60,8 @@ final class StartupBreadcrumbs {
       }
       problems.forEach(p -> LOG.warn("rcrt.breadcrumbs.locations: skipped {}", p));
     }
-    LOG.debug("{} breadcrumbs loaded at start", written.size());
-    return new StartupBreadcrumbs(written);
+    LOG.debug("{} breadcrumbs loaded at start", written);
+    return new StartupBreadcrumbs();
   }
 
   private static List<LoadReport<BreadcrumbCreate>> read(String location, ResourcePatternResolver resources) {

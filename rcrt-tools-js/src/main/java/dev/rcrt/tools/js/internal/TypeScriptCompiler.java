@@ -28,6 +28,7 @@ import org.graalvm.polyglot.PolyglotException;
 import org.graalvm.polyglot.SandboxPolicy;
 import org.graalvm.polyglot.Source;
 import org.graalvm.polyglot.Value;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Strips TypeScript types inside the JVM with the TypeScript compiler itself (the {@code typescript}
@@ -48,6 +49,7 @@ final class TypeScriptCompiler implements AutoCloseable {
   static final Duration TIME_LIMIT = Duration.ofSeconds(10);
   static final int COMPILERS = 2;
   private static final String WEBJAR = "META-INF/maven/org.webjars.npm/typescript/pom.properties";
+  private static volatile @Nullable String webJarVersion;
   private static final String TRANSPILE =
       "(src) => { const r = ts.transpileModule(src, {fileName: 'tool.ts', reportDiagnostics: true,"
           + " compilerOptions: {target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext}});"
@@ -202,7 +204,18 @@ final class TypeScriptCompiler implements AutoCloseable {
     return "typescript " + webJarVersion();
   }
 
+  /** The WebJar's version, read once (a missing WebJar is asked again, and fails again, each time). */
   private static String webJarVersion() {
+    String known = webJarVersion;
+    if (known == null) {
+      known = readWebJarVersion();
+      webJarVersion = known;
+    }
+    return known;
+  }
+
+
+  private static String readWebJarVersion() {
     Properties props = new Properties();
     try (InputStream in = resource(WEBJAR)) {
       props.load(in);
