@@ -127,11 +127,7 @@ public record AgentDefinition(
    */
   public static AgentDefinition load(BreadcrumbStore store, String agentId) {
     Breadcrumb newest = null;
-    TreeSet<String> known = new TreeSet<>();
     for (String schema : SCHEMAS) {
-      for (Breadcrumb b : store.search(Selector.schema(schema), 1000, 0)) {
-        known.add(String.valueOf(b.contextText("agent_id")));
-      }
       for (Breadcrumb b : store.search(Selector.schema(schema).withMatch(ContextMatch.eq("$.agent_id", agentId)), 20, 0)) {
         if (!Principal.writerOf(b).isHost()) {
           LOG.warn("agent definition '{}' skipped: written by {}, not by the host", b.id(), Principal.writerOf(b));
@@ -144,9 +140,26 @@ public record AgentDefinition(
       }
     }
     if (newest == null) {
-      throw new NotFoundException("no agent definition with agent_id '" + agentId + "'; loaded agents: " + known);
+      throw new NotFoundException("no agent definition with agent_id '" + agentId + "'; loaded agents: " + ids(store));
     }
     return fromBreadcrumb(newest);
+  }
+
+  /**
+   * The ids of the agents the store defines with records the host wrote (those {@link #load}
+   * accepts), sorted; among the newest 1,000 definitions of each schema.
+   */
+  public static List<String> ids(BreadcrumbStore store) {
+    TreeSet<String> known = new TreeSet<>();
+    for (String schema : SCHEMAS) {
+      for (Breadcrumb b : store.search(Selector.schema(schema), 1000, 0)) {
+        String id = b.contextText("agent_id");
+        if (id != null && !id.isBlank() && Principal.writerOf(b).isHost()) {
+          known.add(id);
+        }
+      }
+    }
+    return List.copyOf(known);
   }
 
   /**

@@ -153,6 +153,15 @@ public interface ToolRuntime extends AutoCloseable {
     HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes);
 
     /**
+     * {@link #send}, waiting at most {@code within} (and never past the call's limit): to keep time
+     * for a last request after a long one, such as cancelling what a remote agent started when it
+     * does not finish.
+     *
+     * @throws ToolException as {@link #send}; {@code tool_timeout} when {@code within} passes
+     */
+    HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes, Duration within);
+
+    /**
      * One JSON exchange, as {@code http} tools make it: sends {@code body} as {@code
      * application/json} (no body when null) and returns the answer, which must be a 2xx with a JSON
      * content type and a JSON body; through {@link #send}, with its limits and errors.

@@ -130,6 +130,11 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
     }
 
     @Override
+    public HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes, Duration within) {
+      return JsonHttp.send(network.client(), what, request, scope, maxBodyBytes, within);
+    }
+
+    @Override
     public JsonNode exchangeJson(String method, URI uri, Map<String, String> headers, @Nullable JsonNode body, long maxBodyBytes) {
       try {
         return JsonHttp.exchange(network.client(), what, method, uri, headers, body, scope, maxBodyBytes);

@@ -82,8 +82,14 @@ public final class JsonHttp {
    *     broke before the answer, {@code tool_failed} when the calling thread is interrupted
    */
   public static HttpResponse<byte[]> send(HttpClient http, String what, HttpRequest request, CallScope scope, long maxBytes) {
+    return send(http, what, request, scope, maxBytes, scope.remaining());
+  }
+
+  /** {@link #send(HttpClient, String, HttpRequest, CallScope, long)} within at most {@code within} of the call's remaining time. */
+  public static HttpResponse<byte[]> send(HttpClient http, String what, HttpRequest request, CallScope scope, long maxBytes, Duration within) {
     URI uri = request.uri();
-    Duration timeout = scope.remaining();
+    Duration remaining = scope.remaining();
+    Duration timeout = within.compareTo(remaining) < 0 ? within : remaining;
     if (timeout.isZero() || timeout.isNegative()) {
       throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
     }
@@ -92,7 +98,8 @@ public final class JsonHttp {
     } catch (BoundedBody.Failure f) {
       throw switch (f.kind()) {
         case TIMEOUT -> new ToolException(
-            ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + scope.limit().toMillis() + " ms waiting for " + uri + " (" + f.getMessage() + ")");
+            ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + (timeout.equals(remaining) ? scope.limit() : timeout).toMillis()
+                + " ms waiting for " + uri + " (" + f.getMessage() + ")");
         case TOO_LARGE -> new ToolException(
             ToolErrorCode.TOOL_TOO_LARGE, what + " endpoint " + uri + " answered more than " + maxBytes + " bytes; nothing past the limit was read"
                 + " (raise limits.max_response_bytes if the answer is meant to be that large)");

@@ -1,0 +1,327 @@
+package dev.rcrt.a2a;
+
+import dev.rcrt.a2a.internal.A2aEndpoint;
+import dev.rcrt.a2a.internal.AgentCards;
+import dev.rcrt.a2a.internal.RecordRequestHandler;
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.tools.ToolRunner;
+import io.a2a.spec.AgentCard;
+import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves agent records as A2A agents (protocol 0.3.0, JSON-RPC transport, on the official A2A
+ * Java SDK's request types and handler): every agent definition the host wrote in the runner's
+ * store, or those named with {@link Builder#agents}, gets an Agent Card derived from its record at
+ * {@code /a2a/<agent_id>/.well-known/agent-card.json} (the {@link Builder#defaultAgent default
+ * agent}'s also at {@code /.well-known/agent-card.json}) and a JSON-RPC endpoint at {@code
+ * /a2a/<agent_id>}.
+ *
+ * <p>A message is written as the agent's {@code user.message.v1} in session {@code
+ * a2a:<contextId>} (so earlier tasks of the same context are the agent's memory) and answered by a
+ * durable run of the agent's {@link AgentExecutor}; the task is an {@code a2a.task.v1} record that
+ * names the run, and its state, status updates and answer artifact are read from the run's records.
+ * Any process serving the same store therefore answers {@code tasks/get}, {@code tasks/cancel}
+ * (which cancels the run) and {@code tasks/resubscribe} for it, and a run another process takes
+ * over after a crash shows in the task. A call that waits for approval is the task's {@code
+ * input-required} state; the caller's reply {@code "approve"} or {@code "deny"} (a reason may
+ * follow) is written as an approval decision by {@link #CALLER}, which counts only where the
+ * runner lists it ({@code ToolRunner.Builder.approvers(A2aServer.CALLER)}); a host's decision
+ * ({@code ./rcrt runs approve}) resumes it as well.
+ *
+ * <p>Security: bound to 127.0.0.1 by default and answering only {@code Host} names of the loopback
+ * interface; any other address needs a bearer token (refused at {@link Builder#start()} without
+ * one); an {@code Origin} header must be one of {@link Builder#allowedOrigins}; bodies are capped
+ * ({@link Builder#maxRequestBytes}), as is a message's text. Cards are public; everything else
+ * needs the token when there is one.
+ *
+ * <p>Thread-safe. {@link #close()} stops listening and the executors the server made; the runner,
+ * model client and store stay the host's.
+ */
+public final class A2aServer implements AutoCloseable {
+  /**
+   * Who an A2A caller's approval decisions are written as ({@code user:a2a-caller}): list it in
+   * {@code ToolRunner.Builder.approvers} for the caller's replies to count.
+   */
+  public static final Principal CALLER = RecordRequestHandler.CALLER;
+
+  private static final Logger LOG = LoggerFactory.getLogger(A2aServer.class);
+  private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+  private final Builder config;
+  private final ToolRunner runner;
+  private final Runs runs;
+  private final ExecutorService requests;
+  private final ExecutorService streams;
+  private final Map<AgentDefinition, AgentExecutor> executors = new ConcurrentHashMap<>();
+  private final A2aEndpoint endpoint;
+
+  private A2aServer(Builder b) throws IOException {
+    this.config = b;
+    this.runner = b.runner;
+    this.runs = new Runs(b.runner.store(), b.runner.policy(), Clock.systemUTC(), CALLER);
+    this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-http-"));
+    this.streams = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-stream-"));
+    Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)
+        : loopback(b.host) ? Set.copyOf(A2aEndpoint.LOOPBACK_NAMES) : Set.of();
+    A2aEndpoint.Gate gate = new A2aEndpoint.Gate(hosts, Set.copyOf(b.allowedOrigins), b.bearerToken, b.maxRequestBytes);
+    try {
+      this.endpoint = new A2aEndpoint(b.host, b.port, b.publicUrl, this::served, gate, requests);
+    } catch (IOException | RuntimeException e) {
+      requests.shutdownNow();
+      streams.shutdownNow();
+      throw e;
+    }
+  }
+
+  /**
+   * Starts a builder for a server whose agents run with {@code llm} and {@code runner} (and read and
+   * write {@code runner.store()}).
+   */
+  public static Builder builder(LlmClient llm, ToolRunner runner) {
+    return new Builder(llm, runner);
+  }
+
+  /** Where clients reach the server, such as {@code http://127.0.0.1:8809} (the public URL when one was given). */
+  public URI uri() {
+    return endpoint.base();
+  }
+
+  /** The Agent Card URL of agent {@code agentId}: {@code <uri>/a2a/<agentId>/.well-known/agent-card.json}. */
+  public URI cardUri(String agentId) {
+    return URI.create(uri() + "/a2a/" + agentId + "/.well-known/agent-card.json");
+  }
+
+  /** The agents served now: those named with {@link Builder#agents}, else every agent record the host wrote. */
+  public List<String> agents() {
+    return config.agents.isEmpty() ? AgentDefinition.ids(runner.store()) : List.copyOf(config.agents);
+  }
+
+  /** The card of agent {@code agentId} as served now, or null when it is not served (no trusted record). */
+  public @Nullable AgentCard card(String agentId) {
+    A2aEndpoint.Served served = served(agentId, uri());
+    return served == null ? null : served.card();
+  }
+
+  private A2aEndpoint.@Nullable Served served(@Nullable String requested, URI base) {
+    String agentId = requested != null ? requested : defaultAgent();
+    if (agentId == null || !AGENT_ID.matcher(agentId).matches() || !agents().contains(agentId)) {
+      return null;
+    }
+    AgentDefinition agent;
+    try {
+      agent = AgentDefinition.load(runner.store(), agentId);
+    } catch (NotFoundException | ValidationException e) {
+      LOG.warn("agent '{}' is not served: {}", agentId, e.getMessage());
+      return null;
+    }
+    AgentCard card = AgentCards.card(agent, runner.discovery().discover().items(), base + "/a2a/" + agentId, config.bearerToken != null);
+    RecordRequestHandler records = new RecordRequestHandler(agentId, runner.store(), () -> executor(agent), runs,
+        new RecordRequestHandler.Limits(config.maxMessageChars, config.maxWait), streams);
+    return new A2aEndpoint.Served(card, new JSONRPCHandler(card, records, streams));
+  }
+
+  private @Nullable String defaultAgent() {
+    if (config.defaultAgent != null) {
+      return config.defaultAgent;
+    }
+    List<String> served = agents();
+    return served.contains("default-chat-assistant") ? "default-chat-assistant" : served.isEmpty() ? null : served.get(0);
+  }
+
+  /** The executor of this version of the agent's definition, made on first use. */
+  private AgentExecutor executor(AgentDefinition agent) {
+    return executors.computeIfAbsent(agent, config.executors);
+  }
+
+  /** Stops listening, then the executors and threads this server made. Idempotent. */
+  @Override
+  public void close() {
+    endpoint.close();
+    executors.values().forEach(AgentExecutor::close);
+    requests.shutdownNow();
+    streams.shutdownNow();
+  }
+
+  private static boolean loopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static ThreadFactory daemons(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Builder for {@link A2aServer}. Not thread-safe. */
+  public static final class Builder {
+    private final ToolRunner runner;
+    private final List<String> agents = new ArrayList<>();
+    private @Nullable String defaultAgent;
+    private String host = "127.0.0.1";
+    private int port;
+    private @Nullable String bearerToken;
+    private @Nullable List<String> allowedHosts;
+    private final Set<String> allowedOrigins = new LinkedHashSet<>();
+    private int maxRequestBytes = 1024 * 1024;
+    private int maxMessageChars = 100_000;
+    private Duration maxWait = Duration.ofMinutes(5);
+    private @Nullable URI publicUrl;
+    private Function<AgentDefinition, AgentExecutor> executors;
+
+    private Builder(LlmClient llm, ToolRunner runner) {
+      Objects.requireNonNull(llm, "llm");
+      this.runner = Objects.requireNonNull(runner, "runner");
+      this.executors = agent -> AgentExecutor.builder(llm, runner).agent(agent).build();
+    }
+
+    /** Serve only these agents (their records must still be the host's); default every agent record the host wrote. */
+    public Builder agents(String... agentIds) {
+      for (String id : agentIds) {
+        agents.add(Objects.requireNonNull(id, "agentId"));
+      }
+      return this;
+    }
+
+    /** The agent whose card is at {@code /.well-known/agent-card.json}; default {@code default-chat-assistant} when served, else the first. */
+    public Builder defaultAgent(String agentId) {
+      this.defaultAgent = Objects.requireNonNull(agentId, "agentId");
+      return this;
+    }
+
+    /** Where to listen; default 127.0.0.1 and port 0 (any free port, see {@link A2aServer#uri()}). */
+    public Builder http(String host, int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535, found " + port);
+      }
+      this.host = Objects.requireNonNull(host, "host");
+      this.port = port;
+      return this;
+    }
+
+    /** The token JSON-RPC requests must send as {@code Authorization: Bearer <token>}; required on a non-loopback address. */
+    public Builder bearerToken(@Nullable String token) {
+      this.bearerToken = token == null || token.isBlank() ? null : token;
+      return this;
+    }
+
+    /**
+     * Host names a request's {@code Host} header may name (any port). Default: the loopback names
+     * ({@code localhost}, {@code 127.0.0.1}, {@code ::1}) on a loopback address, any name elsewhere.
+     */
+    public Builder allowedHosts(String... names) {
+      List<String> list = new ArrayList<>();
+      for (String n : names) {
+        list.add(n.toLowerCase(Locale.ROOT));
+      }
+      this.allowedHosts = list;
+      return this;
+    }
+
+    /** Origins a request's {@code Origin} header may name, such as {@code https://app.example.com}; default none (requests without one pass). */
+    public Builder allowedOrigins(String... origins) {
+      allowedOrigins.addAll(List.of(origins));
+      return this;
+    }
+
+    /** The largest request body read, in bytes; default 1 MiB. Larger ones are refused with 413. */
+    public Builder maxRequestBytes(int bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("maxRequestBytes must be at least 1024, found " + bytes);
+      }
+      this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /** The most characters of text one message may carry; default 100,000. */
+    public Builder maxMessageChars(int chars) {
+      if (chars < 1) {
+        throw new IllegalArgumentException("maxMessageChars must be positive, found " + chars);
+      }
+      this.maxMessageChars = chars;
+      return this;
+    }
+
+    /**
+     * How long a blocking {@code message/send}, and a stream, follow a task before answering with
+     * it as it stands (the run goes on; {@code tasks/get} follows it); default 5 minutes.
+     */
+    public Builder maxWait(Duration wait) {
+      if (wait.isNegative() || wait.isZero()) {
+        throw new IllegalArgumentException("maxWait must be positive, found " + wait);
+      }
+      this.maxWait = wait;
+      return this;
+    }
+
+    /** The URL clients reach the server at, for the cards (behind a proxy); default {@code http://HOST:PORT}. */
+    public Builder publicUrl(URI url) {
+      String text = url.toString();
+      this.publicUrl = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+      return this;
+    }
+
+    /**
+     * Makes the executor of an agent (called once per version of its definition; the server closes
+     * them). Default: {@code AgentExecutor.builder(llm, runner).agent(agent).build()}.
+     */
+    public Builder executors(Function<AgentDefinition, AgentExecutor> factory) {
+      this.executors = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * Starts listening.
+     *
+     * @throws IllegalArgumentException on a non-loopback address without a bearer token
+     * @throws UncheckedIOException when the address cannot be bound
+     */
+    public A2aServer start() {
+      if (bearerToken == null && !loopback(host)) {
+        throw new IllegalArgumentException("an A2A server on " + host + " is reachable from other machines: give it a bearer token");
+      }
+      try {
+        return new A2aServer(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException("the A2A server could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,292 @@
+package dev.rcrt.a2a;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolErrorCode;
+import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolRuntime;
+import io.a2a.spec.AgentCard;
+import io.a2a.spec.EventKind;
+import io.a2a.spec.Message;
+import io.a2a.spec.StreamingEventKind;
+import io.a2a.spec.Task;
+import io.a2a.spec.TaskState;
+import io.a2a.spec.TaskStatusUpdateEvent;
+import io.a2a.util.Utils;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code a2a} implementation type: a tool record that names a remote A2A agent, {@code {"type":
+ * "a2a", "card_url": "https://…/.well-known/agent-card.json", "skill": "id"?, "headers": {…}?,
+ * "bearer_token": "secret:NAME"?}} ({@link A2aImport} writes such records from a card). Found by the
+ * {@link dev.rcrt.tools.ToolRunner} through {@link java.util.ServiceLoader} when {@code rcrt-a2a} is
+ * on the classpath.
+ *
+ * <p>The tool's input is {@code {"message": text, "context_id"?: id, "task_id"?: id}} (a task id
+ * continues a task that asked for input). A call fetches the card (kept 5 minutes per URL and
+ * headers), checks the card's URL and the agent's endpoint with the trust policy as HTTP tools are
+ * checked ({@code allowNetwork}; a card that points at a private address is refused), sends the
+ * message without blocking, then follows the task: by {@code tasks/resubscribe} when the card
+ * offers streaming, else by {@code tasks/get} every 0.1 to 1 s. Its output is {@code {"state",
+ * "text", "task_id", "context_id", "artifacts"}}: the answer's text parts (or the agent's message
+ * when the task waits for input) and the artifacts as A2A gives them. A task that fails, is
+ * cancelled or rejected is a {@code tool_failed} with the agent's words. At the call's limit the
+ * task is cancelled at the agent ({@code tasks/cancel}, within the last tenth of the limit, at most
+ * 2 s) and the call ends {@code tool_timeout}. {@code secret:} header values and the bearer token
+ * are resolved at each call and sent only to the agent.
+ */
+public final class A2aToolRuntime implements ToolRuntime {
+  private static final Logger LOG = LoggerFactory.getLogger(A2aToolRuntime.class);
+  private static final Duration CARD_TTL = Duration.ofMinutes(5);
+  private static final int MAX_CARDS = 256;
+
+  private final Map<String, Cached> cards = new ConcurrentHashMap<>();
+
+  private record Cached(AgentCard card, Instant fetched) {}
+
+  /** The runtime found through {@link java.util.ServiceLoader}. */
+  public A2aToolRuntime() {}
+
+  @Override
+  public String type() {
+    return "a2a";
+  }
+
+  @Override
+  public List<String> problems(ToolDefinition definition) {
+    List<String> out = new ArrayList<>();
+    JsonNode spec = definition.implementation().spec();
+    String where = "tool '" + definition.name() + "' implementation.";
+    JsonNode url = spec.path("card_url");
+    if (!url.isTextual() || !(url.asText().startsWith("http://") || url.asText().startsWith("https://"))) {
+      out.add(where + "card_url: required, the http:// or https:// URL of the agent's Agent Card");
+    } else {
+      try {
+        URI.create(url.asText());
+      } catch (IllegalArgumentException e) {
+        out.add(where + "card_url: not a URL: " + e.getMessage());
+      }
+    }
+    if (!spec.path("headers").isMissingNode() && !spec.path("headers").isObject()) {
+      out.add(where + "headers: an object of header names to values (secret:NAME allowed)");
+    }
+    spec.path("headers").properties().forEach(h -> {
+      if (!h.getValue().isTextual()) {
+        out.add(where + "headers." + h.getKey() + ": a string");
+      }
+    });
+    JsonNode bearer = spec.path("bearer_token");
+    if (!bearer.isMissingNode() && !(bearer.isTextual() && bearer.asText().startsWith("secret:"))) {
+      out.add(where + "bearer_token: a secret:NAME reference (a token is never kept in a record)");
+    }
+    if (!spec.path("skill").isMissingNode() && !spec.path("skill").isTextual()) {
+      out.add(where + "skill: the id of one of the card's skills");
+    }
+    return out;
+  }
+
+  @Override
+  public Loaded load(ToolDefinition definition, Services services) {
+    List<String> problems = problems(definition);
+    if (!problems.isEmpty()) {
+      throw new ToolException(ToolErrorCode.TOOL_DEFINITION_INVALID, String.join("; ", problems));
+    }
+    JsonNode spec = definition.implementation().spec();
+    URI cardUrl = URI.create(spec.get("card_url").asText());
+    services.checkConnect("A2A agent card", cardUrl);
+    String skill = spec.path("skill").isTextual() ? spec.get("skill").asText() : null;
+    long maxBytes = definition.maxResponseBytes();
+    return new Loaded() {
+      @Override
+      public JsonNode call(JsonNode input, Call call) {
+        Map<String, String> headers = headers(spec, call);
+        A2aClient client = new A2aClient(call::send, headers, maxBytes);
+        AgentCard card = card(client, cardUrl, headers);
+        URI endpoint;
+        try {
+          endpoint = URI.create(card.url());
+        } catch (IllegalArgumentException e) {
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "the Agent Card at " + cardUrl + " names a url that is not one: " + A2aClient.excerpt(card.url()));
+        }
+        if (!"http".equals(endpoint.getScheme()) && !"https".equals(endpoint.getScheme())) {
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "the Agent Card at " + cardUrl + " names " + endpoint + "; only http(s) JSON-RPC endpoints are spoken");
+        }
+        services.checkConnect("A2A agent", endpoint);
+        return follow(client, card, endpoint, input, skill, call);
+      }
+
+      @Override
+      public boolean enforcesDeadline() {
+        return true;
+      }
+    };
+  }
+
+  private static Map<String, String> headers(JsonNode spec, Call call) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    spec.path("headers").properties().forEach(h -> {
+      String v = h.getValue().asText();
+      headers.put(h.getKey(), v.startsWith("secret:") ? call.secret(v) : v);
+    });
+    if (spec.path("bearer_token").isTextual()) {
+      headers.put("Authorization", "Bearer " + call.secret(spec.get("bearer_token").asText()));
+    }
+    return headers;
+  }
+
+  /** The card, from the cache while it is fresh; the cache key holds the headers' values only as a hash. */
+  private AgentCard card(A2aClient client, URI cardUrl, Map<String, String> headers) {
+    String key = cardUrl + "#" + headers.hashCode();
+    Cached cached = cards.get(key);
+    if (cached != null && cached.fetched().plus(CARD_TTL).isAfter(Instant.now())) {
+      return cached.card();
+    }
+    AgentCard card;
+    try {
+      card = client.card(cardUrl);
+    } catch (A2aClient.A2aException e) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, String.valueOf(e.getMessage()));
+    }
+    if (cards.size() >= MAX_CARDS) {
+      cards.clear();
+    }
+    cards.put(key, new Cached(card, Instant.now()));
+    return card;
+  }
+
+  private static JsonNode follow(A2aClient client, AgentCard card, URI endpoint, JsonNode input, @Nullable String skill, Call call) {
+    Duration grace = min(call.limit().dividedBy(10), Duration.ofSeconds(2));
+    Message message = A2aClient.message(input.path("message").asText(), text(input, "context_id"), text(input, "task_id"),
+        skill == null ? Map.of() : Map.of("skill", skill));
+    EventKind first;
+    try {
+      first = client.send(endpoint, message, false);
+    } catch (A2aClient.A2aException e) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "A2A agent '" + card.name() + "': " + e.getMessage());
+    }
+    if (first instanceof Message reply) {
+      ObjectNode out = RcrtJson.object().put("state", "completed").put("text", A2aClient.texts(json(reply).path("parts")));
+      out.put("context_id", reply.getContextId());
+      out.putArray("artifacts");
+      return out;
+    }
+    Task task = (Task) first;
+    Duration pause = Duration.ofMillis(100);
+    boolean streaming = card.capabilities() != null && card.capabilities().streaming();
+    try {
+      while (!settled(task)) {
+        Duration left = call.remaining().minus(grace);
+        if (left.isNegative() || left.isZero()) {
+          throw timedOut(client, card, endpoint, task, call);
+        }
+        if (streaming) {
+          try {
+            task = last(task, client.resubscribe(endpoint, task.getId(), (r, max) -> call.send(r, max, left)));
+          } catch (ToolException e) {
+            if (!ToolErrorCode.TOOL_TIMEOUT.code().equals(e.code())) {
+              throw e;
+            }
+            throw timedOut(client, card, endpoint, task, call);
+          }
+          if (!settled(task)) { // a stream that ended early (the agent's own limit): look again after a pause
+            Thread.sleep(Math.min(pause.toMillis(), Math.max(1, call.remaining().minus(grace).toMillis())));
+            pause = min(pause.multipliedBy(2), Duration.ofSeconds(1));
+            task = client.get(endpoint, task.getId());
+          }
+        } else {
+          Thread.sleep(Math.min(pause.toMillis(), left.toMillis()));
+          pause = min(pause.multipliedBy(2), Duration.ofSeconds(1));
+          task = client.get(endpoint, task.getId());
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "interrupted while A2A agent '" + card.name() + "' worked on task " + task.getId());
+    } catch (A2aClient.A2aException e) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "A2A agent '" + card.name() + "': " + e.getMessage());
+    }
+    return output(card, task);
+  }
+
+  /** Whether the task is final or waits for the caller. */
+  private static boolean settled(Task task) {
+    TaskState state = task.getStatus().state();
+    return state.isFinal() || state == TaskState.INPUT_REQUIRED || state == TaskState.AUTH_REQUIRED;
+  }
+
+  /** The task after the events of a stream: the last task it sent, with the statuses and artifacts that followed. */
+  private static Task last(Task before, List<StreamingEventKind> events) {
+    Task task = before;
+    for (StreamingEventKind event : events) {
+      if (event instanceof Task t) {
+        task = t;
+      } else if (event instanceof TaskStatusUpdateEvent u) {
+        task = new Task.Builder(task).status(u.getStatus()).build();
+      } else if (event instanceof io.a2a.spec.TaskArtifactUpdateEvent a) {
+        task = Utils.appendArtifactToTask(task, a, task.getId());
+      }
+    }
+    return task;
+  }
+
+  private static ToolException timedOut(A2aClient client, AgentCard card, URI endpoint, Task task, Call call) {
+    String cancelled;
+    try {
+      client.cancel(endpoint, task.getId());
+      cancelled = "it was cancelled there";
+    } catch (RuntimeException e) {
+      LOG.debug("cancelling A2A task {} failed: {}", task.getId(), e.toString());
+      cancelled = "cancelling it there failed (" + call.scrub(String.valueOf(e.getMessage())) + ")";
+    }
+    return new ToolException(ToolErrorCode.TOOL_TIMEOUT, "A2A agent '" + card.name() + "' did not finish task " + task.getId() + " within "
+        + call.limit().toMillis() + " ms; " + cancelled);
+  }
+
+  private static JsonNode output(AgentCard card, Task task) {
+    TaskState state = task.getStatus().state();
+    String statusText = task.getStatus().message() == null ? "" : A2aClient.texts(json(task.getStatus().message()).path("parts"));
+    if (state == TaskState.FAILED || state == TaskState.CANCELED || state == TaskState.REJECTED || state == TaskState.UNKNOWN) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "A2A agent '" + card.name() + "' task " + task.getId() + " ended " + state.asString()
+          + (statusText.isBlank() ? "" : ": " + A2aClient.excerpt(statusText)));
+    }
+    if (state == TaskState.AUTH_REQUIRED) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "A2A agent '" + card.name() + "' needs authentication for task " + task.getId()
+          + "; give the tool record headers or a bearer_token");
+    }
+    ObjectNode out = RcrtJson.object().put("state", state.asString());
+    List<String> texts = new ArrayList<>();
+    JsonNode artifacts = task.getArtifacts() == null ? RcrtJson.array() : Utils.OBJECT_MAPPER.valueToTree(task.getArtifacts());
+    artifacts.forEach(a -> texts.add(A2aClient.texts(a.path("parts"))));
+    String text = state == TaskState.INPUT_REQUIRED || texts.stream().allMatch(String::isBlank) ? statusText : String.join("\n", texts);
+    out.put("text", text);
+    out.put("task_id", task.getId());
+    out.put("context_id", task.getContextId());
+    out.set("artifacts", artifacts);
+    return out;
+  }
+
+  private static JsonNode json(Object value) {
+    return Utils.OBJECT_MAPPER.valueToTree(value);
+  }
+
+  private static @Nullable String text(JsonNode input, String field) {
+    JsonNode v = input.path(field);
+    return v.isTextual() && !v.asText().isBlank() ? v.asText() : null;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+}

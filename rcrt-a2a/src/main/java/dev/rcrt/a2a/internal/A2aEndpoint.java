@@ -1,0 +1,372 @@
+package dev.rcrt.a2a.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.Throwables;
+import io.a2a.server.ServerCallContext;
+import io.a2a.server.auth.UnauthenticatedUser;
+import io.a2a.spec.CancelTaskRequest;
+import io.a2a.spec.GetAuthenticatedExtendedCardRequest;
+import io.a2a.spec.GetTaskRequest;
+import io.a2a.spec.IdJsonMappingException;
+import io.a2a.spec.InvalidParamsError;
+import io.a2a.spec.InvalidParamsJsonMappingException;
+import io.a2a.spec.InvalidRequestError;
+import io.a2a.spec.JSONParseError;
+import io.a2a.spec.JSONRPCError;
+import io.a2a.spec.JSONRPCErrorResponse;
+import io.a2a.spec.JSONRPCResponse;
+import io.a2a.spec.MethodNotFoundError;
+import io.a2a.spec.MethodNotFoundJsonMappingException;
+import io.a2a.spec.NonStreamingJSONRPCRequest;
+import io.a2a.spec.SendMessageRequest;
+import io.a2a.spec.SendStreamingMessageRequest;
+import io.a2a.spec.SendStreamingMessageResponse;
+import io.a2a.spec.StreamingJSONRPCRequest;
+import io.a2a.spec.TaskResubscriptionRequest;
+import io.a2a.spec.UnsupportedOperationError;
+import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
+import io.a2a.util.Utils;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP side of the A2A server, on the JDK's HTTP server: {@code GET
+ * /.well-known/agent-card.json} (the default agent's card), {@code GET
+ * /a2a/<agent_id>/.well-known/agent-card.json} and JSON-RPC at {@code POST /a2a/<agent_id>}, with
+ * {@code message/stream} and {@code tasks/resubscribe} answered as server-sent events.
+ *
+ * <p>Before a body is read, every request is checked: its {@code Host} must be an allowed name (a
+ * DNS-rebinding page cannot reach a loopback server), an {@code Origin}, when sent, must be an
+ * allowed origin (403 otherwise), and JSON-RPC requests must carry the bearer token when there is
+ * one (401, compared in constant time; cards stay public, as A2A expects). Bodies past the cap are
+ * refused (413) without reading on; text that is not JSON is {@code -32700}, JSON that is not a
+ * request {@code -32600}, an unknown method {@code -32601}, bad params {@code -32602}: never a
+ * Java message or stack trace.
+ */
+public final class A2aEndpoint implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(A2aEndpoint.class);
+  private static final String CARD = "/.well-known/agent-card.json";
+  private static final String AGENTS = "/a2a/";
+
+  /** One agent as served now: its card (with this endpoint's URL) and the SDK's JSON-RPC handler on its records. */
+  public record Served(io.a2a.spec.AgentCard card, JSONRPCHandler handler) {}
+
+  /** Finds the agent a path names; null when there is none (404). */
+  public interface Agents {
+    /**
+     * @param agentId the id in the path, or null for the default agent
+     * @param base this endpoint's base URL, for the card's {@code url}
+     */
+    @Nullable Served find(@Nullable String agentId, URI base);
+  }
+
+  /**
+   * What is checked before a request is served.
+   *
+   * @param allowedHosts host names a {@code Host} header may name (any port); empty for any
+   * @param allowedOrigins origins an {@code Origin} header may name, such as {@code
+   *     https://app.example.com}; a request without one passes
+   * @param bearerToken the token JSON-RPC requests must send, or null for none
+   * @param maxRequestBytes the largest request body read
+   */
+  public record Gate(Set<String> allowedHosts, Set<String> allowedOrigins, @Nullable String bearerToken, int maxRequestBytes) {}
+
+  private final HttpServer server;
+  private final ExecutorService requests;
+  private final Agents agents;
+  private final Gate gate;
+  private final URI base;
+
+  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, Gate gate, ExecutorService requests) throws IOException {
+    this.agents = agents;
+    this.gate = gate;
+    this.requests = requests;
+    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+    server.setExecutor(requests);
+    server.createContext("/", this::handle);
+    server.start();
+    String shown = host.contains(":") ? "[" + host + "]" : host;
+    this.base = publicUrl != null ? publicUrl : URI.create("http://" + shown + ":" + server.getAddress().getPort());
+  }
+
+  /** Where clients reach the server, such as {@code http://127.0.0.1:8809}. */
+  public URI base() {
+    return base;
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      serve(exchange);
+    } catch (IOException e) {
+      LOG.debug("A2A exchange broke: {}", e.toString());
+    } catch (Throwable t) {
+      Throwables.rethrowIfFatal(t);
+      LOG.error("A2A request failed", t);
+    }
+  }
+
+  private void serve(HttpExchange exchange) throws IOException {
+    String refused = refusal(exchange);
+    if (refused != null) {
+      int status = refused.startsWith("401") ? 401 : 403;
+      if (status == 401) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      }
+      plain(exchange, status, refused.substring(4));
+      return;
+    }
+    String path = exchange.getRequestURI().getPath();
+    String method = exchange.getRequestMethod();
+    if ("GET".equals(method) && (path.equals(CARD) || path.startsWith(AGENTS) && path.endsWith(CARD))) {
+      String id = path.equals(CARD) ? null : path.substring(AGENTS.length(), path.length() - CARD.length());
+      Served agent = agents.find(id, base);
+      if (agent == null) {
+        plain(exchange, 404, "no agent here: " + (id == null ? "this server serves no agent" : "no trusted agent record '" + id + "'"));
+        return;
+      }
+      json(exchange, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(agent.card()));
+      return;
+    }
+    if (!path.startsWith(AGENTS) || path.length() == AGENTS.length() || path.indexOf('/', AGENTS.length()) >= 0) {
+      plain(exchange, 404, "not found: cards are at " + CARD + " and " + AGENTS + "<agent_id>" + CARD);
+      return;
+    }
+    if (!"POST".equals(method)) {
+      exchange.getResponseHeaders().set("Allow", "POST");
+      plain(exchange, 405, "JSON-RPC requests are POSTed");
+      return;
+    }
+    if (!authorized(exchange)) {
+      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      plain(exchange, 401, "this A2A server takes a bearer token (Authorization: Bearer …)");
+      return;
+    }
+    byte[] body = body(exchange);
+    if (body == null) {
+      error(exchange, 413, null, new InvalidRequestError(null, "Invalid Request: the body is larger than " + gate.maxRequestBytes() + " bytes", null));
+      return;
+    }
+    Served agent = agents.find(path.substring(AGENTS.length()), base);
+    if (agent == null) {
+      plain(exchange, 404, "no trusted agent record '" + path.substring(AGENTS.length()) + "'");
+      return;
+    }
+    rpc(exchange, body, agent.handler());
+  }
+
+  /** Why the request's Host or Origin is refused (prefixed with its status), or null. */
+  private @Nullable String refusal(HttpExchange exchange) {
+    String host = exchange.getRequestHeaders().getFirst("Host");
+    if (!gate.allowedHosts().isEmpty() && (host == null || !gate.allowedHosts().contains(hostName(host)))) {
+      return "403 Host '" + (host == null ? "" : host) + "' is not one this server answers to";
+    }
+    String origin = exchange.getRequestHeaders().getFirst("Origin");
+    if (origin != null && !gate.allowedOrigins().contains(origin)) {
+      return "403 Origin '" + origin + "' is not allowed";
+    }
+    return null;
+  }
+
+  private boolean authorized(HttpExchange exchange) {
+    if (gate.bearerToken() == null) {
+      return true;
+    }
+    String given = exchange.getRequestHeaders().getFirst("Authorization");
+    byte[] expected = ("Bearer " + gate.bearerToken()).getBytes(StandardCharsets.UTF_8);
+    return given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String hostName(String hostHeader) {
+    String h = hostHeader.strip().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[")) {
+      int end = h.indexOf(']');
+      return end < 0 ? h : h.substring(1, end);
+    }
+    int colon = h.lastIndexOf(':');
+    return colon >= 0 && h.indexOf(':') == colon ? h.substring(0, colon) : h;
+  }
+
+  /** The body, or null when it is larger than the cap (refused from its Content-Length, else while reading). */
+  private byte @Nullable [] body(HttpExchange exchange) throws IOException {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length.strip()) > gate.maxRequestBytes()) {
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    InputStream in = exchange.getRequestBody();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
+    for (int n; (n = in.read(chunk)) > 0; ) {
+      if (bytes.size() + n > gate.maxRequestBytes()) {
+        return null;
+      }
+      bytes.write(chunk, 0, n);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** One JSON-RPC request, answered by the SDK's handler (as the SDK's reference servers route it). */
+  private void rpc(HttpExchange exchange, byte[] body, JSONRPCHandler handler) throws IOException {
+    JsonNode node;
+    try {
+      node = RcrtJson.parse(new String(body, StandardCharsets.UTF_8));
+    } catch (ValidationException e) {
+      error(exchange, 200, null, new JSONParseError("Parse error: " + e.getMessage()));
+      return;
+    }
+    if (!node.isObject()) {
+      error(exchange, 200, null, new InvalidRequestError(null, "Invalid Request: an A2A request is one JSON-RPC object", null));
+      return;
+    }
+    String method = node.path("method").asText("");
+    boolean streaming = SendStreamingMessageRequest.METHOD.equals(method) || TaskResubscriptionRequest.METHOD.equals(method);
+    ServerCallContext context = new ServerCallContext(UnauthenticatedUser.INSTANCE, new HashMap<>(Map.of("method", method)), Set.of());
+    try {
+      if (streaming) {
+        StreamingJSONRPCRequest<?> request = Utils.OBJECT_MAPPER.treeToValue(node, StreamingJSONRPCRequest.class);
+        Flow.Publisher<SendStreamingMessageResponse> events = request instanceof SendStreamingMessageRequest r
+            ? handler.onMessageSendStream(r, context)
+            : handler.onResubscribeToTask((TaskResubscriptionRequest) request, context);
+        stream(exchange, events);
+        return;
+      }
+      NonStreamingJSONRPCRequest<?> request = Utils.OBJECT_MAPPER.treeToValue(node, NonStreamingJSONRPCRequest.class);
+      JSONRPCResponse<?> response;
+      if (request instanceof SendMessageRequest r) {
+        response = handler.onMessageSend(r, context);
+      } else if (request instanceof GetTaskRequest r) {
+        response = handler.onGetTask(r, context);
+      } else if (request instanceof CancelTaskRequest r) {
+        response = handler.onCancelTask(r, context);
+      } else if (request instanceof GetAuthenticatedExtendedCardRequest r) {
+        response = handler.onGetAuthenticatedExtendedCardRequest(r, context);
+      } else {
+        response = new JSONRPCErrorResponse(request.getId(), new UnsupportedOperationError(null,
+            "push notifications are not offered by this server (its card says pushNotifications: false)", null));
+      }
+      json(exchange, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(response));
+    } catch (JsonProcessingException e) {
+      error(exchange, 200, idOf(e), mapped(e));
+    }
+  }
+
+  private static @Nullable Object idOf(JsonProcessingException e) {
+    if (e instanceof MethodNotFoundJsonMappingException m) {
+      return m.getId();
+    }
+    if (e instanceof InvalidParamsJsonMappingException m) {
+      return m.getId();
+    }
+    return e instanceof IdJsonMappingException m ? m.getId() : null;
+  }
+
+  /** The JSON-RPC error for a request the SDK could not read, in its words, without Java's. */
+  private static JSONRPCError mapped(JsonProcessingException e) {
+    if (e instanceof MethodNotFoundJsonMappingException) {
+      return new MethodNotFoundError();
+    }
+    if (e instanceof InvalidParamsJsonMappingException) {
+      return new InvalidParamsError(null, "Invalid params: they do not have the shape A2A 0.3.0 gives this method", null);
+    }
+    return new InvalidRequestError(null, "Invalid Request: not an A2A 0.3.0 JSON-RPC request (jsonrpc \"2.0\", id, method, params)", null);
+  }
+
+  /** Writes the events as server-sent events, one {@code data:} line each, until the publisher completes or the caller goes. */
+  private static void stream(HttpExchange exchange, Flow.Publisher<SendStreamingMessageResponse> events) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+    exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+    exchange.sendResponseHeaders(200, 0);
+    OutputStream out = exchange.getResponseBody();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    events.subscribe(new Flow.Subscriber<>() {
+      private Flow.@Nullable Subscription subscription;
+
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        subscription = s;
+        s.request(1);
+      }
+
+      @Override
+      public void onNext(SendStreamingMessageResponse item) {
+        try {
+          out.write(("data: " + Utils.OBJECT_MAPPER.writeValueAsString(item) + "\n\n").getBytes(StandardCharsets.UTF_8));
+          out.flush();
+          java.util.Objects.requireNonNull(subscription).request(1);
+        } catch (IOException e) {
+          java.util.Objects.requireNonNull(subscription).cancel(); // the caller went away
+          done.complete(null);
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        done.complete(null);
+      }
+
+      @Override
+      public void onComplete() {
+        done.complete(null);
+      }
+    });
+    try {
+      done.get(1, TimeUnit.DAYS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // ends the stream
+    }
+  }
+
+  private static void error(HttpExchange exchange, int status, @Nullable Object id, JSONRPCError error) throws IOException {
+    json(exchange, status, Utils.OBJECT_MAPPER.writeValueAsBytes(new JSONRPCErrorResponse(id, error)));
+  }
+
+  private static void json(HttpExchange exchange, int status, byte[] body) throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, body.length);
+    exchange.getResponseBody().write(body);
+  }
+
+  private static void plain(HttpExchange exchange, int status, String text) throws IOException {
+    byte[] body = RcrtJson.write(RcrtJson.object().put("error", text)).getBytes(StandardCharsets.UTF_8);
+    json(exchange, status, body);
+  }
+
+  /** Stops listening; exchanges under way get a second to finish. The request pool is the caller's to stop. */
+  @Override
+  public void close() {
+    server.stop(1);
+  }
+
+  /** Names of this machine's loopback interface, the default allowed hosts of a server bound to one. */
+  public static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
+}

@@ -1,0 +1,312 @@
+package dev.rcrt.a2a.internal;
+
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.Run;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.agent.UserMessage;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.Throwables;
+import io.a2a.server.ServerCallContext;
+import io.a2a.server.requesthandlers.RequestHandler;
+import io.a2a.spec.ContentTypeNotSupportedError;
+import io.a2a.spec.DataPart;
+import io.a2a.spec.DeleteTaskPushNotificationConfigParams;
+import io.a2a.spec.EventKind;
+import io.a2a.spec.FilePart;
+import io.a2a.spec.GetTaskPushNotificationConfigParams;
+import io.a2a.spec.InternalError;
+import io.a2a.spec.InvalidParamsError;
+import io.a2a.spec.JSONRPCError;
+import io.a2a.spec.ListTaskPushNotificationConfigParams;
+import io.a2a.spec.Message;
+import io.a2a.spec.MessageSendParams;
+import io.a2a.spec.Part;
+import io.a2a.spec.PushNotificationNotSupportedError;
+import io.a2a.spec.StreamingEventKind;
+import io.a2a.spec.Task;
+import io.a2a.spec.TaskIdParams;
+import io.a2a.spec.TaskNotCancelableError;
+import io.a2a.spec.TaskNotFoundError;
+import io.a2a.spec.TaskPushNotificationConfig;
+import io.a2a.spec.TaskQueryParams;
+import io.a2a.spec.TaskState;
+import io.a2a.spec.TextPart;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The A2A SDK's {@link RequestHandler} for one agent, on records: a message is the agent's {@code
+ * user.message.v1} in session {@code a2a:<contextId>} and its run is the task; the task is an
+ * {@code a2a.task.v1} record ({@link TaskRecords}) and its state is read from the run's records
+ * ({@link RunTasks}), so {@code tasks/get}, {@code tasks/cancel} and {@code tasks/resubscribe}
+ * work in any process serving the store. A reply to a task in {@code input-required} is the
+ * approval decision for the calls it waits on, written as {@link #CALLER}. Push notifications are
+ * not offered.
+ *
+ * <p>Nothing but {@link JSONRPCError}s leaves: any other failure is logged with a reference and
+ * answered as an internal error that names only the reference.
+ */
+public final class RecordRequestHandler implements RequestHandler {
+  /** Who an A2A caller's approval decisions are written as. */
+  public static final Principal CALLER = Principal.ofWriter("user:a2a-caller");
+
+  private static final Logger LOG = LoggerFactory.getLogger(RecordRequestHandler.class);
+  private static final Pattern CONTEXT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+  private static final Pattern APPROVE = Pattern.compile("(?i)\\s*(approve|approved|yes|y|ok|allow)\\b.*", Pattern.DOTALL);
+  private static final Pattern DENY = Pattern.compile("(?i)\\s*(deny|denied|no|n|reject)\\b.*", Pattern.DOTALL);
+
+  private final String agentId;
+  private final BreadcrumbStore store;
+  private final Supplier<AgentExecutor> executor;
+  private final TaskRecords tasks;
+  private final Runs runs;
+  private final Limits limits;
+  private final Executor streams;
+
+  /**
+   * Bounds of one agent's handling.
+   *
+   * @param maxMessageChars the most characters of text one message may carry
+   * @param maxWait how long a blocking {@code message/send}, and a stream, follow a task before
+   *     answering with it as it stands
+   */
+  public record Limits(int maxMessageChars, Duration maxWait) {}
+
+  public RecordRequestHandler(String agentId, BreadcrumbStore store, Supplier<AgentExecutor> executor, Runs runs, Limits limits, Executor streams) {
+    this.agentId = agentId;
+    this.store = store;
+    this.executor = executor;
+    this.tasks = new TaskRecords(store);
+    this.runs = runs;
+    this.limits = limits;
+    this.streams = streams;
+  }
+
+  @Override
+  public Task onGetTask(TaskQueryParams params, ServerCallContext context) throws JSONRPCError {
+    return guarded(() -> {
+      Task task = now(find(params.id()));
+      return params.historyLength() > 0 ? trimmed(task, params.historyLength()) : task;
+    });
+  }
+
+  @Override
+  public Task onCancelTask(TaskIdParams params, ServerCallContext context) throws JSONRPCError {
+    return guarded(() -> {
+      TaskRecords.Entry entry = find(params.id());
+      Task task = now(entry);
+      if (task.getStatus().state().isFinal()) {
+        throw new TaskNotCancelableError("task " + entry.taskId() + " is already " + task.getStatus().state().asString());
+      }
+      Instant until = Instant.now().plusSeconds(3);
+      while (true) {
+        try {
+          runs.cancel(entry.runId(), "cancelled by the A2A caller");
+          break;
+        } catch (NotFoundException e) {
+          if (Instant.now().isAfter(until)) {
+            throw new TaskNotCancelableError("task " + entry.taskId() + " has not recorded its first step yet; try again in a moment");
+          }
+          pause(Duration.ofMillis(100));
+        }
+      }
+      return now(entry);
+    });
+  }
+
+  @Override
+  public EventKind onMessageSend(MessageSendParams params, ServerCallContext context) throws JSONRPCError {
+    return guarded(() -> {
+      TaskRecords.Entry entry = accept(params.message());
+      boolean blocking = params.configuration() == null || !Boolean.FALSE.equals(params.configuration().blocking());
+      Task task = blocking ? settled(entry) : now(entry);
+      Integer history = params.configuration() == null ? null : params.configuration().historyLength();
+      return history != null && history > 0 ? trimmed(task, history) : task;
+    });
+  }
+
+  @Override
+  public Flow.Publisher<StreamingEventKind> onMessageSendStream(MessageSendParams params, ServerCallContext context) throws JSONRPCError {
+    TaskRecords.Entry entry = guarded(() -> accept(params.message()));
+    return new TaskStream(entry, runs, streams, limits.maxWait(), 0);
+  }
+
+  @Override
+  public Flow.Publisher<StreamingEventKind> onResubscribeToTask(TaskIdParams params, ServerCallContext context) throws JSONRPCError {
+    TaskRecords.Entry entry = guarded(() -> find(params.id()));
+    int seen = runs.show(entry.runId()).map(r -> r.records().size()).orElse(0);
+    return new TaskStream(entry, runs, streams, limits.maxWait(), seen);
+  }
+
+  @Override
+  public TaskPushNotificationConfig onSetTaskPushNotificationConfig(TaskPushNotificationConfig params, ServerCallContext context)
+      throws JSONRPCError {
+    throw new PushNotificationNotSupportedError();
+  }
+
+  @Override
+  public TaskPushNotificationConfig onGetTaskPushNotificationConfig(GetTaskPushNotificationConfigParams params, ServerCallContext context)
+      throws JSONRPCError {
+    throw new PushNotificationNotSupportedError();
+  }
+
+  @Override
+  public List<TaskPushNotificationConfig> onListTaskPushNotificationConfig(ListTaskPushNotificationConfigParams params, ServerCallContext context)
+      throws JSONRPCError {
+    throw new PushNotificationNotSupportedError();
+  }
+
+  @Override
+  public void onDeleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigParams params, ServerCallContext context) throws JSONRPCError {
+    throw new PushNotificationNotSupportedError();
+  }
+
+  /** A new task for a message without a task id; for one with a task id, the reply to a task that waits for input. */
+  private TaskRecords.Entry accept(Message message) {
+    String text = text(message);
+    if (message.getTaskId() != null) {
+      return reply(find(message.getTaskId()), message, text);
+    }
+    String contextId = message.getContextId() == null ? UUID.randomUUID().toString() : message.getContextId();
+    if (!CONTEXT_ID.matcher(contextId).matches()) {
+      throw new InvalidParamsError("contextId must be 1 to 128 of A-Z a-z 0-9 . _ : -, found " + "'" + excerpt(contextId) + "'");
+    }
+    AgentExecutor agent = executor.get();
+    Breadcrumb question = store.create(new UserMessage("a2a:" + contextId, text).toBreadcrumb());
+    String taskId = UUID.randomUUID().toString();
+    Message first = new Message.Builder(message).taskId(taskId).contextId(contextId).build();
+    TaskRecords.Entry entry = tasks.create(taskId, contextId, agentId, agent.runIdOf(question), first);
+    agent.answerAsync(question).whenComplete((answer, failure) -> {
+      if (failure != null) {
+        LOG.warn("A2A task {} (run {}) ended with an error: {}", taskId, entry.runId(), failure.toString());
+      }
+    });
+    return entry;
+  }
+
+  /** The caller's answer to a task that waits for approval: the decision on every call it waits on. */
+  private TaskRecords.Entry reply(TaskRecords.Entry entry, Message message, String text) {
+    Optional<Run> run = runs.show(entry.runId());
+    TaskState state = RunTasks.status(entry, run).state();
+    if (state != TaskState.INPUT_REQUIRED) {
+      throw new InvalidParamsError("task " + entry.taskId() + " is " + state.asString() + " and takes no reply"
+          + (state.isFinal() ? "; send a message without taskId (the same contextId keeps the conversation) to start a new task"
+              : "; follow it with tasks/get or tasks/resubscribe"));
+    }
+    boolean approve = APPROVE.matcher(text).matches();
+    if (!approve && !DENY.matcher(text).matches()) {
+      throw new InvalidParamsError("task " + entry.taskId() + " waits for approval: reply \"approve\" or \"deny\" (a reason may follow)");
+    }
+    for (Run.PendingCall call : run.orElseThrow().pending()) {
+      if (call.approval() != null) {
+        if (approve) {
+          runs.approve(entry.runId(), call.requestId(), CALLER, text.strip());
+        } else {
+          runs.deny(entry.runId(), call.requestId(), CALLER, text.strip());
+        }
+      }
+    }
+    return tasks.append(entry, new Message.Builder(message).contextId(entry.contextId()).build());
+  }
+
+  /** The message's text: its text parts, and its data parts as JSON, joined by blank lines. */
+  private String text(Message message) {
+    if (message.getRole() != Message.Role.USER) {
+      throw new InvalidParamsError("a message to an agent has role \"user\"");
+    }
+    List<String> texts = new ArrayList<>();
+    for (Part<?> part : message.getParts()) {
+      if (part instanceof TextPart t) {
+        texts.add(t.getText());
+      } else if (part instanceof DataPart d) {
+        texts.add(RcrtJson.write(RcrtJson.toTree(d.getData())));
+      } else if (part instanceof FilePart) {
+        throw new ContentTypeNotSupportedError(null, "this agent takes text and data parts, not files", null);
+      }
+    }
+    String text = String.join("\n\n", texts);
+    if (text.isBlank()) {
+      throw new InvalidParamsError("the message has no text: send a text part");
+    }
+    if (text.length() > limits.maxMessageChars()) {
+      throw new InvalidParamsError("the message has " + text.length() + " characters; this agent takes at most " + limits.maxMessageChars());
+    }
+    return text;
+  }
+
+  private TaskRecords.Entry find(String taskId) {
+    return tasks.find(taskId).filter(e -> e.agentId().equals(agentId)).orElseThrow(TaskNotFoundError::new);
+  }
+
+  private Task now(TaskRecords.Entry entry) {
+    return RunTasks.task(entry, runs.show(entry.runId()));
+  }
+
+  /** The task once it is final or waits for input, or as it stands after {@link Limits#maxWait()}. */
+  private Task settled(TaskRecords.Entry entry) {
+    Instant until = Instant.now().plus(limits.maxWait());
+    Duration pause = Duration.ofMillis(20);
+    while (true) {
+      Task task = now(entry);
+      TaskState state = task.getStatus().state();
+      if (state.isFinal() || state == TaskState.INPUT_REQUIRED || Instant.now().isAfter(until)) {
+        return task;
+      }
+      pause(pause);
+      pause = pause.multipliedBy(2).compareTo(Duration.ofMillis(250)) > 0 ? Duration.ofMillis(250) : pause.multipliedBy(2);
+    }
+  }
+
+  static void pause(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InternalError("the server is stopping");
+    }
+  }
+
+  private static Task trimmed(Task task, int historyLength) {
+    List<Message> history = task.getHistory();
+    if (history == null || history.size() <= historyLength) {
+      return task;
+    }
+    return new Task.Builder(task).history(history.subList(history.size() - historyLength, history.size())).build();
+  }
+
+  private static String excerpt(String s) {
+    return s.length() <= 40 ? s : s.substring(0, 40) + "…";
+  }
+
+  /** Runs {@code work}; a failure that is not a {@link JSONRPCError} is logged and answered by reference only. */
+  private static <T> T guarded(Supplier<T> work) throws JSONRPCError {
+    try {
+      return work.get();
+    } catch (JSONRPCError e) {
+      throw e;
+    } catch (ValidationException e) {
+      // a store's refusal of what the caller sent says what and where, and holds no secret values
+      throw new InvalidParamsError(e.getMessage());
+    } catch (Throwable t) {
+      Throwables.rethrowIfFatal(t);
+      String ref = UUID.randomUUID().toString().substring(0, 8);
+      LOG.error("A2A request failed (ref {})", ref, t);
+      throw new InternalError("the agent server failed (ref " + ref + "; its log has the details)");
+    }
+  }
+}
