@@ -124,6 +124,24 @@ public final class A2aClient {
     }
   }
 
+  /** The well-known path of an agent's card, under its base URL (A2A 0.3.0). */
+  public static final String CARD_PATH = "/.well-known/agent-card.json";
+
+  /**
+   * The card URL {@code text} names: itself when its path ends in {@code .json}, else {@link
+   * #CARD_PATH} under it.
+   *
+   * @throws IllegalArgumentException if it is not an http or https URL
+   */
+  public static URI cardUrl(String text) {
+    URI uri = URI.create(text.strip());
+    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+      throw new IllegalArgumentException("an A2A agent's URL starts with http:// or https://, found '" + excerpt(text) + "'");
+    }
+    String path = uri.getPath() == null ? "" : uri.getPath();
+    return path.endsWith(".json") ? uri : URI.create(text.strip().replaceAll("/+$", "") + CARD_PATH);
+  }
+
   /** The Agent Card at {@code cardUrl}. */
   public AgentCard card(URI cardUrl) {
     HttpResponse<byte[]> response = exchange.send(request(cardUrl).GET().header("Accept", "application/json").build(), maxBytes);

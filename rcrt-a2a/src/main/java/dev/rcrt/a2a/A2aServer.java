@@ -109,7 +109,16 @@ public final class A2aServer implements AutoCloseable {
    * write {@code runner.store()}).
    */
   public static Builder builder(LlmClient llm, ToolRunner runner) {
-    return new Builder(llm, runner);
+    Objects.requireNonNull(llm, "llm");
+    return new Builder(runner, agent -> AgentExecutor.builder(llm, runner).agent(agent).build());
+  }
+
+  /**
+   * Starts a builder for a server whose agents run with the executors {@code executors} makes (once
+   * per version of an agent's definition; the server closes them), each on {@code runner}.
+   */
+  public static Builder builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
+    return new Builder(runner, executors);
   }
 
   /** Where clients reach the server, such as {@code http://127.0.0.1:8809} (the public URL when one was given). */
@@ -204,12 +213,11 @@ public final class A2aServer implements AutoCloseable {
     private int maxMessageChars = 100_000;
     private Duration maxWait = Duration.ofMinutes(5);
     private @Nullable URI publicUrl;
-    private Function<AgentDefinition, AgentExecutor> executors;
+    private final Function<AgentDefinition, AgentExecutor> executors;
 
-    private Builder(LlmClient llm, ToolRunner runner) {
-      Objects.requireNonNull(llm, "llm");
+    private Builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
       this.runner = Objects.requireNonNull(runner, "runner");
-      this.executors = agent -> AgentExecutor.builder(llm, runner).agent(agent).build();
+      this.executors = Objects.requireNonNull(executors, "executors");
     }
 
     /** Serve only these agents (their records must still be the host's); default every agent record the host wrote. */
@@ -295,15 +303,6 @@ public final class A2aServer implements AutoCloseable {
     public Builder publicUrl(URI url) {
       String text = url.toString();
       this.publicUrl = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
-      return this;
-    }
-
-    /**
-     * Makes the executor of an agent (called once per version of its definition; the server closes
-     * them). Default: {@code AgentExecutor.builder(llm, runner).agent(agent).build()}.
-     */
-    public Builder executors(Function<AgentDefinition, AgentExecutor> factory) {
-      this.executors = Objects.requireNonNull(factory, "factory");
       return this;
     }
 

@@ -156,6 +156,25 @@ public final class Runs {
         new AgentResponse.Error("run_cancelled", why), b -> b));
   }
 
+  /**
+   * Cancels the run in which agent {@code agentId} answers {@code message}, as {@link #cancel(String,
+   * String)} does, also before the run has recorded anything (while its first model call is under
+   * way): its one answer, {@code status: "cancelled"}, is written either way, so the step under way
+   * records nothing when it ends.
+   *
+   * @param message the run's {@code user.message.v1}
+   * @return the run's answer: the cancellation, or the answer it already had
+   */
+  public AgentResponse cancel(String agentId, Breadcrumb message, @Nullable String reason) {
+    String runId = Run.idOf(agentId, message.id());
+    if (records(runId).isPresent()) {
+      return cancel(runId, reason);
+    }
+    String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
+    return AgentResponse.fromBreadcrumb(RunAnswer.write(store, RunRecords.load(store, policy, runId, agentId), null, UserMessage.sessionOf(message),
+        message.id(), why, AgentResponse.Status.CANCELLED, new AgentResponse.Error("run_cancelled", why), b -> b));
+  }
+
   private Run require(String runId) {
     return show(runId).orElseThrow(() -> notFound(runId));
   }

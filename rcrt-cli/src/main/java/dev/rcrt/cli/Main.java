@@ -2,6 +2,11 @@ package dev.rcrt.cli;
 
 import dev.rcrt.cli.internal.ChatCommand;
 import dev.rcrt.cli.internal.Cli;
+import dev.rcrt.cli.internal.A2aCardCommand;
+import dev.rcrt.cli.internal.A2aCommand;
+import dev.rcrt.cli.internal.A2aImportCommand;
+import dev.rcrt.cli.internal.A2aSendCommand;
+import dev.rcrt.cli.internal.A2aServeCommand;
 import dev.rcrt.cli.internal.McpCallCommand;
 import dev.rcrt.cli.internal.McpCommand;
 import dev.rcrt.cli.internal.McpImportCommand;
@@ -120,6 +125,12 @@ public final class Main implements Callable<Integer> {
     mcp.addSubcommand("call", new McpCallCommand(cli));
     mcp.addSubcommand("import", new McpImportCommand(cli));
     cmd.addSubcommand("mcp", mcp);
+    CommandLine a2a = new CommandLine(new A2aCommand());
+    a2a.addSubcommand("serve", new A2aServeCommand(cli));
+    a2a.addSubcommand("card", new A2aCardCommand(cli));
+    a2a.addSubcommand("send", new A2aSendCommand(cli));
+    a2a.addSubcommand("import", new A2aImportCommand(cli));
+    cmd.addSubcommand("a2a", a2a);
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));

@@ -10,6 +10,10 @@ import dev.rcrt.core.spi.Throwables;
 import io.a2a.server.ServerCallContext;
 import io.a2a.server.auth.UnauthenticatedUser;
 import io.a2a.spec.CancelTaskRequest;
+import io.a2a.spec.DeleteTaskPushNotificationConfigRequest;
+import io.a2a.spec.GetTaskPushNotificationConfigRequest;
+import io.a2a.spec.ListTaskPushNotificationConfigRequest;
+import io.a2a.spec.SetTaskPushNotificationConfigRequest;
 import io.a2a.spec.GetAuthenticatedExtendedCardRequest;
 import io.a2a.spec.GetTaskRequest;
 import io.a2a.spec.IdJsonMappingException;
@@ -131,11 +135,7 @@ public final class A2aEndpoint implements AutoCloseable {
   private void serve(HttpExchange exchange) throws IOException {
     String refused = refusal(exchange);
     if (refused != null) {
-      int status = refused.startsWith("401") ? 401 : 403;
-      if (status == 401) {
-        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-      }
-      plain(exchange, status, refused.substring(4));
+      plain(exchange, 403, refused);
       return;
     }
     String path = exchange.getRequestURI().getPath();
@@ -177,15 +177,15 @@ public final class A2aEndpoint implements AutoCloseable {
     rpc(exchange, body, agent.handler());
   }
 
-  /** Why the request's Host or Origin is refused (prefixed with its status), or null. */
+  /** Why the request's Host or Origin is refused (403), or null. */
   private @Nullable String refusal(HttpExchange exchange) {
     String host = exchange.getRequestHeaders().getFirst("Host");
     if (!gate.allowedHosts().isEmpty() && (host == null || !gate.allowedHosts().contains(hostName(host)))) {
-      return "403 Host '" + (host == null ? "" : host) + "' is not one this server answers to";
+      return "Host '" + (host == null ? "" : host) + "' is not one this server answers to";
     }
     String origin = exchange.getRequestHeaders().getFirst("Origin");
     if (origin != null && !gate.allowedOrigins().contains(origin)) {
-      return "403 Origin '" + origin + "' is not allowed";
+      return "Origin '" + origin + "' is not allowed";
     }
     return null;
   }
@@ -268,9 +268,16 @@ public final class A2aEndpoint implements AutoCloseable {
         response = handler.onCancelTask(r, context);
       } else if (request instanceof GetAuthenticatedExtendedCardRequest r) {
         response = handler.onGetAuthenticatedExtendedCardRequest(r, context);
+      } else if (request instanceof SetTaskPushNotificationConfigRequest r) {
+        response = handler.setPushNotificationConfig(r, context);
+      } else if (request instanceof GetTaskPushNotificationConfigRequest r) {
+        response = handler.getPushNotificationConfig(r, context);
+      } else if (request instanceof ListTaskPushNotificationConfigRequest r) {
+        response = handler.listPushNotificationConfig(r, context);
+      } else if (request instanceof DeleteTaskPushNotificationConfigRequest r) {
+        response = handler.deletePushNotificationConfig(r, context);
       } else {
-        response = new JSONRPCErrorResponse(request.getId(), new UnsupportedOperationError(null,
-            "push notifications are not offered by this server (its card says pushNotifications: false)", null));
+        response = new JSONRPCErrorResponse(request.getId(), new UnsupportedOperationError());
       }
       json(exchange, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(response));
     } catch (JsonProcessingException e) {

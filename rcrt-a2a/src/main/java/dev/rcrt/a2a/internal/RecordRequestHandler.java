@@ -6,7 +6,6 @@ import dev.rcrt.agent.Runs;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
@@ -113,18 +112,9 @@ public final class RecordRequestHandler implements RequestHandler {
       if (task.getStatus().state().isFinal()) {
         throw new TaskNotCancelableError("task " + entry.taskId() + " is already " + task.getStatus().state().asString());
       }
-      Instant until = Instant.now().plusSeconds(3);
-      while (true) {
-        try {
-          runs.cancel(entry.runId(), "cancelled by the A2A caller");
-          break;
-        } catch (NotFoundException e) {
-          if (Instant.now().isAfter(until)) {
-            throw new TaskNotCancelableError("task " + entry.taskId() + " has not recorded its first step yet; try again in a moment");
-          }
-          pause(Duration.ofMillis(100));
-        }
-      }
+      Breadcrumb message = store.get(entry.messageId())
+          .orElseThrow(() -> new TaskNotCancelableError("task " + entry.taskId() + " has lost its message record; it cannot be cancelled"));
+      runs.cancel(entry.agentId(), message, "cancelled by the A2A caller");
       return now(entry);
     });
   }
@@ -142,8 +132,10 @@ public final class RecordRequestHandler implements RequestHandler {
 
   @Override
   public Flow.Publisher<StreamingEventKind> onMessageSendStream(MessageSendParams params, ServerCallContext context) throws JSONRPCError {
+    String replyTo = params.message().getTaskId();
+    int seen = replyTo == null ? 0 : guarded(() -> runs.show(find(replyTo).runId()).map(r -> r.records().size()).orElse(0));
     TaskRecords.Entry entry = guarded(() -> accept(params.message()));
-    return new TaskStream(entry, runs, streams, limits.maxWait(), 0);
+    return new TaskStream(entry, runs, streams, limits.maxWait(), seen);
   }
 
   @Override
@@ -190,7 +182,7 @@ public final class RecordRequestHandler implements RequestHandler {
     Breadcrumb question = store.create(new UserMessage("a2a:" + contextId, text).toBreadcrumb());
     String taskId = UUID.randomUUID().toString();
     Message first = new Message.Builder(message).taskId(taskId).contextId(contextId).build();
-    TaskRecords.Entry entry = tasks.create(taskId, contextId, agentId, agent.runIdOf(question), first);
+    TaskRecords.Entry entry = tasks.create(taskId, contextId, agentId, agent.runIdOf(question), question.id(), first);
     agent.answerAsync(question).whenComplete((answer, failure) -> {
       if (failure != null) {
         LOG.warn("A2A task {} (run {}) ended with an error: {}", taskId, entry.runId(), failure.toString());

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A2A tasks kept as {@code a2a.task.v1} records: {@code {task_id, context_id, agent_id, run_id,
- * history: [A2A messages the caller sent]}}, the record's id being the task id. The task's state is
+ * message_id, history: [A2A messages the caller sent]}}, the record's id being the task id. The task's state is
  * not kept here: it is read from the agent run the record names ({@link RunTasks}), so any process
  * serving the same store answers for it, before and after a restart. Only records the host wrote
  * are read: a tool or an agent cannot plant a task that points at another run.
@@ -37,10 +37,11 @@ public final class TaskRecords {
   /**
    * One task as recorded.
    *
+   * @param messageId the run's {@code user.message.v1}
    * @param history the caller's messages, oldest first
    * @param version the record's version, for the next append
    */
-  public record Entry(String taskId, String contextId, String agentId, String runId, List<Message> history, long version) {
+  public record Entry(String taskId, String contextId, String agentId, String runId, String messageId, List<Message> history, long version) {
     /** Copies. */
     public Entry {
       history = List.copyOf(history);
@@ -52,9 +53,9 @@ public final class TaskRecords {
   }
 
   /** Records a new task of run {@code runId}, started by {@code first}. */
-  public Entry create(String taskId, String contextId, String agentId, String runId, Message first) {
+  public Entry create(String taskId, String contextId, String agentId, String runId, String messageId, Message first) {
     ObjectNode context = RcrtJson.object()
-        .put("task_id", taskId).put("context_id", contextId).put("agent_id", agentId).put("run_id", runId);
+        .put("task_id", taskId).put("context_id", contextId).put("agent_id", agentId).put("run_id", runId).put("message_id", messageId);
     context.putArray("history").add(json(first));
     Breadcrumb b = store.create(BreadcrumbCreate.builder(SCHEMA, "A2A task " + taskId)
         .id(taskId)
@@ -117,10 +118,11 @@ public final class TaskRecords {
     String contextId = c.path("context_id").asText("");
     String agentId = c.path("agent_id").asText("");
     String runId = c.path("run_id").asText("");
-    if (taskId.isEmpty() || contextId.isEmpty() || agentId.isEmpty() || runId.isEmpty()) {
-      LOG.warn("A2A task record '{}' ignored: task_id, context_id, agent_id and run_id are required", b.id());
+    String messageId = c.path("message_id").asText("");
+    if (taskId.isEmpty() || contextId.isEmpty() || agentId.isEmpty() || runId.isEmpty() || messageId.isEmpty()) {
+      LOG.warn("A2A task record '{}' ignored: task_id, context_id, agent_id, run_id and message_id are required", b.id());
       return Optional.empty();
     }
-    return Optional.of(new Entry(taskId, contextId, agentId, runId, history, b.version()));
+    return Optional.of(new Entry(taskId, contextId, agentId, runId, messageId, history, b.version()));
   }
 }

@@ -14,7 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A task's A2A stream: the task as it stands, then the events of each record its run writes
+ * A task's A2A stream: the task (as submitted when the stream follows it from its first record, else
+ * as it stands), then the events of each record its run writes
  * ({@link RunTasks#events}), read from the store every 20 to 250 ms, until the task is final or
  * waits for input (the last event has {@code final: true}), the caller goes away, or {@code
  * maxWait} passes (the stream then ends without a final event; {@code tasks/resubscribe} or {@code
@@ -48,7 +49,7 @@ final class TaskStream implements Flow.Publisher<StreamingEventKind> {
   private void follow(SubmissionPublisher<StreamingEventKind> out) {
     try {
       Optional<Run> run = runs.show(entry.runId());
-      out.submit(RunTasks.task(entry, run));
+      out.submit(RunTasks.task(entry, seen == 0 ? Optional.empty() : run)); // a new task starts as submitted; its steps follow
       int at = seen;
       Instant until = Instant.now().plus(maxWait);
       Duration pause = Duration.ofMillis(20);

@@ -1,0 +1,80 @@
+package dev.rcrt.a2a;
+
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.ChatMessage;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.ToolCall;
+import dev.rcrt.testing.ScriptedLlmClient;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolRunner;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A store with the builtin tools, the default agent and a {@code wire-money} tool that needs
+ * approval; a scripted model that calls the calculator for "17 * 23", {@code wire-money} for "pay",
+ * waits 5 s for "slow", and answers with the last tool's result; a runner that takes the A2A
+ * caller's decisions; and an {@link A2aServer} on them.
+ */
+final class A2aFixture implements AutoCloseable {
+  final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
+  final AtomicInteger wired = new AtomicInteger();
+  final ToolRunner runner;
+  final A2aServer server;
+
+  A2aFixture(Consumer<A2aServer.Builder> settings) {
+    BuiltinTools.seed(store);
+    store.create(AgentDefinition.defaultChatAgent());
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire").context(RcrtJson.parse(
+        "{\"name\":\"wire-money\",\"description\":\"Sends money\",\"requires_approval\":true}")).build());
+    runner = ToolRunner.builder(store).approvers(A2aServer.CALLER)
+        .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet())).build();
+    A2aServer.Builder b = A2aServer.builder(model(), runner);
+    settings.accept(b);
+    server = b.start();
+  }
+
+  A2aFixture() {
+    this(b -> {});
+  }
+
+  static ScriptedLlmClient model() {
+    return ScriptedLlmClient.answering(r -> {
+      List<ChatMessage> messages = r.messages();
+      ChatMessage last = messages.get(messages.size() - 1);
+      if ("tool".equals(last.role())) {
+        return ChatResponse.text("The answer is " + last.content());
+      }
+      String said = String.valueOf(r.lastUserMessage() == null ? "" : r.lastUserMessage().content());
+      if (said.contains("slow")) {
+        try {
+          Thread.sleep(5000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return ChatResponse.text("slowly done");
+      }
+      if (said.contains("pay")) {
+        return ChatResponse.toolCalls(new ToolCall("call_pay", "wire-money", "{}"));
+      }
+      if (said.contains("17 * 23")) {
+        return ChatResponse.toolCalls(new ToolCall("call_1", "calculator", "{\"expression\":\"17 * 23\"}"));
+      }
+      return ChatResponse.text("echo: " + said);
+    });
+  }
+
+  String endpoint() {
+    return server.uri() + "/a2a/default-chat-assistant";
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    runner.close();
+  }
+}

@@ -1,0 +1,257 @@
+package dev.rcrt.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import io.a2a.spec.AgentCard;
+import io.a2a.spec.EventKind;
+import io.a2a.spec.StreamingEventKind;
+import io.a2a.spec.Task;
+import io.a2a.spec.TaskArtifactUpdateEvent;
+import io.a2a.spec.TaskState;
+import io.a2a.spec.TaskStatusUpdateEvent;
+import io.a2a.spec.TextPart;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The A2A server on records, through real HTTP: cards, tasks, streams, approvals, cancel, and what a hostile caller sends. */
+class A2aServerTest {
+  private A2aFixture fixture = new A2aFixture();
+  private final A2aClient client = A2aClient.of(Map.of(), Duration.ofSeconds(30));
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @AfterEach
+  void tearDown() {
+    fixture.close();
+  }
+
+  private URI endpoint() {
+    return URI.create(fixture.endpoint());
+  }
+
+  private Task ask(String text) {
+    return (Task) client.send(endpoint(), A2aClient.message(text, null, null, Map.of()), true);
+  }
+
+  private static String answer(Task task) {
+    return ((TextPart) task.getArtifacts().get(0).parts().get(0)).getText();
+  }
+
+  @Test
+  void theCardIsDerivedFromTheAgentRecordAndItsTools() {
+    AgentCard card = client.card(fixture.server.cardUri("default-chat-assistant"));
+    assertThat(card.name()).isEqualTo("default-chat-assistant");
+    assertThat(card.url()).isEqualTo(fixture.endpoint());
+    assertThat(card.protocolVersion()).isEqualTo("0.3.0");
+    assertThat(card.preferredTransport()).isEqualTo("JSONRPC");
+    assertThat(card.capabilities().streaming()).isTrue();
+    assertThat(card.capabilities().pushNotifications()).isFalse();
+    assertThat(card.skills()).extracting(s -> s.id()).contains("default-chat-assistant", "tool:calculator", "tool:wire-money");
+    assertThat(card.description()).doesNotContain("You are a helpful assistant"); // never the system prompt
+    assertThat(card.securitySchemes()).isNullOrEmpty();
+    assertThat(client.card(URI.create(fixture.server.uri() + A2aClient.CARD_PATH)).name()).isEqualTo("default-chat-assistant");
+
+    fixture.store.create(BreadcrumbCreate.builder("tool.definition.v1", "weather").context(RcrtJson.parse(
+        "{\"name\":\"weather\",\"description\":\"Current weather\"}")).build());
+    assertThat(client.card(fixture.server.cardUri("default-chat-assistant")).skills()).extracting(s -> s.id()).contains("tool:weather");
+  }
+
+  @Test
+  void aMessageIsAnsweredByARunWhoseRecordsAreTheTask() {
+    Task task = ask("What is 17 * 23?");
+
+    assertThat(task.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    assertThat(answer(task)).contains("391");
+    Breadcrumb record = fixture.store.get(task.getId()).orElseThrow();
+    assertThat(record.schemaName()).isEqualTo("a2a.task.v1");
+    String runId = record.contextText("run_id");
+    assertThat(fixture.store.search(Selector.schema("tool.request.v1").withAllTags("run:" + runId), 10, 0))
+        .singleElement().satisfies(r -> assertThat(r.contextText("tool")).isEqualTo("calculator"));
+    assertThat(fixture.store.search(Selector.schema("user.message.v1").withAllTags("session:a2a:" + task.getContextId()), 10, 0)).hasSize(1);
+    assertThat(client.get(endpoint(), task.getId()).getStatus().state()).isEqualTo(TaskState.COMPLETED);
+
+    Task second = (Task) client.send(endpoint(), A2aClient.message("and again", task.getContextId(), null, Map.of()), true);
+    assertThat(second.getContextId()).isEqualTo(task.getContextId());
+    assertThat(second.getId()).isNotEqualTo(task.getId());
+  }
+
+  @Test
+  void aStreamSaysEachStepAndEndsWithTheArtifactAndAFinalStatus() {
+    List<StreamingEventKind> events = client.stream(endpoint(), A2aClient.message("What is 17 * 23?", null, null, Map.of()));
+
+    assertThat(events.get(0)).isInstanceOfSatisfying(Task.class, t -> assertThat(t.getStatus().state()).isEqualTo(TaskState.SUBMITTED));
+    List<String> steps = events.stream().filter(TaskStatusUpdateEvent.class::isInstance).map(TaskStatusUpdateEvent.class::cast)
+        .filter(u -> u.getStatus().message() != null)
+        .map(u -> ((TextPart) u.getStatus().message().getParts().get(0)).getText()).toList();
+    assertThat(steps).containsSubsequence("Calling tool 'calculator'", "Tool 'calculator' answered: success");
+    assertThat(events).filteredOn(TaskArtifactUpdateEvent.class::isInstance).singleElement()
+        .satisfies(a -> assertThat(((TextPart) ((TaskArtifactUpdateEvent) a).getArtifact().parts().get(0)).getText()).contains("391"));
+    assertThat(events.get(events.size() - 1)).isInstanceOfSatisfying(TaskStatusUpdateEvent.class, u -> {
+      assertThat(u.isFinal()).isTrue();
+      assertThat(u.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    });
+  }
+
+  @Test
+  void aCallThatWaitsForApprovalIsInputRequiredAndTheCallersReplyDecidesIt() {
+    Task waiting = ask("please pay the invoice");
+    assertThat(waiting.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+    assertThat(((TextPart) waiting.getStatus().message().getParts().get(0)).getText()).contains("wire-money").contains("approve");
+    assertThat(fixture.wired).hasValue(0);
+
+    assertThatThrownBy(() -> client.send(endpoint(), A2aClient.message("maybe later", waiting.getContextId(), waiting.getId(), Map.of()), true))
+        .isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("reply \"approve\" or \"deny\"");
+
+    Task done = (Task) client.send(endpoint(), A2aClient.message("approve, it is expected", waiting.getContextId(), waiting.getId(), Map.of()), true);
+    assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    assertThat(answer(done)).contains("\"sent\":1");
+    assertThat(fixture.wired).hasValue(1);
+    assertThat(fixture.store.search(Selector.schema("approval.decision.v1"), 10, 0)).singleElement()
+        .satisfies(d -> assertThat(d.createdBy()).isEqualTo("user:a2a-caller"));
+  }
+
+  @Test
+  void aDeniedCallIsAnsweredWithoutRunning() {
+    Task waiting = ask("please pay the invoice");
+    Task done = (Task) client.send(endpoint(), A2aClient.message("deny: not this month", waiting.getContextId(), waiting.getId(), Map.of()), true);
+    assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    assertThat(answer(done)).contains("not approved by user:a2a-caller");
+    assertThat(fixture.wired).hasValue(0);
+  }
+
+  @Test
+  void cancelEndsTheRunAndTheTaskStaysCancelled() throws Exception {
+    EventKind started = client.send(endpoint(), A2aClient.message("a slow one", null, null, Map.of()), false);
+    Task task = (Task) started;
+    assertThat(task.getStatus().state()).isIn(TaskState.SUBMITTED, TaskState.WORKING);
+
+    Task cancelled = client.cancel(endpoint(), task.getId());
+    assertThat(cancelled.getStatus().state()).isEqualTo(TaskState.CANCELED);
+    Thread.sleep(5500); // the model's answer arrives after the cancel: it is not recorded
+    assertThat(client.get(endpoint(), task.getId()).getStatus().state()).isEqualTo(TaskState.CANCELED);
+    assertThatThrownBy(() -> client.cancel(endpoint(), task.getId())).isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("-32002");
+  }
+
+  private HttpResponse<String> post(String body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(endpoint()).POST(HttpRequest.BodyPublishers.ofString(body));
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static void noInternals(String body) {
+    assertThat(body).doesNotContain("Exception").doesNotContain("dev.rcrt").doesNotContain("io.a2a").doesNotContain("\tat ");
+  }
+
+  @Test
+  void malformedRequestsGetJsonRpcErrorsWithoutJavaInternals() throws Exception {
+    HttpResponse<String> notJson = post("{\"jsonrpc\":\"2.0\",\"id\":1,");
+    assertThat(RcrtJson.parse(notJson.body()).path("error").path("code").asInt()).isEqualTo(-32700);
+    noInternals(notJson.body());
+
+    HttpResponse<String> unknown = post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tasks/explode\",\"params\":{}}");
+    JsonNode u = RcrtJson.parse(unknown.body());
+    assertThat(u.path("error").path("code").asInt()).isEqualTo(-32601);
+    assertThat(u.path("id").asInt()).isEqualTo(7);
+
+    HttpResponse<String> badParams = post("{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"message/send\",\"params\":{\"message\":42}}");
+    assertThat(RcrtJson.parse(badParams.body()).path("error").path("code").asInt()).isEqualTo(-32602);
+    noInternals(badParams.body());
+
+    HttpResponse<String> array = post("[1,2]");
+    assertThat(RcrtJson.parse(array.body()).path("error").path("code").asInt()).isEqualTo(-32600);
+
+    HttpResponse<String> file = post("""
+        {"jsonrpc":"2.0","id":9,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m",
+         "parts":[{"kind":"file","file":{"uri":"file:///etc/passwd"}}]}}}""");
+    assertThat(RcrtJson.parse(file.body()).path("error").path("code").asInt()).isEqualTo(-32005);
+
+    HttpResponse<String> badContext = post("""
+        {"jsonrpc":"2.0","id":10,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m",
+         "contextId":"../../etc","parts":[{"kind":"text","text":"hi"}]}}}""");
+    assertThat(RcrtJson.parse(badContext.body()).path("error").path("message").asText()).contains("contextId must be");
+
+    HttpResponse<String> pushConfig = post("""
+        {"jsonrpc":"2.0","id":11,"method":"tasks/pushNotificationConfig/get","params":{"id":"x"}}""");
+    assertThat(RcrtJson.parse(pushConfig.body()).path("error").path("code").asInt()).isEqualTo(-32003);
+  }
+
+  @Test
+  void anOversizedMessageIsRefusedBeforeItIsRead() throws Exception {
+    String big = "x".repeat(2 * 1024 * 1024);
+    HttpResponse<String> response = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{\"message\":{\"kind\":\"message\","
+        + "\"role\":\"user\",\"messageId\":\"m\",\"parts\":[{\"kind\":\"text\",\"text\":\"" + big + "\"}]}}}");
+    assertThat(response.statusCode()).isEqualTo(413);
+    assertThat(RcrtJson.parse(response.body()).path("error").path("code").asInt()).isEqualTo(-32600);
+    assertThat(fixture.store.search(Selector.schema("user.message.v1"), 10, 0)).isEmpty();
+
+    fixture.close();
+    fixture = new A2aFixture(b -> b.maxMessageChars(100));
+    assertThatThrownBy(() -> ask("y".repeat(101))).isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("at most 100");
+    assertThat(fixture.store.search(Selector.schema("user.message.v1"), 10, 0)).isEmpty();
+  }
+
+  @Test
+  void foreignHostsAndOriginsAreRefused() throws Exception {
+    assertThat(post("{}", "Origin", "https://evil.example").statusCode()).isEqualTo(403);
+    // the JDK client will not send a Host header of our choosing: a raw request does
+    try (java.net.Socket s = new java.net.Socket(endpoint().getHost(), endpoint().getPort())) {
+      s.getOutputStream().write(("POST /a2a/default-chat-assistant HTTP/1.1\r\nHost: attacker.example\r\nContent-Length: 2\r\n\r\n{}")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String head = new String(s.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII);
+      assertThat(head).isEqualTo("HTTP/1.1 403");
+    }
+  }
+
+  @Test
+  void aTokenIsRequiredOnceThereIsOneAndOffLoopbackWithoutOneTheServerDoesNotStart() throws Exception {
+    fixture.close();
+    fixture = new A2aFixture(b -> b.bearerToken("s3cret-token"));
+    HttpResponse<String> without = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"x\"}}");
+    assertThat(without.statusCode()).isEqualTo(401);
+    assertThat(without.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+    assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"x\"}}", "Authorization", "Bearer wrong").statusCode())
+        .isEqualTo(401);
+    AgentCard card = client.card(fixture.server.cardUri("default-chat-assistant")); // cards stay public
+    assertThat(card.securitySchemes()).containsKey("bearer");
+    A2aClient withToken = A2aClient.of(Map.of("Authorization", "Bearer s3cret-token"), Duration.ofSeconds(30));
+    Task task = (Task) withToken.send(endpoint(), A2aClient.message("What is 17 * 23?", null, null, Map.of()), true);
+    assertThat(answer(task)).contains("391");
+
+    assertThatThrownBy(() -> A2aServer.builder(A2aFixture.model(), fixture.runner).http("0.0.0.0", 0).start())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bearer token");
+  }
+
+  @Test
+  void aTaskRecordATooWroteIsNotATask() {
+    Task real = ask("What is 17 * 23?");
+    Breadcrumb forged = fixture.store.create(BreadcrumbCreate.builder("a2a.task.v1", "forged")
+        .id(java.util.UUID.randomUUID().toString())
+        .createdBy("tool:evil")
+        .context(RcrtJson.parse("{\"task_id\":\"x\",\"context_id\":\"c\",\"agent_id\":\"default-chat-assistant\",\"run_id\":\""
+            + fixture.store.get(real.getId()).orElseThrow().contextText("run_id") + "\",\"history\":[]}"))
+        .build());
+    assertThatThrownBy(() -> client.get(endpoint(), forged.id())).isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("-32001");
+    assertThatThrownBy(() -> client.get(endpoint(), "../../etc/passwd")).isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("-32001");
+  }
+
+  @Test
+  void anUnknownAgentIsNotFound() throws Exception {
+    HttpResponse<String> card = http.send(HttpRequest.newBuilder(fixture.server.cardUri("nobody")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(card.statusCode()).isEqualTo(404);
+    assertThat(fixture.server.card("nobody")).isNull();
+  }
+}

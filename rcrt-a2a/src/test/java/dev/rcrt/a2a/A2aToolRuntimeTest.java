@@ -1,0 +1,223 @@
+package dev.rcrt.a2a;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
+import dev.rcrt.tools.SecretResolver;
+import dev.rcrt.tools.ToolRequest;
+import dev.rcrt.tools.ToolResponse;
+import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code a2a} tool type against a real A2A server (this module's, over HTTP) and against
+ * hostile ones: a card that points at a private address, an agent that never finishes.
+ */
+class A2aToolRuntimeTest {
+  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
+  private final List<AutoCloseable> closing = new java.util.ArrayList<>();
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+  }
+
+  private ToolRunner runner(Consumer<ToolRunner.Builder> settings) {
+    ToolRunner.Builder b = ToolRunner.builder(store).trustPolicy(ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build());
+    settings.accept(b);
+    ToolRunner r = b.build();
+    closing.add(r);
+    return r;
+  }
+
+  private List<BreadcrumbCreate> imported(A2aFixture remote, String alias, Map<String, String> headers, String bearer) {
+    URI card = remote.server.cardUri("default-chat-assistant");
+    return A2aImport.records(A2aClient.of(Map.of(), Duration.ofSeconds(10)).card(card), card, alias, headers, bearer);
+  }
+
+  @Test
+  void anImportedAgentAnswersThroughTheToolAndItsSkillsAreTools() {
+    A2aFixture remote = new A2aFixture();
+    closing.add(remote);
+    List<BreadcrumbCreate> records = imported(remote, "remote", Map.of(), null);
+    assertThat(records).extracting(r -> r.context().path("name").asText()).contains("remote.default-chat-assistant", "remote.tool_calculator");
+    BreadcrumbCreate agentTool = records.get(0);
+    assertThat(agentTool.context().path("implementation").path("type").asText()).isEqualTo("a2a");
+    records.forEach(store::create);
+
+    ToolResponse r = runner(b -> {}).call(ToolRequest.of("remote.default-chat-assistant", RcrtJson.object().put("message", "What is 17 * 23?"), "test"));
+
+    assertThat(r.success()).as(String.valueOf(r.error())).isTrue();
+    assertThat(r.output().path("state").asText()).isEqualTo("completed");
+    assertThat(r.output().path("text").asText()).contains("391");
+    String taskId = r.output().path("task_id").asText();
+    assertThat(remote.store.get(taskId)).as("the task is a record of the remote's store").isPresent();
+  }
+
+  @Test
+  void withoutNetworkPermissionTheAgentIsNotCalled() {
+    A2aFixture remote = new A2aFixture();
+    closing.add(remote);
+    imported(remote, "remote", Map.of(), null).forEach(store::create);
+
+    ToolResponse r = runner(b -> b.trustPolicy(ToolTrustPolicy.defaults()))
+        .call(ToolRequest.of("remote.default-chat-assistant", RcrtJson.object().put("message", "What is 17 * 23?"), "test"));
+
+    assertThat(r.error()).isNotNull();
+    assertThat(r.errorCode()).isEqualTo("tool_capability_denied");
+    assertThat(remote.store.search(Selector.schema("a2a.task.v1"), 10, 0)).isEmpty();
+  }
+
+  @Test
+  void theBearerTokenIsASecretResolvedAtCallTimeAndRecordedNowhere() {
+    A2aFixture remote = new A2aFixture(b -> b.bearerToken("tok-5531-very-secret"));
+    closing.add(remote);
+    imported(remote, "remote", Map.of(), "secret:REMOTE_TOKEN").forEach(store::create);
+    ToolRunner runner = runner(b -> b.secretResolver(SecretResolver.environment(Map.of("REMOTE_TOKEN", "tok-5531-very-secret"))));
+
+    ToolResponse r = runner.call(ToolRequest.of("remote.default-chat-assistant", RcrtJson.object().put("message", "What is 17 * 23?"), "test"));
+
+    assertThat(r.success()).as(String.valueOf(r.error())).isTrue();
+    assertThat(r.output().path("text").asText()).contains("391");
+    for (Breadcrumb b : store.search(Selector.all(), 1000, 0)) {
+      assertThat(RcrtJson.write(b)).doesNotContain("tok-5531-very-secret");
+    }
+    ToolResponse without = runner(b -> {}).call(ToolRequest.of("remote.default-chat-assistant", RcrtJson.object().put("message", "hi"), "test"));
+    assertThat(without.errorCode()).isEqualTo("tool_secret_missing");
+  }
+
+  /** A JDK HTTP server playing a hostile or stuck agent; it records the JSON-RPC methods it was sent. */
+  private static final class FakeAgent implements AutoCloseable {
+    final HttpServer server;
+    final List<String> methods = new CopyOnWriteArrayList<>();
+
+    FakeAgent(String cardUrlField, boolean streaming) throws IOException {
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      server.setExecutor(Executors.newCachedThreadPool());
+      String base = "http://127.0.0.1:" + server.getAddress().getPort();
+      String endpoint = cardUrlField != null ? cardUrlField : base + "/rpc";
+      server.createContext("/.well-known/agent-card.json", ex -> respond(ex, "application/json", """
+          {"name":"Stuck","description":"Never finishes","url":"%s","version":"1","protocolVersion":"0.3.0",
+           "capabilities":{"streaming":%s},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"""
+          .formatted(endpoint, streaming)));
+      server.createContext("/rpc", this::rpc);
+      server.start();
+    }
+
+    URI card() {
+      return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/.well-known/agent-card.json");
+    }
+
+    private void rpc(HttpExchange ex) throws IOException {
+      JsonNode request = RcrtJson.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      String method = request.path("method").asText();
+      methods.add(method);
+      String state = method.equals("tasks/cancel") ? "canceled" : "working";
+      String task = "{\"kind\":\"task\",\"id\":\"t-1\",\"contextId\":\"c-1\",\"status\":{\"state\":\"" + state + "\"}}";
+      if (method.equals("tasks/resubscribe")) {
+        ex.getResponseHeaders().set("Content-Type", "text/event-stream");
+        ex.sendResponseHeaders(200, 0);
+        OutputStream out = ex.getResponseBody();
+        out.write(("data: {\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        try {
+          Thread.sleep(60_000); // the stream stays open and says nothing more
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        ex.close();
+        return;
+      }
+      respond(ex, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}");
+    }
+
+    private static void respond(HttpExchange ex, String type, String body) throws IOException {
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      ex.getResponseHeaders().set("Content-Type", type);
+      ex.sendResponseHeaders(200, bytes.length);
+      ex.getResponseBody().write(bytes);
+      ex.close();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+    }
+  }
+
+  private void stuckTool(FakeAgent agent, long timeoutMs) {
+    ObjectNode context = RcrtJson.parse("""
+        {"name":"stuck","description":"A remote agent","limits":{"timeout_ms":%d},
+         "implementation":{"type":"a2a","card_url":"%s"}}""".formatted(timeoutMs, agent.card())).deepCopy();
+    store.create(BreadcrumbCreate.builder("tool.v1", "stuck").context(context).build());
+  }
+
+  @Test
+  void aCardThatPointsAtAPrivateAddressIsRefused() throws Exception {
+    try (FakeAgent agent = new FakeAgent("http://169.254.169.254/latest/meta-data", false)) {
+      stuckTool(agent, 5000);
+      ToolResponse r = runner(b -> {}).call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(r.error()).isNotNull();
+      assertThat(r.errorCode()).isEqualTo("tool_capability_denied");
+      assertThat(r.error()).contains("169.254.169.254");
+      assertThat(agent.methods).isEmpty();
+    }
+  }
+
+  @Test
+  void anAgentThatNeverFinishesIsCancelledAtTheToolsDeadline() throws Exception {
+    try (FakeAgent agent = new FakeAgent(null, false)) {
+      stuckTool(agent, 2000);
+      long start = System.nanoTime();
+      ToolResponse r = runner(b -> {}).call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+      assertThat(r.error()).isNotNull();
+      assertThat(r.errorCode()).isEqualTo("tool_timeout");
+      assertThat(r.error()).contains("did not finish task t-1").contains("cancelled there");
+      assertThat(agent.methods).startsWith("message/send").contains("tasks/get").endsWith("tasks/cancel");
+    }
+  }
+
+  @Test
+  void aStreamThatNeverEndsIsCutAtTheDeadlineAndTheTaskCancelled() throws Exception {
+    try (FakeAgent agent = new FakeAgent(null, true)) {
+      stuckTool(agent, 2000);
+      ToolResponse r = runner(b -> {}).call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(r.error()).isNotNull();
+      assertThat(r.errorCode()).isEqualTo("tool_timeout");
+      assertThat(agent.methods).containsExactly("message/send", "tasks/resubscribe", "tasks/cancel");
+    }
+  }
+
+  @Test
+  void aRecordWithoutACardUrlOrWithALiteralTokenIsInvalid() {
+    store.create(BreadcrumbCreate.builder("tool.v1", "bad").context(RcrtJson.parse("""
+        {"name":"bad","implementation":{"type":"a2a","card_url":"ftp://x","bearer_token":"plain-token"}}""")).build());
+    ToolResponse r = runner(b -> {}).call(ToolRequest.of("bad", RcrtJson.object().put("message", "hi"), "test"));
+    assertThat(r.errorCode()).isEqualTo("tool_definition_invalid");
+    assertThat(r.error()).contains("card_url").contains("bearer_token: a secret:NAME reference").doesNotContain("plain-token");
+  }
+}
