@@ -91,7 +91,7 @@ public final class A2aImport {
     var listed = context.putArray("examples");
     examples.stream().limit(3).forEach(e -> listed.addObject().put("description", cut(e)).set("input", RcrtJson.object().put("message", cut(e))));
     return BreadcrumbCreate.builder("tool.v1", cut(card.name()) + (skill == null ? "" : ": " + cut(skill)))
-        .id("a2a-" + alias + "-" + name.substring(alias.length()).replace("_", "__").replace(".", "_2e"))
+        .id("a2a-" + alias + (skill == null ? "" : "-" + name.substring(alias.length() + 1).replace("_", "__")))
         .tags("tool", "tool:" + name, "workspace:tools", TAG_PREFIX + alias)
         .context(context)
         .build();

@@ -12,11 +12,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * Node 22, the official MCP conformance suite and the reference server, installed once from the npm
- * registry into {@code target/mcp-node} (npm packages {@code node@22}, {@code
- * @modelcontextprotocol/conformance@0.1.16}, {@code @modelcontextprotocol/server-everything}). Where
- * npm or the registry is missing the tests that need them are skipped with the reason, except
- * under {@code CI=true}, where they fail (as the container tests do): {@code .ci/run} installs npm.
+ * Node 22 and the official JavaScript peers the tests talk to, installed once from the npm registry:
+ * into {@code target/mcp-node} the MCP conformance suite and reference server (npm packages {@code
+ * node@22}, {@code @modelcontextprotocol/conformance@0.1.16}, {@code
+ * @modelcontextprotocol/server-everything}), into {@code target/a2a-node} the A2A JavaScript SDK of
+ * protocol 0.3.0 ({@code @a2a-js/sdk@0.3.14}, with {@code express}, its server's peer). Where npm or
+ * the registry is missing the tests that need them are skipped with the reason, except under {@code
+ * CI=true}, where they fail (as the container tests do): {@code .ci/run} installs npm.
  */
 final class NodeTools {
   static final Path DIR = Path.of("target/mcp-node").toAbsolutePath();
@@ -25,12 +27,26 @@ final class NodeTools {
 
   private NodeTools() {}
 
-  /** The Node 22 binary, installing everything first if needed; skips (or fails under CI) when impossible. */
+  /** The A2A JavaScript SDK's directory: {@code node_modules} with {@code @a2a-js/sdk} and {@code express}. */
+  static final Path A2A_DIR = Path.of("target/a2a-node").toAbsolutePath();
+  static final String A2A_SDK = "@a2a-js/sdk@0.3.14";
+
+  /** The Node 22 binary beside the MCP packages, installing them first if needed; skips (or fails under CI) when impossible. */
   static synchronized Path node() {
     Path node = DIR.resolve("node_modules/.bin/node");
     if (!Files.isExecutable(DIR.resolve("node_modules/.bin/conformance")) || !Files.isExecutable(node)
         || !Files.isDirectory(DIR.resolve("node_modules/@modelcontextprotocol/server-everything"))) {
-      install();
+      install(DIR, "the MCP conformance tests", "node@22", CONFORMANCE, EVERYTHING);
+    }
+    return node;
+  }
+
+  /** The Node 22 binary beside the A2A JavaScript SDK, installing them first if needed; skips (or fails under CI) when impossible. */
+  static synchronized Path a2aNode() {
+    Path node = A2A_DIR.resolve("node_modules/.bin/node");
+    if (!Files.isExecutable(node) || !Files.isDirectory(A2A_DIR.resolve("node_modules/@a2a-js/sdk"))
+        || !Files.isDirectory(A2A_DIR.resolve("node_modules/express"))) {
+      install(A2A_DIR, "the A2A interoperability tests", "node@22", A2A_SDK, "express@4.21.2");
     }
     return node;
   }
@@ -40,12 +56,13 @@ final class NodeTools {
     return DIR.resolve("node_modules/.bin/" + name);
   }
 
-  private static void install() {
+  private static void install(Path dir, String what, String... packages) {
     String problem;
     try {
-      Files.createDirectories(DIR);
-      Process p = new ProcessBuilder("npm", "install", "--prefix", DIR.toString(), "--no-audit", "--no-fund", "--loglevel=error",
-          "node@22", CONFORMANCE, EVERYTHING).redirectErrorStream(true).start();
+      Files.createDirectories(dir);
+      List<String> command = new ArrayList<>(List.of("npm", "install", "--prefix", dir.toString(), "--no-audit", "--no-fund", "--loglevel=error"));
+      command.addAll(List.of(packages));
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(600, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -59,12 +76,12 @@ final class NodeTools {
       problem = "npm is not installed (" + e.getMessage() + ")";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      problem = "interrupted while npm installed the MCP conformance suite";
+      problem = "interrupted while npm installed " + String.join(" ", packages);
     }
     if ("true".equals(System.getenv("CI"))) {
-      fail("the MCP conformance tests cannot run under CI: " + problem);
+      fail(what + " cannot run under CI: " + problem);
     }
-    Assumptions.abort("MCP conformance tests skipped: " + problem);
+    Assumptions.abort(what + " skipped: " + problem);
   }
 
   /** Runs a command to its end, at most {@code seconds}, and returns its exit code and output. */

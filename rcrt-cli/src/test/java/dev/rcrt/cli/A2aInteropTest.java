@@ -1,0 +1,279 @@
+package dev.rcrt.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.postgres.TestPostgres;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A2A both ways against the official JavaScript SDK ({@code @a2a-js/sdk} 0.3.14, protocol 0.3.0,
+ * from the npm registry on Node 22): its client talks to two {@code ./rcrt a2a serve} processes on
+ * one PostgreSQL store (answer, stream, a task read and cancelled through the other process, an
+ * approval as {@code input-required}), and an agent served with its server API is imported with
+ * {@code ./rcrt a2a import} and called by an agent of ours in {@code ./rcrt chat}, and cut off at its
+ * deadline when it never finishes. The model is a scripted OpenAI-compatible endpoint.
+ */
+class A2aInteropTest {
+  private static final Pattern LISTENING = Pattern.compile("listening on (http://127\\.0\\.0\\.1:\\d+)");
+
+  @TempDir Path dir;
+
+  private HttpServer http;
+  private final AtomicInteger paid = new AtomicInteger();
+  private final List<Process> processes = new ArrayList<>();
+  private String storeUrl;
+  private PostgresBreadcrumbStore store;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    http.setExecutor(Executors.newCachedThreadPool());
+    http.createContext("/v1/chat/completions", this::model);
+    http.createContext("/pay", ex -> respond(ex, "{\"paid\":" + paid.incrementAndGet() + "}"));
+    http.start();
+    String schema = TestPostgres.freshSchema();
+    storeUrl = TestPostgres.storeUrl(schema);
+    store = PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).build();
+  }
+
+  @AfterEach
+  void tearDown() {
+    processes.forEach(Process::destroyForcibly);
+    http.stop(0);
+    store.close();
+  }
+
+  private String modelUrl() {
+    return "http://127.0.0.1:" + http.getAddress().getPort() + "/v1";
+  }
+
+  /**
+   * The scripted model: after a tool's result it answers "The answer is RESULT"; otherwise "17 * 23"
+   * calls the calculator, "pay" the pay tool, "shipping" the imported parcel tool, and "slow" takes
+   * 4 s to answer.
+   */
+  private void model(HttpExchange exchange) throws IOException {
+    JsonNode request = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+    JsonNode messages = request.path("messages");
+    JsonNode last = messages.get(messages.size() - 1);
+    String said = "";
+    for (JsonNode m : messages) {
+      if (m.path("role").asText().equals("user")) {
+        said = m.path("content").asText("");
+      }
+    }
+    ObjectNode message = RcrtJson.object().put("role", "assistant");
+    String call = null;
+    String arguments = "{}";
+    if (last.path("role").asText().equals("tool")) {
+      message.put("content", "The answer is " + last.path("content").asText());
+    } else if (said.contains("17 * 23")) {
+      call = "calculator";
+      arguments = "{\"expression\":\"17 * 23\"}";
+    } else if (said.contains("pay")) {
+      call = "pay";
+    } else if (said.contains("shipping")) {
+      for (JsonNode tool : request.path("tools")) {
+        if (tool.path("function").path("name").asText().startsWith("parcels")) {
+          call = tool.path("function").path("name").asText();
+        }
+      }
+      arguments = RcrtJson.write(RcrtJson.object().put("message", said));
+    } else {
+      if (said.contains("slow")) {
+        try {
+          Thread.sleep(4000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      message.put("content", "You said: " + said);
+    }
+    if (call != null) {
+      message.putNull("content");
+      message.putArray("tool_calls").addObject().put("id", "call_1").put("type", "function")
+          .putObject("function").put("name", call).put("arguments", arguments);
+    }
+    ObjectNode body = RcrtJson.object().put("id", "c").put("object", "chat.completion").put("model", "scripted");
+    body.putArray("choices").addObject().put("index", 0).put("finish_reason", call != null ? "tool_calls" : "stop").set("message", message);
+    respond(exchange, RcrtJson.write(body));
+  }
+
+  private static void respond(HttpExchange exchange, String json) throws IOException {
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    exchange.sendResponseHeaders(200, bytes.length);
+    exchange.getResponseBody().write(bytes);
+    exchange.close();
+  }
+
+  /** Starts {@code ./rcrt a2a serve} on the shared store in a JVM of its own; returns its base URL. */
+  private String serve(String name) throws Exception {
+    Path log = dir.resolve(name + ".log");
+    Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "a2a", "serve", "--store", storeUrl, "--http", "127.0.0.1:0",
+        "--base-url", modelUrl(), "--model", "scripted", "--allow-network", "127.0.0.0/8"), log);
+    processes.add(p);
+    TestJvm.await(log, "A2A server listening on", p, 120);
+    Matcher m = LISTENING.matcher(Files.readString(log));
+    assertThat(m.find()).isTrue();
+    return m.group(1);
+  }
+
+  /** The JavaScript SDK's client: {@code client.mjs CARD_URL OP ARGS...}, one JSON document per line. */
+  private static List<JsonNode> js(String cardUrl, String... opAndArgs) throws Exception {
+    Path node = NodeTools.a2aNode();
+    Path script = script("client.mjs");
+    List<String> command = new ArrayList<>(List.of(node.toString(), script.toString(), cardUrl));
+    command.addAll(List.of(opAndArgs));
+    NodeTools.Result r = NodeTools.run(command, Map.of(), 120);
+    assertThat(r.exit()).as(r.output()).isZero();
+    List<JsonNode> out = new ArrayList<>();
+    for (String line : r.output().split("\n")) {
+      if (line.startsWith("{")) {
+        out.add(RcrtJson.parse(line));
+      }
+    }
+    assertThat(out).as(r.output()).isNotEmpty();
+    return out;
+  }
+
+  /** A test script copied beside the SDK's node_modules, where Node resolves its imports. */
+  private static Path script(String name) throws IOException {
+    Path target = NodeTools.A2A_DIR.resolve(name);
+    try (InputStream in = A2aInteropTest.class.getResourceAsStream("/a2a/" + name)) {
+      Files.copy(java.util.Objects.requireNonNull(in, name), target, StandardCopyOption.REPLACE_EXISTING);
+    }
+    return target;
+  }
+
+  private static String card(String base) {
+    return base + "/a2a/default-chat-assistant/.well-known/agent-card.json";
+  }
+
+  private static String artifactText(JsonNode task) {
+    return task.path("artifacts").path(0).path("parts").path(0).path("text").asText();
+  }
+
+  @Test
+  void theJavaScriptClientGets391StreamsCancelsAndReadsTasksThroughAnotherServer() throws Exception {
+    String a = serve("a");
+    String b = serve("b");
+
+    JsonNode card = js(card(a), "card").get(0);
+    assertThat(card.path("skills").toString()).contains("tool:calculator");
+    assertThat(card.path("capabilities").path("streaming").asBoolean()).isTrue();
+
+    JsonNode task = js(card(a), "ask", "What is 17 * 23?").get(0);
+    assertThat(task.path("kind").asText()).isEqualTo("task");
+    assertThat(task.path("status").path("state").asText()).isEqualTo("completed");
+    assertThat(artifactText(task)).contains("391");
+
+    List<JsonNode> events = js(card(a), "stream", "What is 17 * 23?");
+    assertThat(events.get(0).path("kind").asText()).isEqualTo("task");
+    assertThat(events.get(0).path("status").path("state").asText()).isEqualTo("submitted");
+    assertThat(events).anySatisfy(e -> assertThat(e.path("status").path("message").path("parts").path(0).path("text").asText())
+        .isEqualTo("Calling tool 'calculator'"));
+    assertThat(events).anySatisfy(e -> {
+      assertThat(e.path("kind").asText()).isEqualTo("artifact-update");
+      assertThat(e.path("artifact").path("parts").path(0).path("text").asText()).contains("391");
+    });
+    JsonNode end = events.get(events.size() - 1);
+    assertThat(end.path("kind").asText()).isEqualTo("status-update");
+    assertThat(end.path("final").asBoolean()).isTrue();
+    assertThat(end.path("status").path("state").asText()).isEqualTo("completed");
+
+    JsonNode elsewhere = js(card(b), "get", task.path("id").asText()).get(0);
+    assertThat(elsewhere.path("status").path("state").asText()).isEqualTo("completed");
+    assertThat(artifactText(elsewhere)).contains("391");
+
+    JsonNode slow = js(card(a), "start", "a slow question").get(0);
+    assertThat(slow.path("status").path("state").asText()).isIn("submitted", "working");
+    JsonNode cancelled = js(card(b), "cancel", slow.path("id").asText()).get(0);
+    assertThat(cancelled.path("status").path("state").asText()).isEqualTo("canceled");
+    Thread.sleep(4500); // the slow answer arrives at server a after the cancel, and is not recorded
+    assertThat(js(card(a), "get", slow.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
+  }
+
+  @Test
+  void aTaskWaitingForApprovalIsInputRequiredAndCompletesAfterTheCallersApproval() throws Exception {
+    store.create(BreadcrumbCreate.builder("tool.v1", "pay").context(RcrtJson.parse("""
+        {"name":"pay","description":"Pays the invoice; a person approves.","requires_approval":true,
+         "input_schema":{"type":"object"},"implementation":{"type":"http","endpoint":"http://127.0.0.1:%d/pay"}}"""
+        .formatted(http.getAddress().getPort()))).build());
+    String a = serve("a");
+    String b = serve("b");
+
+    JsonNode waiting = js(card(a), "ask", "please pay the invoice").get(0);
+    assertThat(waiting.path("status").path("state").asText()).isEqualTo("input-required");
+    assertThat(waiting.path("status").path("message").path("parts").path(0).path("text").asText()).contains("tool 'pay'").contains("approve");
+    assertThat(paid).hasValue(0);
+    assertThat(js(card(b), "get", waiting.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("input-required");
+
+    JsonNode done = js(card(a), "reply", waiting.path("id").asText(), waiting.path("contextId").asText(), "approve").get(0);
+    assertThat(done.path("status").path("state").asText()).isEqualTo("completed");
+    assertThat(artifactText(done)).contains("\"paid\":1");
+    assertThat(paid).hasValue(1);
+  }
+
+  @Test
+  void anAgentOfOursAnswersThroughAToolImportedFromAJavaScriptAgent() throws Exception {
+    Path node = NodeTools.a2aNode();
+    Path log = dir.resolve("peer.log");
+    Process peer = new ProcessBuilder(node.toString(), script("peer-agent.mjs").toString(), "0")
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    processes.add(peer);
+    TestJvm.await(log, "peer agent listening on", peer, 60);
+    Matcher m = LISTENING.matcher(Files.readString(log));
+    assertThat(m.find()).isTrue();
+    String base = m.group(1);
+
+    CliHarness imported = CliHarness.run("a2a", "import", base, "--alias", "parcels");
+    assertThat(imported.status).as(imported.err()).isZero();
+    Path records = dir.resolve("parcels.json");
+    Files.writeString(records, imported.out());
+    JsonNode tool = RcrtJson.parse(imported.out()).get(0);
+    assertThat(tool.path("context").path("name").asText()).isEqualTo("parcels.shipping-quote");
+    assertThat(tool.path("context").path("implementation").path("type").asText()).isEqualTo("a2a");
+
+    Path trail = dir.resolve("trail.jsonl");
+    CliHarness chat = CliHarness.run(Map.of(), "", "chat", "--breadcrumbs", records.toString(), "--base-url", modelUrl(), "--model", "scripted",
+        "--allow-network", "127.0.0.0/8", "--dump", trail.toString(), "What does shipping to Oslo cost?");
+    assertThat(chat.status).as(chat.err()).isZero();
+    assertThat(chat.out()).contains("Shipping a parcel to Oslo costs 63 NOK.");
+    assertThat(Files.readString(trail)).contains("\"tool\":\"parcels.shipping-quote\"");
+
+    // a remote agent that never finishes: the tool's deadline ends the call and cancels the remote task
+    ObjectNode stalling = (ObjectNode) RcrtJson.parse(imported.out()).get(0).deepCopy();
+    ((ObjectNode) stalling.get("context")).putObject("limits").put("timeout_ms", 3000);
+    Path slow = dir.resolve("slow.json");
+    Files.writeString(slow, RcrtJson.write(RcrtJson.array().add(stalling)));
+    CliHarness stalled = CliHarness.run("tool", "call", "parcels.shipping-quote", "{\"message\":\"please stall\"}", "--breadcrumbs", slow.toString(),
+        "--allow-network", "127.0.0.0/8");
+    assertThat(stalled.status).isEqualTo(1);
+    assertThat(stalled.err()).contains("[tool_timeout]").contains("it was cancelled there");
+  }
+}
