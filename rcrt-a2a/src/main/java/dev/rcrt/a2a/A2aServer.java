@@ -9,6 +9,7 @@ import dev.rcrt.agent.Runs;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
@@ -57,7 +58,8 @@ import org.slf4j.LoggerFactory;
  * input-required} state; the caller's reply {@code "approve"} or {@code "deny"} (a reason may
  * follow) is written as an approval decision by {@link #CALLER}, which counts only where the
  * runner lists it ({@code ToolRunner.Builder.approvers(A2aServer.CALLER)}); a host's decision
- * ({@code ./rcrt runs approve}) resumes it as well.
+ * ({@code ./rcrt runs approve}) resumes it as well. The run is taken by this process; with {@link
+ * Builder#serveRuns} the servers of a shared store also take over each other's runs after a crash.
  *
  * <p>Security: bound to 127.0.0.1 by default and answering only {@code Host} names of the loopback
  * interface; any other address needs a bearer token (refused at {@link Builder#start()} without
@@ -85,6 +87,7 @@ public final class A2aServer implements AutoCloseable {
   private final ExecutorService streams;
   private final Map<AgentDefinition, AgentExecutor> executors = new ConcurrentHashMap<>();
   private final A2aEndpoint endpoint;
+  private final List<Subscription> serving = new ArrayList<>();
 
   private A2aServer(Builder b) throws IOException {
     this.config = b;
@@ -101,6 +104,11 @@ public final class A2aServer implements AutoCloseable {
       requests.shutdownNow();
       streams.shutdownNow();
       throw e;
+    }
+    if (b.serveRuns) {
+      for (String agentId : agents()) {
+        serving.add(executor(AgentDefinition.load(runner.store(), agentId)).start());
+      }
     }
   }
 
@@ -177,6 +185,7 @@ public final class A2aServer implements AutoCloseable {
   @Override
   public void close() {
     endpoint.close();
+    serving.forEach(Subscription::close);
     executors.values().forEach(AgentExecutor::close);
     requests.shutdownNow();
     streams.shutdownNow();
@@ -214,6 +223,7 @@ public final class A2aServer implements AutoCloseable {
     private Duration maxWait = Duration.ofMinutes(5);
     private @Nullable URI publicUrl;
     private final Function<AgentDefinition, AgentExecutor> executors;
+    private boolean serveRuns;
 
     private Builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
       this.runner = Objects.requireNonNull(runner, "runner");
@@ -303,6 +313,18 @@ public final class A2aServer implements AutoCloseable {
     public Builder publicUrl(URI url) {
       String text = url.toString();
       this.publicUrl = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+      return this;
+    }
+
+    /**
+     * Also serve the agents' runs from the store, as {@link AgentExecutor#start()} does (default
+     * off): on a store several servers share, a run whose server died is taken over by another once
+     * its lease ends, and a run waiting for a decision another process wrote goes on here. The
+     * executors then also answer every other message their agents' subscriptions select, as {@code
+     * ./rcrt runner --agents} does. Agents are those served when the server starts.
+     */
+    public Builder serveRuns(boolean serve) {
+      this.serveRuns = serve;
       return this;
     }
 

@@ -133,10 +133,15 @@ class A2aInteropTest {
 
   /** Starts {@code ./rcrt a2a serve} on the shared store in a JVM of its own; returns its base URL. */
   private String serve(String name) throws Exception {
+    return serve(name, new Process[1]);
+  }
+
+  private String serve(String name, Process[] started) throws Exception {
     Path log = dir.resolve(name + ".log");
     Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "a2a", "serve", "--store", storeUrl, "--http", "127.0.0.1:0",
-        "--base-url", modelUrl(), "--model", "scripted", "--allow-network", "127.0.0.0/8"), log);
+        "--base-url", modelUrl(), "--model", "scripted", "--allow-network", "127.0.0.0/8", "--lease", "1500"), log);
     processes.add(p);
+    started[0] = p;
     TestJvm.await(log, "A2A server listening on", p, 120);
     Matcher m = LISTENING.matcher(Files.readString(log));
     assertThat(m.find()).isTrue();
@@ -216,6 +221,31 @@ class A2aInteropTest {
     assertThat(cancelled.path("status").path("state").asText()).isEqualTo("canceled");
     Thread.sleep(4500); // the slow answer arrives at server a after the cancel, and is not recorded
     assertThat(js(card(a), "get", slow.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
+  }
+
+  @Test
+  void aTaskOutlivesTheServerThatTookItKilledAtARandomMoment() throws Exception {
+    String b = serve("b");
+    java.util.Random random = new java.util.Random();
+    for (int round = 0; round < 3; round++) {
+      Process[] a = new Process[1];
+      String base = serve("a" + round, a);
+      JsonNode started = js(card(base), "start", "a slow question " + round).get(0);
+      Thread.sleep(random.nextInt(3000)); // before, during or after the model's 4 s
+      a[0].destroyForcibly().waitFor(); // SIGKILL
+
+      JsonNode task = started;
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (!task.path("status").path("state").asText().equals("completed") && System.nanoTime() < deadline) {
+        Thread.sleep(250);
+        task = js(card(b), "get", started.path("id").asText()).get(0);
+      }
+      assertThat(task.path("status").path("state").asText()).as("round %d: %s", round, task).isEqualTo("completed");
+      assertThat(artifactText(task)).isEqualTo("You said: a slow question " + round);
+      String runId = task.path("metadata").path("rcrt_run_id").asText();
+      assertThat(store.search(dev.rcrt.core.Selector.schema("agent.response.v1").withAllTags("run:" + runId), 10, 0))
+          .as("one answer for run %s", runId).hasSize(1);
+    }
   }
 
   @Test

@@ -3,7 +3,9 @@ package dev.rcrt.cli.internal;
 import dev.rcrt.a2a.A2aServer;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -25,7 +27,9 @@ import picocli.CommandLine.Spec;
       "the agent in session a2a:CONTEXT; the task is a record, so every process serving the same --store",
       "answers tasks/get, tasks/cancel and tasks/resubscribe. A tool that needs approval makes the task",
       "input-required: the caller's reply \"approve\" or \"deny\" decides it (or ./rcrt runs approve).",
-      "Listens on 127.0.0.1 unless --http names another host, which requires the bearer token in RCRT_A2A_TOKEN."
+      "On a shared --store the servers also serve these agents' runs as ./rcrt runner --agents does, so a run",
+      "of a server that died is taken over by another. Listens on 127.0.0.1 unless --http names another host,",
+      "which requires the bearer token in RCRT_A2A_TOKEN."
     })
 public final class A2aServeCommand implements Callable<Integer> {
   private final Cli cli;
@@ -56,6 +60,11 @@ public final class A2aServeCommand implements Callable<Integer> {
   @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "10", description = "Model calls allowed per turn (default: ${DEFAULT-VALUE}).")
   int maxRounds = 10;
 
+  @Option(names = "--lease", paramLabel = "MS", defaultValue = "15000",
+      description = "On a shared --store: how long a claim on a run lasts unrenewed, in milliseconds; another server takes over a"
+          + " dead server's runs after this (default: ${DEFAULT-VALUE}).")
+  long leaseMillis = 15000;
+
   public A2aServeCommand(Cli cli) {
     this.cli = cli;
   }
@@ -65,6 +74,9 @@ public final class A2aServeCommand implements Callable<Integer> {
     if (maxRounds < 1) {
       throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
     }
+    if (leaseMillis < 100) {
+      throw new ParameterException(spec.commandLine(), "--lease must be at least 100 ms, found " + leaseMillis);
+    }
     models.check(spec, cli);
     String token = cli.env().get("RCRT_A2A_TOKEN");
     try (Workspace workspace = new Workspace(store, cli);
@@ -73,7 +85,8 @@ public final class A2aServeCommand implements Callable<Integer> {
         workspace.agent(id); // an unknown agent is a usage error now, not a 404 later
       }
       A2aServer.Builder builder = A2aServer.builder(runner, agent -> AgentExecutor.builder(
-              models.client(spec, cli, agent, workspace.store(), trust.policy()), runner).agent(models.apply(agent)).maxRounds(maxRounds).build())
+              models.client(spec, cli, agent, workspace.store(), trust.policy()), runner).agent(models.apply(agent)).maxRounds(maxRounds).runLease(Duration.ofMillis(leaseMillis)).build())
+          .serveRuns(!(workspace.store() instanceof InMemoryBreadcrumbStore))
           .http(http.host(), http.port())
           .bearerToken(token)
           .allowedOrigins(origins.toArray(String[]::new))
