@@ -3,6 +3,7 @@ package dev.rcrt.a2a;
 import dev.rcrt.a2a.internal.A2aEndpoint;
 import dev.rcrt.a2a.internal.AgentCards;
 import dev.rcrt.a2a.internal.RecordRequestHandler;
+import dev.rcrt.a2a.internal.RequestGate;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.Runs;
@@ -12,6 +13,7 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.llm.LlmClient;
+import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRunner;
 import io.a2a.spec.AgentCard;
 import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
@@ -96,8 +98,8 @@ public final class A2aServer implements AutoCloseable {
     this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-http-"));
     this.streams = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-stream-"));
     Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)
-        : loopback(b.host) ? Set.copyOf(A2aEndpoint.LOOPBACK_NAMES) : Set.of();
-    A2aEndpoint.Gate gate = new A2aEndpoint.Gate(hosts, Set.copyOf(b.allowedOrigins), b.bearerToken, b.maxRequestBytes);
+        : loopback(b.host) ? Set.copyOf(RequestGate.LOOPBACK_NAMES) : Set.of();
+    RequestGate gate = new RequestGate(hosts, b.allowedOrigins, b.bearerToken, b.maxRequestBytes);
     try {
       this.endpoint = new A2aEndpoint(b.host, b.port, b.publicUrl, this::served, gate, requests);
     } catch (IOException | RuntimeException e) {
@@ -146,11 +148,11 @@ public final class A2aServer implements AutoCloseable {
 
   /** The card of agent {@code agentId} as served now, or null when it is not served (no trusted record). */
   public @Nullable AgentCard card(String agentId) {
-    A2aEndpoint.Served served = served(agentId, uri());
+    A2aEndpoint.Served served = served(agentId, uri(), true);
     return served == null ? null : served.card();
   }
 
-  private A2aEndpoint.@Nullable Served served(@Nullable String requested, URI base) {
+  private A2aEndpoint.@Nullable Served served(@Nullable String requested, URI base, boolean skills) {
     String agentId = requested != null ? requested : defaultAgent();
     if (agentId == null || !AGENT_ID.matcher(agentId).matches() || !agents().contains(agentId)) {
       return null;
@@ -162,7 +164,8 @@ public final class A2aServer implements AutoCloseable {
       LOG.warn("agent '{}' is not served: {}", agentId, e.getMessage());
       return null;
     }
-    AgentCard card = AgentCards.card(agent, runner.discovery().discover().items(), base + "/a2a/" + agentId, config.bearerToken != null);
+    List<ToolDefinition> tools = skills ? runner.discovery().discover().items() : List.of();
+    AgentCard card = AgentCards.card(agent, tools, base + "/a2a/" + agentId, config.bearerToken != null);
     RecordRequestHandler records = new RecordRequestHandler(agentId, runner.store(), () -> executor(agent), runs,
         new RecordRequestHandler.Limits(config.maxMessageChars, config.maxWait), streams);
     return new A2aEndpoint.Served(card, new JSONRPCHandler(card, records, streams));

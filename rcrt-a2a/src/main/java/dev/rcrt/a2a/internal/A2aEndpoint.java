@@ -35,17 +35,12 @@ import io.a2a.spec.TaskResubscriptionRequest;
 import io.a2a.spec.UnsupportedOperationError;
 import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
 import io.a2a.util.Utils;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -62,12 +57,9 @@ import org.slf4j.LoggerFactory;
  * /a2a/<agent_id>/.well-known/agent-card.json} and JSON-RPC at {@code POST /a2a/<agent_id>}, with
  * {@code message/stream} and {@code tasks/resubscribe} answered as server-sent events.
  *
- * <p>Before a body is read, every request is checked: its {@code Host} must be an allowed name (a
- * DNS-rebinding page cannot reach a loopback server), an {@code Origin}, when sent, must be an
- * allowed origin (403 otherwise), and JSON-RPC requests must carry the bearer token when there is
- * one (401, compared in constant time; cards stay public, as A2A expects). Bodies past the cap are
- * refused (413) without reading on; text that is not JSON is {@code -32700}, JSON that is not a
- * request {@code -32600}, an unknown method {@code -32601}, bad params {@code -32602}: never a
+ * <p>Every request passes the {@link RequestGate} first ({@code Host}, {@code Origin}, the bearer
+ * token for JSON-RPC, the body's size); then text that is not JSON is {@code -32700}, JSON that is
+ * not a request {@code -32600}, an unknown method {@code -32601}, bad params {@code -32602}: never a
  * Java message or stack trace.
  */
 public final class A2aEndpoint implements AutoCloseable {
@@ -83,28 +75,20 @@ public final class A2aEndpoint implements AutoCloseable {
     /**
      * @param agentId the id in the path, or null for the default agent
      * @param base this endpoint's base URL, for the card's {@code url}
+     * @param skills whether the card lists the agent's tools as skills (for a card request; a
+     *     JSON-RPC request needs only the agent and its capabilities)
      */
-    @Nullable Served find(@Nullable String agentId, URI base);
+    @Nullable Served find(@Nullable String agentId, URI base, boolean skills);
   }
 
-  /**
-   * What is checked before a request is served.
-   *
-   * @param allowedHosts host names a {@code Host} header may name (any port); empty for any
-   * @param allowedOrigins origins an {@code Origin} header may name, such as {@code
-   *     https://app.example.com}; a request without one passes
-   * @param bearerToken the token JSON-RPC requests must send, or null for none
-   * @param maxRequestBytes the largest request body read
-   */
-  public record Gate(Set<String> allowedHosts, Set<String> allowedOrigins, @Nullable String bearerToken, int maxRequestBytes) {}
 
   private final HttpServer server;
   private final ExecutorService requests;
   private final Agents agents;
-  private final Gate gate;
+  private final RequestGate gate;
   private final URI base;
 
-  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, Gate gate, ExecutorService requests) throws IOException {
+  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, ExecutorService requests) throws IOException {
     this.agents = agents;
     this.gate = gate;
     this.requests = requests;
@@ -133,7 +117,7 @@ public final class A2aEndpoint implements AutoCloseable {
   }
 
   private void serve(HttpExchange exchange) throws IOException {
-    String refused = refusal(exchange);
+    String refused = gate.refusal(exchange);
     if (refused != null) {
       plain(exchange, 403, refused);
       return;
@@ -142,7 +126,7 @@ public final class A2aEndpoint implements AutoCloseable {
     String method = exchange.getRequestMethod();
     if ("GET".equals(method) && (path.equals(CARD) || path.startsWith(AGENTS) && path.endsWith(CARD))) {
       String id = path.equals(CARD) ? null : path.substring(AGENTS.length(), path.length() - CARD.length());
-      Served agent = agents.find(id, base);
+      Served agent = agents.find(id, base, true);
       if (agent == null) {
         plain(exchange, 404, "no agent here: " + (id == null ? "this server serves no agent" : "no trusted agent record '" + id + "'"));
         return;
@@ -159,78 +143,23 @@ public final class A2aEndpoint implements AutoCloseable {
       plain(exchange, 405, "JSON-RPC requests are POSTed");
       return;
     }
-    if (!authorized(exchange)) {
+    if (!gate.authorized(exchange)) {
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
       plain(exchange, 401, "this A2A server takes a bearer token (Authorization: Bearer …)");
       return;
     }
-    byte[] body = body(exchange);
+    byte[] body = gate.body(exchange);
     if (body == null) {
       error(exchange, 413, null, new InvalidRequestError(null, "Invalid Request: the body is larger than " + gate.maxRequestBytes() + " bytes", null));
+      gate.discardRest(exchange);
       return;
     }
-    Served agent = agents.find(path.substring(AGENTS.length()), base);
+    Served agent = agents.find(path.substring(AGENTS.length()), base, false);
     if (agent == null) {
       plain(exchange, 404, "no trusted agent record '" + path.substring(AGENTS.length()) + "'");
       return;
     }
     rpc(exchange, body, agent.handler());
-  }
-
-  /** Why the request's Host or Origin is refused (403), or null. */
-  private @Nullable String refusal(HttpExchange exchange) {
-    String host = exchange.getRequestHeaders().getFirst("Host");
-    if (!gate.allowedHosts().isEmpty() && (host == null || !gate.allowedHosts().contains(hostName(host)))) {
-      return "Host '" + (host == null ? "" : host) + "' is not one this server answers to";
-    }
-    String origin = exchange.getRequestHeaders().getFirst("Origin");
-    if (origin != null && !gate.allowedOrigins().contains(origin)) {
-      return "Origin '" + origin + "' is not allowed";
-    }
-    return null;
-  }
-
-  private boolean authorized(HttpExchange exchange) {
-    if (gate.bearerToken() == null) {
-      return true;
-    }
-    String given = exchange.getRequestHeaders().getFirst("Authorization");
-    byte[] expected = ("Bearer " + gate.bearerToken()).getBytes(StandardCharsets.UTF_8);
-    return given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
-  }
-
-  static String hostName(String hostHeader) {
-    String h = hostHeader.strip().toLowerCase(Locale.ROOT);
-    if (h.startsWith("[")) {
-      int end = h.indexOf(']');
-      return end < 0 ? h : h.substring(1, end);
-    }
-    int colon = h.lastIndexOf(':');
-    return colon >= 0 && h.indexOf(':') == colon ? h.substring(0, colon) : h;
-  }
-
-  /** The body, or null when it is larger than the cap (refused from its Content-Length, else while reading). */
-  private byte @Nullable [] body(HttpExchange exchange) throws IOException {
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length.strip()) > gate.maxRequestBytes()) {
-          return null;
-        }
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-    InputStream in = exchange.getRequestBody();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    byte[] chunk = new byte[8192];
-    for (int n; (n = in.read(chunk)) > 0; ) {
-      if (bytes.size() + n > gate.maxRequestBytes()) {
-        return null;
-      }
-      bytes.write(chunk, 0, n);
-    }
-    return bytes.toByteArray();
   }
 
   /** One JSON-RPC request, answered by the SDK's handler (as the SDK's reference servers route it). */
@@ -374,6 +303,4 @@ public final class A2aEndpoint implements AutoCloseable {
     server.stop(1);
   }
 
-  /** Names of this machine's loopback interface, the default allowed hosts of a server bound to one. */
-  public static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
 }

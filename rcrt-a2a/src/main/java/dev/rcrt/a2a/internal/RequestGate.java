@@ -1,0 +1,116 @@
+package dev.rcrt.a2a.internal;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What every request to the A2A server passes before anything of it is served: its {@code Host} must
+ * be an allowed name (a DNS-rebinding page cannot reach a loopback server), an {@code Origin}, when
+ * sent, an allowed origin (403 otherwise); JSON-RPC requests carry the bearer token when there is
+ * one (401; compared in constant time; cards stay public, as A2A expects); a body past the cap is
+ * refused (413) from its {@code Content-Length}, or as soon as reading passes the cap (what the
+ * client still sends is then thrown away, up to 8 MiB, so that it reads the refusal).
+ *
+ * @param allowedHosts host names a {@code Host} header may name (any port); empty for any
+ * @param allowedOrigins origins an {@code Origin} header may name, such as {@code
+ *     https://app.example.com}; a request without one passes
+ * @param bearerToken the token JSON-RPC requests must send, or null for none
+ * @param maxRequestBytes the largest request body read
+ */
+public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, @Nullable String bearerToken, int maxRequestBytes) {
+  /** Names of this machine's loopback interface, the default allowed hosts of a server bound to one. */
+  public static final List<String> LOOPBACK_NAMES = List.of("localhost", "127.0.0.1", "::1");
+
+  /** Copies. */
+  public RequestGate {
+    allowedHosts = Set.copyOf(allowedHosts);
+    allowedOrigins = Set.copyOf(allowedOrigins);
+  }
+
+  /** Why the request's Host or Origin is refused (403), or null when it passes. */
+  @Nullable String refusal(HttpExchange exchange) {
+    String host = exchange.getRequestHeaders().getFirst("Host");
+    if (!allowedHosts.isEmpty() && (host == null || !allowedHosts.contains(hostName(host)))) {
+      return "Host '" + (host == null ? "" : host) + "' is not one this server answers to";
+    }
+    String origin = exchange.getRequestHeaders().getFirst("Origin");
+    if (origin != null && !allowedOrigins.contains(origin)) {
+      return "Origin '" + origin + "' is not allowed";
+    }
+    return null;
+  }
+
+  /** Whether the request carries the bearer token (always, when there is none). */
+  boolean authorized(HttpExchange exchange) {
+    if (bearerToken == null) {
+      return true;
+    }
+    String given = exchange.getRequestHeaders().getFirst("Authorization");
+    byte[] expected = ("Bearer " + bearerToken).getBytes(StandardCharsets.UTF_8);
+    return given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The host name of a {@code Host} header: without the port, an IPv6 literal without brackets, lower case. */
+  static String hostName(String hostHeader) {
+    String h = hostHeader.strip().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[")) {
+      int end = h.indexOf(']');
+      return end < 0 ? h : h.substring(1, end);
+    }
+    int colon = h.lastIndexOf(':');
+    return colon >= 0 && h.indexOf(':') == colon ? h.substring(0, colon) : h;
+  }
+
+  /** The most bytes of a refused body read and thrown away after the answer: 8 MiB. */
+  static final long DISCARDED = 8L * 1024 * 1024;
+
+  /**
+   * After a refusal, reads and throws away what the client is still sending, up to {@link
+   * #DISCARDED} bytes, so that it can read the answer: closing on unread bytes resets the
+   * connection, and the client sees a broken exchange instead of the 413 (as Tomcat swallows a
+   * refused upload up to a bound). Nothing read is kept.
+   */
+  void discardRest(HttpExchange exchange) {
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] chunk = new byte[8192];
+      long total = 0;
+      for (int n; total < DISCARDED && (n = in.read(chunk)) > 0; ) {
+        total += n;
+      }
+    } catch (IOException e) {
+      // the client went away: nothing to keep
+    }
+  }
+
+  /** The body, or null when it is larger than the cap (refused from its Content-Length, else while reading). */
+  byte @Nullable [] body(HttpExchange exchange) throws IOException {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length != null) {
+      try {
+        if (Long.parseLong(length.strip()) > maxRequestBytes) {
+          return null;
+        }
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    InputStream in = exchange.getRequestBody();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    byte[] chunk = new byte[8192];
+    for (int n; (n = in.read(chunk)) > 0; ) {
+      if (bytes.size() + n > maxRequestBytes) {
+        return null;
+      }
+      bytes.write(chunk, 0, n);
+    }
+    return bytes.toByteArray();
+  }
+}
