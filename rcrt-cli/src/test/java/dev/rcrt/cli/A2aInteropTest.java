@@ -133,13 +133,14 @@ class A2aInteropTest {
 
   /** Starts {@code ./rcrt a2a serve} on the shared store in a JVM of its own; returns its base URL. */
   private String serve(String name) throws Exception {
-    return serve(name, new Process[1]);
+    return serve(name, new Process[1], 1500);
   }
 
-  private String serve(String name, Process[] started) throws Exception {
+  /** {@link #serve(String)}, holding runs with a lease of {@code leaseMillis}, the process in {@code started[0]}. */
+  private String serve(String name, Process[] started, int leaseMillis) throws Exception {
     Path log = dir.resolve(name + ".log");
     Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "a2a", "serve", "--store", storeUrl, "--http", "127.0.0.1:0",
-        "--base-url", modelUrl(), "--model", "scripted", "--allow-network", "127.0.0.0/8", "--lease", "1500"), log);
+        "--base-url", modelUrl(), "--model", "scripted", "--allow-network", "127.0.0.0/8", "--lease", String.valueOf(leaseMillis)), log);
     processes.add(p);
     started[0] = p;
     TestJvm.await(log, "A2A server listening on", p, 120);
@@ -223,28 +224,37 @@ class A2aInteropTest {
     assertThat(js(card(a), "get", slow.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
   }
 
+  /**
+   * Server a takes a task and is SIGKILLed at a random moment (before, during or after the model's 4
+   * s); server b, started after while a's claim (lease 8 s) still holds, finds the unanswered
+   * message, waits out the lease and completes the task, with exactly one answer. A kill during the first model call leaves a run with no record:
+   * it is found by its message, not by its id (this failed before the watcher kept the message).
+   */
   @Test
   void aTaskOutlivesTheServerThatTookItKilledAtARandomMoment() throws Exception {
-    String b = serve("b");
     java.util.Random random = new java.util.Random();
     for (int round = 0; round < 3; round++) {
       Process[] a = new Process[1];
-      String base = serve("a" + round, a);
+      String base = serve("a" + round, a, 8000);
       JsonNode started = js(card(base), "start", "a slow question " + round).get(0);
-      Thread.sleep(random.nextInt(3000)); // before, during or after the model's 4 s
+      int delay = random.nextInt(6000);
+      Thread.sleep(delay);
       a[0].destroyForcibly().waitFor(); // SIGKILL
+      Process[] b = new Process[1];
+      String other = serve("b" + round, b, 1500);
 
       JsonNode task = started;
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
       while (!task.path("status").path("state").asText().equals("completed") && System.nanoTime() < deadline) {
         Thread.sleep(250);
-        task = js(card(b), "get", started.path("id").asText()).get(0);
+        task = js(card(other), "get", started.path("id").asText()).get(0);
       }
-      assertThat(task.path("status").path("state").asText()).as("round %d: %s", round, task).isEqualTo("completed");
+      assertThat(task.path("status").path("state").asText()).as("round %d, killed after %d ms: %s", round, delay, task).isEqualTo("completed");
       assertThat(artifactText(task)).isEqualTo("You said: a slow question " + round);
       String runId = task.path("metadata").path("rcrt_run_id").asText();
       assertThat(store.search(dev.rcrt.core.Selector.schema("agent.response.v1").withAllTags("run:" + runId), 10, 0))
           .as("one answer for run %s", runId).hasSize(1);
+      b[0].destroyForcibly().waitFor();
     }
   }
 

@@ -38,6 +38,9 @@ public final class RunWatcher implements AutoCloseable {
   private final TurnLoop loop;
   private final LoopSettings settings;
   private final BreadcrumbStore store;
+  /** The message of each run looked at again later that may have recorded nothing yet, by run id. */
+  private final Map<String, String> triggers = new ConcurrentHashMap<>();
+
   private final Map<String, CompletableFuture<Breadcrumb>> awaited = new ConcurrentHashMap<>();
   /** Runs with a continuation queued or running here; a second request while one runs sets the flag to run once more. */
   private final Map<String, Boolean> inFlight = new ConcurrentHashMap<>();
@@ -73,8 +76,23 @@ public final class RunWatcher implements AutoCloseable {
     subscribe();
   }
 
+  /**
+   * {@link #progressed(TurnLoop.Progress)} for the run answering {@code trigger}: until the run
+   * has recorded a round it is found by its message, not by its id, so a later look (after its
+   * holder died before recording anything) takes it up from {@code trigger}.
+   */
+  public void progressed(TurnLoop.Progress p, Breadcrumb trigger) {
+    if (p.answer() == null && p.status() == Run.Status.RUNNING) {
+      triggers.put(p.runId(), trigger.id());
+    }
+    progressed(p);
+  }
+
   /** Acts on where a run stands after steps taken here: looks again when it asked to, or when another holder's lease may run out. */
   public void progressed(TurnLoop.Progress p) {
+    if (p.answer() != null || p.status() != Run.Status.RUNNING) {
+      triggers.remove(p.runId());
+    }
     if (p.answer() != null) {
       CompletableFuture<Breadcrumb> waiting = awaited.get(p.runId());
       if (waiting != null) {
@@ -142,6 +160,13 @@ public final class RunWatcher implements AutoCloseable {
       do {
         inFlight.put(runId, false);
         Optional<TurnLoop.Progress> p = loop.resume(runId);
+        String trigger = triggers.get(runId);
+        if (p.isEmpty() && trigger != null) { // nothing recorded yet: take it up by its message, as its first holder did
+          p = store.get(trigger).map(loop::answer);
+          if (p.isEmpty()) {
+            triggers.remove(runId); // the message is gone
+          }
+        }
         p.ifPresent(this::progressed);
         again = Boolean.TRUE.equals(inFlight.get(runId));
       } while (again && !closed);

@@ -93,19 +93,19 @@ public final class Serving {
       });
     } catch (AgentException busy) {
       LOG.warn("agent '{}' is busy; run of '{}' left for a later look: {}", agent.agentId(), trigger.id(), busy.getMessage());
-      watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null));
+      watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null), trigger);
     }
   }
 
   private void serve(Breadcrumb trigger) {
     try {
-      watcher.progressed(loop.answer(trigger));
+      watcher.progressed(loop.answer(trigger), trigger);
     } catch (RcrtException e) {
       LOG.warn("agent '{}' could not answer '{}': {}", agent.agentId(), trigger.id(), e.getMessage());
       if (!e.code().startsWith("store_")) {
         loop.recordFailure(trigger, e);
       } else {
-        watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null)); // try again later
+        watcher.progressed(new TurnLoop.Progress(loop.runIdOf(trigger), null, Run.Status.RUNNING, "", null), trigger); // try again later
       }
     } catch (Throwable e) { // a host's model client or observer that throws something else: the message still gets its answer
       LOG.warn("agent '{}' could not answer '{}'", agent.agentId(), trigger.id(), e);
