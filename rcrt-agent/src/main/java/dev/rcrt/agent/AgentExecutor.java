@@ -278,7 +278,9 @@ public final class AgentExecutor implements AutoCloseable {
 
   /**
    * Stops the threads the executor made (parallel tool calls, specialists, {@link #askAsync}
-   * turns; running ones are interrupted); a host's tool pool is left alone. Idempotent.
+   * turns; running ones are interrupted) and waits up to 5 s for the interrupted turns to end, so
+   * that the runs they held are free for another executor or process at once rather than a lease
+   * later (not when called from one of those turns); a host's tool pool is left alone. Idempotent.
    */
   @Override
   public void close() {

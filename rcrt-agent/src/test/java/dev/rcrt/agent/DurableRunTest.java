@@ -254,7 +254,7 @@ class DurableRunTest {
     ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> r.messages().get(r.messages().size() - 1).role().equals("tool")
         ? ChatResponse.text("tool said: " + r.messages().get(r.messages().size() - 1).content())
         : ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"1+1\"}")));
-    List<String> waits = new ArrayList<>();
+    List<String> waits = new java.util.concurrent.CopyOnWriteArrayList<>(); // told on the run's thread
     AgentObserver watching = new AgentObserver() {
       @Override
       public Turn turnStarted(String agentId, String sessionId) {
@@ -271,6 +271,9 @@ class DurableRunTest {
     CompletionStage<AgentResponse> answer = executor.askAsync("s7", "1+1?");
     Runs runs = new Runs(store);
     awaitStatus(runs, Run.Status.WAITING_FOR_TOOLS);
+    for (int i = 0; i < 500 && waits.isEmpty(); i++) {
+      Thread.sleep(10); // the records show the wait before the run's thread, letting go, tells the observer
+    }
     assertThat(waits).isNotEmpty().allSatisfy(w -> assertThat(w).startsWith("a runner to answer 'calculator'"));
 
     // a runner that starts later answers, and the run goes on

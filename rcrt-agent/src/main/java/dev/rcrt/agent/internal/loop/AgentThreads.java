@@ -1,6 +1,7 @@
 package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentException;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,6 +34,11 @@ public final class AgentThreads implements AutoCloseable {
   private final boolean ownsTools;
   private final ThreadPoolExecutor specialists;
   private final ThreadPoolExecutor turns;
+  /** Set on this object's turn and specialist threads while they run a task: {@link #close()} does not wait for itself. */
+  private final ThreadLocal<Boolean> inside = new ThreadLocal<>();
+
+  /** How long {@link #close()} waits for interrupted turns to end: 5 s. */
+  static final java.time.Duration CLOSING = java.time.Duration.ofSeconds(5);
 
   /**
    * @param hostTools the host's pool for tool calls, which it keeps, or null for {@code
@@ -83,9 +89,16 @@ public final class AgentThreads implements AutoCloseable {
     return submit(turns, turn, "asynchronous turns");
   }
 
-  private static <T> Future<T> submit(ThreadPoolExecutor pool, Callable<T> task, String what) {
+  private <T> Future<T> submit(ThreadPoolExecutor pool, Callable<T> task, String what) {
     try {
-      return pool.submit(task);
+      return pool.submit(() -> {
+        inside.set(Boolean.TRUE);
+        try {
+          return task.call();
+        } finally {
+          inside.remove();
+        }
+      });
     } catch (RejectedExecutionException full) {
       if (pool.isShutdown()) {
         throw new AgentException(AgentException.CLOSED, "the agent executor is closed; build a new one", false, null);
@@ -95,7 +108,12 @@ public final class AgentThreads implements AutoCloseable {
     }
   }
 
-  /** Stops every pool made here (running turns are interrupted); a host's tool pool is left alone. Idempotent. */
+  /**
+   * Stops every pool made here (running turns are interrupted), then waits up to {@link #CLOSING}
+   * for the interrupted turns to end, so that the runs they held are given back (another executor
+   * or process takes them up at once, not a lease later); it does not wait when called from one of
+   * these turns. A host's tool pool is left alone. Idempotent.
+   */
   @Override
   public void close() {
     if (ownsTools) {
@@ -103,5 +121,16 @@ public final class AgentThreads implements AutoCloseable {
     }
     specialists.shutdownNow();
     turns.shutdownNow();
+    if (inside.get() != null) {
+      return;
+    }
+    long deadline = System.nanoTime() + CLOSING.toNanos();
+    try {
+      for (ExecutorService pool : List.of(turns, specialists)) {
+        pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
