@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * waits 5 s for "slow", and answers with the last tool's result; a runner that takes the A2A
  * caller's decisions; and an {@link A2aServer} on them.
  */
-final class A2aFixture implements AutoCloseable {
+class A2aFixture implements AutoCloseable {
   final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
   final AtomicInteger wired = new AtomicInteger();
   final ToolRunner runner;
@@ -31,7 +31,7 @@ final class A2aFixture implements AutoCloseable {
     store.create(AgentDefinition.defaultChatAgent());
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire").context(RcrtJson.parse(
         "{\"name\":\"wire-money\",\"description\":\"Sends money\",\"requires_approval\":true}")).build());
-    runner = ToolRunner.builder(store).approvers(A2aServer.CALLER)
+    runner = ToolRunner.builder(storeSeenByTheServer(store)).approvers(A2aServer.CALLER)
         .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet())).build();
     A2aServer.Builder b = A2aServer.builder(model(), runner);
     settings.accept(b);
@@ -40,6 +40,11 @@ final class A2aFixture implements AutoCloseable {
 
   A2aFixture() {
     this(b -> {});
+  }
+
+  /** The store the runner and the server use; a test may wrap it to make it fail. */
+  dev.rcrt.core.BreadcrumbStore storeSeenByTheServer(dev.rcrt.core.BreadcrumbStore real) {
+    return real;
   }
 
   static ScriptedLlmClient model() {

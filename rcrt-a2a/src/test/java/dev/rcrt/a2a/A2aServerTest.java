@@ -254,4 +254,37 @@ class A2aServerTest {
     assertThat(card.statusCode()).isEqualTo(404);
     assertThat(fixture.server.card("nobody")).isNull();
   }
+
+  @Test
+  void aFailingStoreIsAnInternalErrorThatNamesOnlyAReference() throws Exception {
+    fixture.close();
+    java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+    fixture = new A2aFixture(b -> {}) {
+      @Override
+      dev.rcrt.core.BreadcrumbStore storeSeenByTheServer(dev.rcrt.core.BreadcrumbStore real) {
+        return (dev.rcrt.core.BreadcrumbStore) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+            new Class<?>[] {dev.rcrt.core.BreadcrumbStore.class}, (proxy, method, args) -> {
+              if (broken.get() && (method.getName().equals("get") || method.getName().equals("search"))) {
+                throw new IllegalStateException("connection to db failed, password=hunter2");
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+      }
+    };
+    Task task = ask("What is 17 * 23?");
+    broken.set(true);
+
+    HttpResponse<String> get = post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"" + task.getId() + "\"}}");
+    assertThat(get.body()).doesNotContain("hunter2").contains("ref ");
+    noInternals(get.body());
+    assertThat(get.statusCode()).isIn(200, 500);
+    HttpResponse<String> card = http.send(HttpRequest.newBuilder(fixture.server.cardUri("default-chat-assistant")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(card.statusCode()).isEqualTo(500);
+    assertThat(card.body()).doesNotContain("hunter2").contains("ref ");
+  }
 }

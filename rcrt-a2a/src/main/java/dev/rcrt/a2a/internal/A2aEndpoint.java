@@ -105,14 +105,21 @@ public final class A2aEndpoint implements AutoCloseable {
     return base;
   }
 
+  /** Serves one exchange; a failure of the server itself is a 500 that names only a reference to its log line. */
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      serve(exchange);
-    } catch (IOException e) {
-      LOG.debug("A2A exchange broke: {}", e.toString());
-    } catch (Throwable t) {
-      Throwables.rethrowIfFatal(t);
-      LOG.error("A2A request failed", t);
+      try {
+        serve(exchange);
+      } catch (IOException e) {
+        LOG.debug("A2A exchange broke: {}", e.toString());
+      } catch (Throwable t) {
+        Throwables.rethrowIfFatal(t);
+        String ref = java.util.UUID.randomUUID().toString().substring(0, 8);
+        LOG.error("A2A request failed (ref {})", ref, t);
+        if (exchange.getResponseCode() == -1) { // nothing sent yet
+          error(exchange, 500, null, new io.a2a.spec.InternalError("the A2A server failed (ref " + ref + "; its log has the details)"));
+        }
+      }
     }
   }
 

@@ -141,7 +141,7 @@ public final class RecordRequestHandler implements RequestHandler {
   @Override
   public Flow.Publisher<StreamingEventKind> onResubscribeToTask(TaskIdParams params, ServerCallContext context) throws JSONRPCError {
     TaskRecords.Entry entry = guarded(() -> find(params.id()));
-    int seen = runs.show(entry.runId()).map(r -> r.records().size()).orElse(0);
+    int seen = guarded(() -> runs.show(entry.runId()).map(r -> r.records().size()).orElse(0));
     return new TaskStream(entry, runs, streams, limits.maxWait(), seen);
   }
 
