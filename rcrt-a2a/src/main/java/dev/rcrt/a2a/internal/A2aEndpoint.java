@@ -184,14 +184,16 @@ public final class A2aEndpoint implements AutoCloseable {
     }
     String method = node.path("method").asText("");
     boolean streaming = SendStreamingMessageRequest.METHOD.equals(method) || TaskResubscriptionRequest.METHOD.equals(method);
-    ServerCallContext context = new ServerCallContext(UnauthenticatedUser.INSTANCE, new HashMap<>(Map.of("method", method)), Set.of());
+    java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
+    ServerCallContext context = new ServerCallContext(UnauthenticatedUser.INSTANCE,
+        new HashMap<>(Map.of("method", method, TaskStream.CALLER_GONE, gone)), Set.of());
     try {
       if (streaming) {
         StreamingJSONRPCRequest<?> request = Utils.OBJECT_MAPPER.treeToValue(node, StreamingJSONRPCRequest.class);
         Flow.Publisher<SendStreamingMessageResponse> events = request instanceof SendStreamingMessageRequest r
             ? handler.onMessageSendStream(r, context)
             : handler.onResubscribeToTask((TaskResubscriptionRequest) request, context);
-        stream(exchange, events);
+        stream(exchange, events, gone);
         return;
       }
       NonStreamingJSONRPCRequest<?> request = Utils.OBJECT_MAPPER.treeToValue(node, NonStreamingJSONRPCRequest.class);
@@ -242,8 +244,13 @@ public final class A2aEndpoint implements AutoCloseable {
     return new InvalidRequestError(null, "Invalid Request: not an A2A 0.3.0 JSON-RPC request (jsonrpc \"2.0\", id, method, params)", null);
   }
 
-  /** Writes the events as server-sent events, one {@code data:} line each, until the publisher completes or the caller goes. */
-  private static void stream(HttpExchange exchange, Flow.Publisher<SendStreamingMessageResponse> events) throws IOException {
+  /**
+   * Writes the events as server-sent events, one {@code data:} line each, until the publisher
+   * completes or the caller goes; a write that fails sets {@code gone}, which the task's reader
+   * ({@link TaskStream}) watches.
+   */
+  private static void stream(HttpExchange exchange, Flow.Publisher<SendStreamingMessageResponse> events, java.util.concurrent.atomic.AtomicBoolean gone)
+      throws IOException {
     exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
     exchange.getResponseHeaders().set("Cache-Control", "no-cache");
     exchange.sendResponseHeaders(200, 0);
@@ -265,7 +272,8 @@ public final class A2aEndpoint implements AutoCloseable {
           out.flush();
           java.util.Objects.requireNonNull(subscription).request(1);
         } catch (IOException e) {
-          java.util.Objects.requireNonNull(subscription).cancel(); // the caller went away
+          gone.set(true); // the caller went away: the task's reader stops at its next look
+          java.util.Objects.requireNonNull(subscription).cancel();
           done.complete(null);
         }
       }

@@ -135,14 +135,14 @@ public final class RecordRequestHandler implements RequestHandler {
     String replyTo = params.message().getTaskId();
     int seen = replyTo == null ? 0 : guarded(() -> runs.show(find(replyTo).runId()).map(r -> r.records().size()).orElse(0));
     TaskRecords.Entry entry = guarded(() -> accept(params.message()));
-    return new TaskStream(entry, runs, streams, limits.maxWait(), seen);
+    return new TaskStream(entry, runs, streams, limits.maxWait(), seen, gone(context));
   }
 
   @Override
   public Flow.Publisher<StreamingEventKind> onResubscribeToTask(TaskIdParams params, ServerCallContext context) throws JSONRPCError {
     TaskRecords.Entry entry = guarded(() -> find(params.id()));
     int seen = guarded(() -> runs.show(entry.runId()).map(r -> r.records().size()).orElse(0));
-    return new TaskStream(entry, runs, streams, limits.maxWait(), seen);
+    return new TaskStream(entry, runs, streams, limits.maxWait(), seen, gone(context));
   }
 
   @Override
@@ -279,6 +279,12 @@ public final class RecordRequestHandler implements RequestHandler {
       return task;
     }
     return new Task.Builder(task).history(history.subList(history.size() - historyLength, history.size())).build();
+  }
+
+  /** The flag the transport sets when the caller of a stream goes away, or one nobody sets. */
+  private static java.util.concurrent.atomic.AtomicBoolean gone(ServerCallContext context) {
+    return context.getState().get(TaskStream.CALLER_GONE) instanceof java.util.concurrent.atomic.AtomicBoolean flag
+        ? flag : new java.util.concurrent.atomic.AtomicBoolean();
   }
 
   private static String excerpt(String s) {

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.SubmissionPublisher;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,12 +18,19 @@ import org.slf4j.LoggerFactory;
  * A task's A2A stream: the task (as submitted when the stream follows it from its first record, else
  * as it stands), then the events of each record its run writes
  * ({@link RunTasks#events}), read from the store every 20 to 250 ms, until the task is final or
- * waits for input (the last event has {@code final: true}), the caller goes away, or {@code
+ * waits for input (the last event has {@code final: true}), the caller goes away (found at the next
+ * event written, {@link #CALLER_GONE}), or {@code
  * maxWait} passes (the stream then ends without a final event; {@code tasks/resubscribe} or {@code
  * tasks/get} go on). Reading the records rather than this process's memory, it follows a run that
  * another process takes steps of. Each subscriber gets its own reader on {@code executor}.
  */
 final class TaskStream implements Flow.Publisher<StreamingEventKind> {
+  /**
+   * The key under which a transport puts an {@code AtomicBoolean} in the call's state that it sets
+   * when the caller goes away (the SDK's stream converter does not pass a cancel on).
+   */
+  static final String CALLER_GONE = "rcrt.a2a.caller_gone";
+
   private static final Logger LOG = LoggerFactory.getLogger(TaskStream.class);
 
   private final TaskRecords.Entry entry;
@@ -30,13 +38,15 @@ final class TaskStream implements Flow.Publisher<StreamingEventKind> {
   private final Executor executor;
   private final Duration maxWait;
   private final int seen;
+  private final AtomicBoolean gone;
 
-  TaskStream(TaskRecords.Entry entry, Runs runs, Executor executor, Duration maxWait, int seen) {
+  TaskStream(TaskRecords.Entry entry, Runs runs, Executor executor, Duration maxWait, int seen, AtomicBoolean gone) {
     this.entry = entry;
     this.runs = runs;
     this.executor = executor;
     this.maxWait = maxWait;
     this.seen = seen;
+    this.gone = gone;
   }
 
   @Override
@@ -53,7 +63,7 @@ final class TaskStream implements Flow.Publisher<StreamingEventKind> {
       int at = seen;
       Instant until = Instant.now().plus(maxWait);
       Duration pause = Duration.ofMillis(20);
-      while (out.hasSubscribers() && Instant.now().isBefore(until)) {
+      while (out.hasSubscribers() && !gone.get() && Instant.now().isBefore(until)) {
         RunTasks.Events events = RunTasks.events(entry, run, at);
         events.events().forEach(out::submit);
         if (events.settled()) {
