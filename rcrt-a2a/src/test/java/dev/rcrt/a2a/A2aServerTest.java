@@ -123,6 +123,23 @@ class A2aServerTest {
   }
 
   @Test
+  void aHostsDecisionResumesATaskThatWaitsForApproval() throws Exception {
+    Task waiting = ask("please pay the invoice");
+    assertThat(waiting.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+    String runId = String.valueOf(waiting.getMetadata().get("rcrt_run_id"));
+    dev.rcrt.agent.Runs runs = new dev.rcrt.agent.Runs(fixture.store);
+    runs.approve(runId, runs.show(runId).orElseThrow().pending().get(0).requestId(), dev.rcrt.core.Principal.host(), "approved by the host");
+
+    Task task = waiting;
+    for (int i = 0; i < 200 && task.getStatus().state() != TaskState.COMPLETED; i++) {
+      Thread.sleep(50);
+      task = client.get(endpoint(), waiting.getId());
+    }
+    assertThat(task.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    assertThat(answer(task)).contains("\"sent\":1");
+  }
+
+  @Test
   void aDeniedCallIsAnsweredWithoutRunning() {
     Task waiting = ask("please pay the invoice");
     Task done = (Task) client.send(endpoint(), A2aClient.message("deny: not this month", waiting.getContextId(), waiting.getId(), Map.of()), true);
