@@ -17,6 +17,7 @@ module dev.rcrt.spring.boot.autoconfigure {
   requires static langchain4j.core;
   requires static spring.boot.health;
   requires static dev.rcrt.mcp;
+  requires static dev.rcrt.a2a;
   requires static org.apache.tomcat.embed.core; // jakarta.servlet, for the MCP endpoint
 
   exports dev.rcrt.spring.boot.autoconfigure;

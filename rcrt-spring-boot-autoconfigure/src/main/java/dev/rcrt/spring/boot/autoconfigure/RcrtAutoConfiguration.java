@@ -105,8 +105,17 @@ public class RcrtAutoConfiguration {
       RcrtProperties properties,
       ObjectProvider<ModelInstrumentation> instrumentation,
       ObjectProvider<AgentExecutorCustomizer> customizers) {
-    RcrtProperties.Agent settings = properties.getAgent();
-    AgentDefinition agent = AgentDefinition.load(runner.store(), settings.getId());
+    AgentDefinition agent = AgentDefinition.load(runner.store(), properties.getAgent().getId());
+    return executor(agent, llm, runner, properties.getAgent(), instrumentation, customizers);
+  }
+
+  /**
+   * An executor of {@code agent} as the starter builds every one (the application's agent, and
+   * each agent served over A2A): the model with its instrumentation, the {@code rcrt.agent.*}
+   * limits, then the application's customizers in their order.
+   */
+  static AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner, RcrtProperties.Agent settings,
+      ObjectProvider<ModelInstrumentation> instrumentation, ObjectProvider<AgentExecutorCustomizer> customizers) {
     LlmClient model = llm;
     for (ModelInstrumentation i : instrumentation.orderedStream().toList()) {
       model = i.instrument(model, runner);

@@ -26,6 +26,7 @@ public class RcrtProperties {
   private final Trust trust = new Trust();
   private final Agent agent = new Agent();
   private final Mcp mcp = new Mcp();
+  private final A2a a2a = new A2a();
 
   /** Properties at their defaults; Spring Boot binds {@code rcrt.*} onto them. */
   public RcrtProperties() {}
@@ -58,6 +59,111 @@ public class RcrtProperties {
   /** The MCP endpoint on the application's own web server ({@code rcrt.mcp.*}). */
   public Mcp getMcp() {
     return mcp;
+  }
+
+  /** The A2A server for the store's agents ({@code rcrt.a2a.*}). */
+  public A2a getA2a() {
+    return a2a;
+  }
+
+  /**
+   * The store's agent records served over A2A on a listener of their own (the A2A endpoint runs on
+   * the JDK's HTTP server, not the application's), with {@code rcrt-a2a} on the class path.
+   */
+  public static class A2a {
+    /** At its defaults. */
+    public A2a() {}
+
+    /** Whether to serve the agents over A2A. */
+    private boolean enabled = false;
+
+    /** The address the A2A listener binds; any other than a loopback one needs rcrt.a2a.bearer-token. */
+    private String host = "127.0.0.1";
+
+    /** The A2A listener's port; 0 for any free port. */
+    private int port = 8809;
+
+    /** The bearer token A2A clients must send; required unless rcrt.a2a.host is a loopback address. Kept out of logs and errors. */
+    private @Nullable String bearerToken;
+
+    /** Origin headers accepted from browsers, such as https://app.example.com; a request without an Origin passes. */
+    private List<String> allowedOrigins = new ArrayList<>();
+
+    /** The agent ids to serve; empty for every agent record the host wrote. */
+    private List<String> agents = new ArrayList<>();
+
+    /** The URL clients reach the listener at, for the Agent Cards (behind a proxy); default http://HOST:PORT. */
+    private @Nullable String publicUrl;
+
+    /**
+     * Whether the listener also serves its agents' runs from the store, so that servers sharing a
+     * store take over each other's runs after a crash; default: when the store is not in memory.
+     */
+    private @Nullable Boolean serveRuns;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public String getHost() {
+      return host;
+    }
+
+    public void setHost(String host) {
+      this.host = host;
+    }
+
+    public int getPort() {
+      return port;
+    }
+
+    public void setPort(int port) {
+      this.port = port;
+    }
+
+    public @Nullable String getBearerToken() {
+      return bearerToken;
+    }
+
+    public void setBearerToken(@Nullable String bearerToken) {
+      this.bearerToken = bearerToken;
+    }
+
+    public List<String> getAllowedOrigins() {
+      return allowedOrigins;
+    }
+
+    public void setAllowedOrigins(List<String> allowedOrigins) {
+      this.allowedOrigins = allowedOrigins;
+    }
+
+    public List<String> getAgents() {
+      return agents;
+    }
+
+    public void setAgents(List<String> agents) {
+      this.agents = agents;
+    }
+
+    public @Nullable String getPublicUrl() {
+      return publicUrl;
+    }
+
+    public void setPublicUrl(@Nullable String publicUrl) {
+      this.publicUrl = publicUrl;
+    }
+
+    public @Nullable Boolean getServeRuns() {
+      return serveRuns;
+    }
+
+    public void setServeRuns(@Nullable Boolean serveRuns) {
+      this.serveRuns = serveRuns;
+    }
   }
 
   /**

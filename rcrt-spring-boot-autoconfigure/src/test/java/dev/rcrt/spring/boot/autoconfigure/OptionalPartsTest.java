@@ -149,6 +149,32 @@ class OptionalPartsTest {
         .run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.mcp.McpToolServer.Mounted.class)); // not a web application
   }
 
+  @Test
+  void a2aServesTheStoresAgentsOnAListenerOfItsOwnWithTheApplicationsModelAndRunner() {
+    LlmClient model = ScriptedLlmClient.answering(r -> {
+      dev.rcrt.llm.ChatMessage last = r.messages().get(r.messages().size() - 1);
+      return "tool".equals(last.role()) ? dev.rcrt.llm.ChatResponse.text("The answer is " + last.content())
+          : dev.rcrt.llm.ChatResponse.toolCalls(new dev.rcrt.llm.ToolCall("c1", "calculator", "{\"expression\":\"17 * 23\"}"));
+    });
+    ApplicationContextRunner a2a = contexts.withConfiguration(AutoConfigurations.of(RcrtA2aAutoConfiguration.class))
+        .withBean(LlmClient.class, () -> model).withPropertyValues("rcrt.agent.max-rounds=3");
+    a2a.withPropertyValues("rcrt.a2a.enabled=true", "rcrt.a2a.port=0").run(context -> {
+      dev.rcrt.a2a.A2aServer server = context.getBean(dev.rcrt.a2a.A2aServer.class);
+      dev.rcrt.a2a.A2aClient client = dev.rcrt.a2a.A2aClient.of(Map.of(), java.time.Duration.ofSeconds(30));
+      io.a2a.spec.AgentCard card = client.card(server.cardUri("default-chat-assistant"));
+      assertThat(card.skills()).extracting(io.a2a.spec.AgentSkill::id).contains("tool:calculator");
+      io.a2a.spec.Task task = (io.a2a.spec.Task) client.send(java.net.URI.create(card.url()),
+          dev.rcrt.a2a.A2aClient.message("What is 17 * 23?", null, null, Map.of()), true);
+      assertThat(task.getStatus().state()).isEqualTo(io.a2a.spec.TaskState.COMPLETED);
+      assertThat(((io.a2a.spec.TextPart) task.getArtifacts().get(0).parts().get(0)).getText()).contains("391");
+    });
+    a2a.withPropertyValues("rcrt.a2a.enabled=true", "rcrt.a2a.port=0", "rcrt.a2a.host=0.0.0.0").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).hasMessageContaining("rcrt.a2a.bearer-token");
+    });
+    a2a.run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.a2a.A2aServer.class)); // off by default
+  }
+
   private static DataSource unclosable(DataSource pool) {
     return (DataSource) java.lang.reflect.Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
