@@ -137,6 +137,28 @@ public final class RunWatcher implements AutoCloseable {
     }
   }
 
+  /**
+   * Marks the run answering {@code trigger} as having its steps taken on the calling thread, as
+   * {@link #resume} marks a run it continues: false when this executor already takes that run's
+   * steps, which then look at the run once more when they end (so that a record arriving meanwhile,
+   * such as a decision, is not left to a lease's end). Pair a true with {@link #leave}.
+   */
+  public boolean enter(String runId, Breadcrumb trigger) {
+    if (inFlight.putIfAbsent(runId, false) == null) {
+      return true;
+    }
+    triggers.putIfAbsent(runId, trigger.id());
+    inFlight.computeIfPresent(runId, (id, again) -> true);
+    return false;
+  }
+
+  /** Ends what {@link #enter} began; the run is continued when something asked for it meanwhile. */
+  public void leave(String runId) {
+    if (Boolean.TRUE.equals(inFlight.remove(runId))) {
+      resume(runId);
+    }
+  }
+
   /** Continues run {@code runId} on a turn thread; a request while one is under way runs it once more after. */
   public void resume(String runId) {
     if (closed || inFlight.putIfAbsent(runId, false) != null) {

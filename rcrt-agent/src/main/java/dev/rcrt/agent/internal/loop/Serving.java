@@ -98,6 +98,18 @@ public final class Serving {
   }
 
   private void serve(Breadcrumb trigger) {
+    String runId = loop.runIdOf(trigger);
+    if (!watcher.enter(runId, trigger)) {
+      return; // this executor is taking the run's steps already; it looks again when they end
+    }
+    try {
+      answer(trigger);
+    } finally {
+      watcher.leave(runId);
+    }
+  }
+
+  private void answer(Breadcrumb trigger) {
     try {
       watcher.progressed(loop.answer(trigger), trigger);
     } catch (RcrtException e) {

@@ -9,8 +9,10 @@ import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.Leases;
 import dev.rcrt.llm.ChatMessage;
@@ -235,6 +237,10 @@ public final class TurnLoop {
     }
     int replayed = run.lastRound() == null ? 0 : run.lastRound().index() - 1; // the last round's results come after its dispatch
     while (true) {
+      Breadcrumb meanwhile = answeredMeanwhile(runId);
+      if (meanwhile != null) { // cancelled (Runs.cancel), or answered elsewhere, while these steps ran: take no further one
+        return new Progress(runId, meanwhile, Run.Status.DONE, "", null);
+      }
       if (!clock.instant().isBefore(deadline)) {
         String late = timedOut(deadline);
         return answered(ctx, run, null, envelopeOf(run.lastRound()), late, AgentResponse.Status.ERROR, new AgentResponse.Error("agent_timeout", late));
@@ -280,6 +286,19 @@ public final class TurnLoop {
       BreadcrumbCreate record = round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started);
       run.addLive(store.create(record.withContext(settings.runner().scrub(record.context()))), round);
     }
+  }
+
+  /**
+   * The run's answer, when one was written after its records were read: a cancellation ({@code
+   * Runs.cancel}), or another process's. Only this agent's answers count, as in {@link RunRecords}.
+   */
+  private @Nullable Breadcrumb answeredMeanwhile(String runId) {
+    for (Breadcrumb b : store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags(RunIds.tag(runId), "agent:response"), 10, 0)) {
+      if (!Round.is(b) && Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
+        return b;
+      }
+    }
+    return null;
   }
 
   /** What one run's steps share. */
