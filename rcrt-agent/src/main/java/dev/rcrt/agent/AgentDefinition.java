@@ -15,6 +15,7 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.llm.ChatOptions;
+import dev.rcrt.tools.ToolDefinition;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -65,6 +66,20 @@ public record AgentDefinition(
     Objects.requireNonNull(options, "options");
     subscriptions = List.copyOf(subscriptions);
     Objects.requireNonNull(context, "context");
+  }
+
+  /**
+   * The tools of {@code tools} this agent may be offered: those whose {@code category} is one of
+   * its {@code tool_categories}, or all of them when it names none. Order is kept.
+   */
+  public List<ToolDefinition> toolsInCategories(List<ToolDefinition> tools) {
+    JsonNode categories = context.path("tool_categories");
+    if (!categories.isArray() || categories.isEmpty()) {
+      return tools;
+    }
+    java.util.Set<String> wanted = new java.util.HashSet<>();
+    categories.forEach(c -> wanted.add(c.asText()));
+    return tools.stream().filter(t -> t.category() != null && wanted.contains(t.category())).toList();
   }
 
   /** The {@code tool.config.v1} id RCRT's agents take their model from, or null. */

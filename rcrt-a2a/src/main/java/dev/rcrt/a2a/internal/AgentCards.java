@@ -11,10 +11,8 @@ import io.a2a.spec.HTTPAuthSecurityScheme;
 import io.a2a.spec.SecurityScheme;
 import io.a2a.spec.TransportProtocol;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The A2A Agent Card of an agent record, derived on every request so that it shows the store as it
@@ -39,7 +37,7 @@ public final class AgentCards {
    * @param bearer whether requests need {@code Authorization: Bearer}
    */
   public static AgentCard card(AgentDefinition agent, List<ToolDefinition> tools, String url, boolean bearer) {
-    List<ToolDefinition> usable = usable(agent, tools);
+    List<ToolDefinition> usable = agent.toolsInCategories(tools);
     String name = text(agent.context().path("name"), agent.agentId());
     List<String> toolNames = usable.stream().map(ToolDefinition::name).toList();
     String description = text(agent.context().path("description"),
@@ -75,17 +73,6 @@ public final class AgentCards {
       card.securitySchemes(schemes).security(List.of(Map.of("bearer", List.of())));
     }
     return card.build();
-  }
-
-  /** The tools of {@code tools} that the agent's {@code tool_categories} keep (all when it names none). */
-  static List<ToolDefinition> usable(AgentDefinition agent, List<ToolDefinition> tools) {
-    JsonNode categories = agent.context().path("tool_categories");
-    if (!categories.isArray() || categories.isEmpty()) {
-      return tools;
-    }
-    Set<String> wanted = new HashSet<>();
-    categories.forEach(c -> wanted.add(c.asText()));
-    return tools.stream().filter(t -> t.category() != null && wanted.contains(t.category())).toList();
   }
 
   private static List<String> examples(JsonNode examples) {

@@ -17,11 +17,9 @@ import dev.rcrt.tools.ToolImplementation;
 import dev.rcrt.tools.ToolRunner;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,15 +69,9 @@ final class Offers {
   Offer offer(String message, String session, String model, String triggerContext) {
     LoadReport<ToolDefinition> discovered = runner.discovery().discover();
     discovered.problems().forEach(p -> LOG.warn("tool breadcrumb skipped: {}", p));
-    List<ToolDefinition> tools = new ArrayList<>(discovered.items());
+    List<ToolDefinition> tools = new ArrayList<>(agent.toolsInCategories(discovered.items()));
     Offer.Protocol protocol = Offer.Protocol.of(agent);
     boolean text = protocol != Offer.Protocol.NATIVE;
-    JsonNode categories = agent.context().path("tool_categories");
-    if (categories.isArray() && !categories.isEmpty()) {
-      Set<String> wanted = new HashSet<>();
-      categories.forEach(c -> wanted.add(c.asText()));
-      tools.removeIf(t -> t.category() == null || !wanted.contains(t.category()));
-    }
     JsonNode limit = agent.context().path("tool_budget_tokens");
     if (limit.canConvertToInt() && limit.asInt() > 0) {
       tools = settings.budget().select(tools, message, limit.asInt(), model, !text, store.vectorSearch().flatMap(VectorSearch::provider).orElse(null));
