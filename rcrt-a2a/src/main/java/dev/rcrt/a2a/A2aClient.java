@@ -1,8 +1,10 @@
 package dev.rcrt.a2a;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.spi.BoundedBytes;
+import dev.rcrt.core.spi.Excerpts;
 import io.a2a.spec.AgentCard;
+import io.a2a.spec.Artifact;
 import io.a2a.spec.CancelTaskRequest;
 import io.a2a.spec.CancelTaskResponse;
 import io.a2a.spec.EventKind;
@@ -13,18 +15,21 @@ import io.a2a.spec.JSONRPCResponse;
 import io.a2a.spec.Message;
 import io.a2a.spec.MessageSendConfiguration;
 import io.a2a.spec.MessageSendParams;
+import io.a2a.spec.Part;
 import io.a2a.spec.SendMessageRequest;
 import io.a2a.spec.SendMessageResponse;
 import io.a2a.spec.SendStreamingMessageRequest;
 import io.a2a.spec.SendStreamingMessageResponse;
 import io.a2a.spec.StreamingEventKind;
 import io.a2a.spec.Task;
+import io.a2a.spec.TaskArtifactUpdateEvent;
 import io.a2a.spec.TaskIdParams;
 import io.a2a.spec.TaskQueryParams;
 import io.a2a.spec.TaskResubscriptionRequest;
+import io.a2a.spec.TaskState;
+import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.spec.TextPart;
 import io.a2a.util.Utils;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -105,15 +110,10 @@ public final class A2aClient {
     try {
       HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
       try (InputStream in = response.body()) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
-        for (int n; (n = in.read(chunk)) > 0; ) {
-          if (bytes.size() + n > max) {
-            throw new A2aException(request.uri() + " answered more than " + max + " bytes", null);
-          }
-          bytes.write(chunk, 0, n);
+        byte[] body = BoundedBytes.readAll(in, max);
+        if (body == null) {
+          throw new A2aException(request.uri() + " answered more than " + max + " bytes", null);
         }
-        byte[] body = bytes.toByteArray();
         return new Answer(response, body);
       }
     } catch (IOException e) {
@@ -281,22 +281,53 @@ public final class A2aClient {
     return UUID.randomUUID().toString();
   }
 
-  /** At most 500 characters of what a remote sent, for a message. */
+  /** At most 500 characters of what a remote sent, on one line, for a message. */
   static String excerpt(String text) {
-    String flat = text.replaceAll("\\s+", " ").strip();
-    return flat.length() <= 500 ? flat : flat.substring(0, 500) + "…";
+    return Excerpts.of(text, 500);
   }
 
-  /** The text parts of {@code node}'s {@code parts}, joined by newlines. */
-  static String texts(JsonNode parts) {
+  /** The text of {@code parts}: their text parts, joined by newlines (empty when there are none). */
+  public static String text(List<Part<?>> parts) {
     List<String> out = new ArrayList<>();
-    parts.forEach(p -> {
-      if (p.path("text").isTextual()) {
-        out.add(p.get("text").asText());
+    for (Part<?> p : parts) {
+      if (p instanceof TextPart t) {
+        out.add(t.getText());
       }
-    });
+    }
     return String.join("\n", out);
   }
+
+  /**
+   * What a task says to its caller: the text of its artifacts, or the status message's text when it
+   * waits for input or its artifacts hold no text (empty when there is neither).
+   */
+  public static String answerText(Task task) {
+    String status = task.getStatus().message() == null ? "" : text(task.getStatus().message().getParts());
+    List<String> texts = new ArrayList<>();
+    for (Artifact a : task.getArtifacts() == null ? List.<Artifact>of() : task.getArtifacts()) {
+      texts.add(text(a.parts()));
+    }
+    return task.getStatus().state() == TaskState.INPUT_REQUIRED || texts.stream().allMatch(String::isBlank) ? status : String.join("\n", texts);
+  }
+
+  /**
+   * The task after a stream's events: the last task the stream sent (else {@code before}), with the
+   * status updates and artifacts that followed it; null when neither gave a task.
+   */
+  public static @Nullable Task fold(@Nullable Task before, List<StreamingEventKind> events) {
+    Task task = before;
+    for (StreamingEventKind event : events) {
+      if (event instanceof Task t) {
+        task = t;
+      } else if (event instanceof TaskStatusUpdateEvent u && task != null) {
+        task = new Task.Builder(task).status(u.getStatus()).build();
+      } else if (event instanceof TaskArtifactUpdateEvent a && task != null) {
+        task = Utils.appendArtifactToTask(task, a, task.getId());
+      }
+    }
+    return task;
+  }
+
 
   /** A read answer: the response with its body. */
   private record Answer(HttpResponse<InputStream> response, byte[] body) implements HttpResponse<byte[]> {

@@ -47,7 +47,8 @@ public final class A2aImport {
       @Nullable String bearerToken) {
     String prefix = alias != null ? alias : aliasOf(card);
     if (!ALIAS.matcher(prefix).matches()) {
-      throw new IllegalArgumentException("A2A import alias '" + A2aClient.excerpt(prefix) + "' must be 1 to 64 of A-Z a-z 0-9 _ -");
+      throw new IllegalArgumentException("A2A import alias " + (prefix.isBlank() ? "(empty)" : "'" + A2aClient.excerpt(prefix) + "'")
+          + " must be 1 to 64 of A-Z a-z 0-9 _ -");
     }
     if (bearerToken != null && !bearerToken.startsWith("secret:")) {
       throw new IllegalArgumentException("the bearer token must be a secret:NAME reference; a token is never kept in a record");

@@ -10,10 +10,8 @@ import dev.rcrt.tools.ToolRuntime;
 import io.a2a.spec.AgentCard;
 import io.a2a.spec.EventKind;
 import io.a2a.spec.Message;
-import io.a2a.spec.StreamingEventKind;
 import io.a2a.spec.Task;
 import io.a2a.spec.TaskState;
-import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.util.Utils;
 import java.net.URI;
 import java.time.Duration;
@@ -177,7 +175,7 @@ public final class A2aToolRuntime implements ToolRuntime {
       throw new ToolException(ToolErrorCode.TOOL_FAILED, "A2A agent '" + card.name() + "': " + e.getMessage());
     }
     if (first instanceof Message reply) {
-      ObjectNode out = RcrtJson.object().put("state", "completed").put("text", A2aClient.texts(json(reply).path("parts")));
+      ObjectNode out = RcrtJson.object().put("state", "completed").put("text", A2aClient.text(reply.getParts()));
       out.put("context_id", reply.getContextId());
       out.putArray("artifacts");
       return out;
@@ -193,7 +191,7 @@ public final class A2aToolRuntime implements ToolRuntime {
         }
         if (streaming) {
           try {
-            task = last(task, client.resubscribe(endpoint, task.getId(), (r, max) -> call.send(r, max, left)));
+            task = java.util.Objects.requireNonNull(A2aClient.fold(task, client.resubscribe(endpoint, task.getId(), (r, max) -> call.send(r, max, left))));
           } catch (ToolException e) {
             if (!ToolErrorCode.TOOL_TIMEOUT.code().equals(e.code())) {
               throw e;
@@ -226,21 +224,6 @@ public final class A2aToolRuntime implements ToolRuntime {
     return state.isFinal() || state == TaskState.INPUT_REQUIRED || state == TaskState.AUTH_REQUIRED;
   }
 
-  /** The task after the events of a stream: the last task it sent, with the statuses and artifacts that followed. */
-  private static Task last(Task before, List<StreamingEventKind> events) {
-    Task task = before;
-    for (StreamingEventKind event : events) {
-      if (event instanceof Task t) {
-        task = t;
-      } else if (event instanceof TaskStatusUpdateEvent u) {
-        task = new Task.Builder(task).status(u.getStatus()).build();
-      } else if (event instanceof io.a2a.spec.TaskArtifactUpdateEvent a) {
-        task = Utils.appendArtifactToTask(task, a, task.getId());
-      }
-    }
-    return task;
-  }
-
   private static ToolException timedOut(A2aClient client, AgentCard card, URI endpoint, Task task, Call call) {
     String cancelled;
     try {
@@ -256,7 +239,7 @@ public final class A2aToolRuntime implements ToolRuntime {
 
   private static JsonNode output(AgentCard card, Task task) {
     TaskState state = task.getStatus().state();
-    String statusText = task.getStatus().message() == null ? "" : A2aClient.texts(json(task.getStatus().message()).path("parts"));
+    String statusText = task.getStatus().message() == null ? "" : A2aClient.text(task.getStatus().message().getParts());
     if (state == TaskState.FAILED || state == TaskState.CANCELED || state == TaskState.REJECTED || state == TaskState.UNKNOWN) {
       throw new ToolException(ToolErrorCode.TOOL_FAILED, "A2A agent '" + card.name() + "' task " + task.getId() + " ended " + state.asString()
           + (statusText.isBlank() ? "" : ": " + A2aClient.excerpt(statusText)));
@@ -266,19 +249,11 @@ public final class A2aToolRuntime implements ToolRuntime {
           + "; give the tool record headers or a bearer_token");
     }
     ObjectNode out = RcrtJson.object().put("state", state.asString());
-    List<String> texts = new ArrayList<>();
-    JsonNode artifacts = task.getArtifacts() == null ? RcrtJson.array() : Utils.OBJECT_MAPPER.valueToTree(task.getArtifacts());
-    artifacts.forEach(a -> texts.add(A2aClient.texts(a.path("parts"))));
-    String text = state == TaskState.INPUT_REQUIRED || texts.stream().allMatch(String::isBlank) ? statusText : String.join("\n", texts);
-    out.put("text", text);
+    out.put("text", A2aClient.answerText(task));
     out.put("task_id", task.getId());
     out.put("context_id", task.getContextId());
-    out.set("artifacts", artifacts);
+    out.set("artifacts", task.getArtifacts() == null ? RcrtJson.array() : Utils.OBJECT_MAPPER.valueToTree(task.getArtifacts()));
     return out;
-  }
-
-  private static JsonNode json(Object value) {
-    return Utils.OBJECT_MAPPER.valueToTree(value);
   }
 
   private static @Nullable String text(JsonNode input, String field) {

@@ -1,7 +1,7 @@
 package dev.rcrt.a2a.internal;
 
 import com.sun.net.httpserver.HttpExchange;
-import java.io.ByteArrayOutputStream;
+import dev.rcrt.core.spi.BoundedBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -102,15 +102,6 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
         return null;
       }
     }
-    InputStream in = exchange.getRequestBody();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    byte[] chunk = new byte[8192];
-    for (int n; (n = in.read(chunk)) > 0; ) {
-      if (bytes.size() + n > maxRequestBytes) {
-        return null;
-      }
-      bytes.write(chunk, 0, n);
-    }
-    return bytes.toByteArray();
+    return BoundedBytes.readAll(exchange.getRequestBody(), maxRequestBytes);
   }
 }

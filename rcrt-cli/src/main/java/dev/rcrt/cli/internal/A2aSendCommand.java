@@ -2,19 +2,14 @@ package dev.rcrt.cli.internal;
 
 import dev.rcrt.a2a.A2aClient;
 import io.a2a.spec.AgentCard;
-import io.a2a.spec.Artifact;
 import io.a2a.spec.EventKind;
 import io.a2a.spec.Message;
-import io.a2a.spec.Part;
 import io.a2a.spec.StreamingEventKind;
 import io.a2a.spec.Task;
-import io.a2a.spec.TaskArtifactUpdateEvent;
 import io.a2a.spec.TaskState;
 import io.a2a.spec.TaskStatus;
 import io.a2a.spec.TaskStatusUpdateEvent;
-import io.a2a.spec.TextPart;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -60,20 +55,17 @@ public final class A2aSendCommand implements Callable<Integer> {
     Message said = A2aClient.message(String.join(" ", message), context, task, Map.of());
     Task result;
     if (stream) {
-      result = null;
-      for (StreamingEventKind event : client.stream(endpoint, said)) {
-        if (event instanceof Task t) {
-          result = t;
-        } else if (event instanceof TaskStatusUpdateEvent u && result != null) {
-          note(u.getStatus());
-          result = new Task.Builder(result).status(u.getStatus()).build();
-        } else if (event instanceof TaskArtifactUpdateEvent a && result != null) {
-          result = io.a2a.util.Utils.appendArtifactToTask(result, a, result.getId());
-        } else if (event instanceof Message m) {
-          cli.out().println(text(m.getParts()));
+      List<StreamingEventKind> events = client.stream(endpoint, said);
+      for (StreamingEventKind event : events) {
+        if (event instanceof Message m) {
+          cli.out().println(A2aClient.text(m.getParts()));
           return 0;
         }
+        if (event instanceof TaskStatusUpdateEvent u) {
+          note(u.getStatus());
+        }
       }
+      result = A2aClient.fold(null, events);
       if (result == null) {
         cli.note("the agent's stream ended without a task");
         return 1;
@@ -81,7 +73,7 @@ public final class A2aSendCommand implements Callable<Integer> {
     } else {
       EventKind answer = client.send(endpoint, said, true);
       if (answer instanceof Message m) {
-        cli.out().println(text(m.getParts()));
+        cli.out().println(A2aClient.text(m.getParts()));
         return 0;
       }
       result = (Task) answer;
@@ -91,33 +83,14 @@ public final class A2aSendCommand implements Callable<Integer> {
 
   private int print(Task result) {
     TaskState state = result.getStatus().state();
-    List<String> texts = new ArrayList<>();
-    for (Artifact a : result.getArtifacts() == null ? List.<Artifact>of() : result.getArtifacts()) {
-      texts.add(text(a.parts()));
-    }
-    String status = result.getStatus().message() == null ? "" : text(result.getStatus().message().getParts());
-    if (state == TaskState.INPUT_REQUIRED || texts.isEmpty()) {
-      cli.out().println(status);
-    } else {
-      cli.out().println(String.join("\n", texts));
-    }
+    cli.out().println(A2aClient.answerText(result));
     cli.note("task " + result.getId() + " " + state.asString() + " (context " + result.getContextId() + ")"
         + (state == TaskState.INPUT_REQUIRED ? "; reply with --task " + result.getId() + " --context " + result.getContextId() : ""));
     return state == TaskState.FAILED || state == TaskState.CANCELED || state == TaskState.REJECTED ? 1 : 0;
   }
 
   private void note(TaskStatus status) {
-    String text = status.message() == null ? "" : ": " + text(status.message().getParts());
+    String text = status.message() == null ? "" : ": " + A2aClient.text(status.message().getParts());
     cli.note(status.state().asString() + text);
-  }
-
-  private static String text(List<Part<?>> parts) {
-    List<String> out = new ArrayList<>();
-    for (Part<?> p : parts) {
-      if (p instanceof TextPart t) {
-        out.add(t.getText());
-      }
-    }
-    return String.join("\n", out);
   }
 }

@@ -8,10 +8,15 @@ public final class Excerpts {
 
   /** {@code text} on one line, at most 200 characters then {@code …}; {@code (empty body)} when blank. */
   public static String of(String text) {
+    return of(text, MAX);
+  }
+
+  /** {@code text} on one line, at most {@code max} characters then {@code …}; {@code (empty body)} when blank. */
+  public static String of(String text, int max) {
     String flat = text.replaceAll("\\s+", " ").trim();
     if (flat.isEmpty()) {
       return "(empty body)";
     }
-    return flat.length() <= MAX ? flat : flat.substring(0, MAX) + "…";
+    return flat.length() <= max ? flat : flat.substring(0, max) + "…";
   }
 }

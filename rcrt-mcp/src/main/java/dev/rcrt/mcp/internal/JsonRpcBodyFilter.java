@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.BoundedBytes;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -16,12 +17,9 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Reads every POSTed body before the SDK's transport sees it, bounded to {@link #MAX_BODY_BYTES},
@@ -41,7 +39,7 @@ public final class JsonRpcBodyFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    byte[] body = read(http.getInputStream());
+    byte[] body = BoundedBytes.readAll(http.getInputStream(), MAX_BODY_BYTES);
     HttpServletResponse out = (HttpServletResponse) response;
     if (body == null) {
       refuse(out, 413, -32600, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
@@ -61,18 +59,6 @@ public final class JsonRpcBodyFilter implements Filter {
     chain.doFilter(new Buffered(http, body), response);
   }
 
-  /** The body, or null when it is larger than the bound. */
-  private static byte @Nullable [] read(InputStream in) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    byte[] chunk = new byte[8192];
-    for (int n; (n = in.read(chunk)) > 0; ) {
-      if (bytes.size() + n > MAX_BODY_BYTES) {
-        return null;
-      }
-      bytes.write(chunk, 0, n);
-    }
-    return bytes.toByteArray();
-  }
 
   private static void refuse(HttpServletResponse out, int status, int code, String message) throws IOException {
     ObjectNode answer = RcrtJson.object().put("jsonrpc", "2.0").putNull("id");
