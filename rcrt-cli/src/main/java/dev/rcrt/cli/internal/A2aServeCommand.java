@@ -60,10 +60,7 @@ public final class A2aServeCommand implements Callable<Integer> {
   @Option(names = "--max-rounds", paramLabel = "N", defaultValue = "10", description = "Model calls allowed per turn (default: ${DEFAULT-VALUE}).")
   int maxRounds = 10;
 
-  @Option(names = "--lease", paramLabel = "MS", defaultValue = "15000",
-      description = "On a shared --store: how long a claim on a run lasts unrenewed, in milliseconds; another server takes over a"
-          + " dead server's runs after this (default: ${DEFAULT-VALUE}).")
-  long leaseMillis = 15000;
+  @Mixin LeaseOption lease;
 
   public A2aServeCommand(Cli cli) {
     this.cli = cli;
@@ -74,9 +71,7 @@ public final class A2aServeCommand implements Callable<Integer> {
     if (maxRounds < 1) {
       throw new ParameterException(spec.commandLine(), "--max-rounds must be at least 1, found " + maxRounds);
     }
-    if (leaseMillis < 100) {
-      throw new ParameterException(spec.commandLine(), "--lease must be at least 100 ms, found " + leaseMillis);
-    }
+    Duration leaseTime = lease.lease(spec);
     models.check(spec, cli);
     String token = cli.env().get("RCRT_A2A_TOKEN");
     try (Workspace workspace = new Workspace(store, cli);
@@ -85,7 +80,7 @@ public final class A2aServeCommand implements Callable<Integer> {
         workspace.agent(id); // an unknown agent is a usage error now, not a 404 later
       }
       A2aServer.Builder builder = A2aServer.builder(runner, agent -> AgentExecutor.builder(
-              models.client(spec, cli, agent, workspace.store(), trust.policy()), runner).agent(models.apply(agent)).maxRounds(maxRounds).runLease(Duration.ofMillis(leaseMillis)).build())
+              models.client(spec, cli, agent, workspace.store(), trust.policy()), runner).agent(models.apply(agent)).maxRounds(maxRounds).runLease(leaseTime).build())
           .serveRuns(!(workspace.store() instanceof InMemoryBreadcrumbStore))
           .http(http.host(), http.port())
           .bearerToken(token)

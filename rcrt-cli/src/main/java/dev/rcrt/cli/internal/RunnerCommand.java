@@ -63,10 +63,7 @@ public final class RunnerCommand implements Callable<Integer> {
   @Option(names = "--concurrency", paramLabel = "N", defaultValue = "4", description = "Tool calls run at once (default: ${DEFAULT-VALUE}).")
   int concurrency = 4;
 
-  @Option(names = "--lease", paramLabel = "MS", defaultValue = "15000",
-      description = "How long a claim on a request lasts unrenewed, in milliseconds: another runner takes over a dead"
-          + " runner's requests after this (default: ${DEFAULT-VALUE}).")
-  long leaseMillis = 15000;
+  @Mixin LeaseOption lease;
 
   private final CountDownLatch stop = new CountDownLatch(1);
 
@@ -102,9 +99,7 @@ public final class RunnerCommand implements Callable<Integer> {
     if (noTools && agents == null) {
       throw new ParameterException(spec.commandLine(), "--no-tools leaves nothing to do without --agents");
     }
-    if (leaseMillis < 100) {
-      throw new ParameterException(spec.commandLine(), "--lease must be at least 100 ms, found " + leaseMillis);
-    }
+    Duration leaseTime = lease.lease(spec);
     try (Workspace workspace = new Workspace(store, cli)) {
       if (workspace.store() instanceof InMemoryBreadcrumbStore) {
         throw new ParameterException(spec.commandLine(),
@@ -126,11 +121,11 @@ public final class RunnerCommand implements Callable<Integer> {
       List<AgentExecutor> executors = new ArrayList<>();
       List<Subscription> serving = new ArrayList<>();
       try (ToolRunner runner = workspace.runner(approval.forService(), trust.policy(),
-              b -> b.claimLease(Duration.ofMillis(leaseMillis)).listenerConcurrency(concurrency));
+              b -> b.claimLease(leaseTime).listenerConcurrency(concurrency));
           Subscription listening = noTools ? () -> {} : runner.listen()) {
         for (AgentDefinition agent : agents(workspace)) {
           AgentExecutor executor = AgentExecutor.builder(models.client(spec, cli, agent, workspace.store(), trust.policy()), runner)
-              .agent(agent).runLease(Duration.ofMillis(leaseMillis)).toolMode(toolMode, Duration.ofSeconds(60)).build();
+              .agent(agent).runLease(leaseTime).toolMode(toolMode, Duration.ofSeconds(60)).build();
           executors.add(executor);
           serving.add(executor.start());
         }
