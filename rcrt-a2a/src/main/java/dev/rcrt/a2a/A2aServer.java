@@ -154,13 +154,16 @@ public final class A2aServer implements AutoCloseable {
 
   private A2aEndpoint.@Nullable Served served(@Nullable String requested, URI base, boolean skills) {
     String agentId = requested != null ? requested : defaultAgent();
-    if (agentId == null || !AGENT_ID.matcher(agentId).matches() || !agents().contains(agentId)) {
-      return null;
+    if (agentId == null || !AGENT_ID.matcher(agentId).matches() || !config.agents.isEmpty() && !config.agents.contains(agentId)) {
+      return null; // without a list, every agent the host wrote is served: load() below accepts only those
     }
     AgentDefinition agent;
     try {
       agent = AgentDefinition.load(runner.store(), agentId);
-    } catch (NotFoundException | ValidationException e) {
+    } catch (NotFoundException e) {
+      LOG.debug("agent '{}' is not served: {}", agentId, e.getMessage()); // any caller may name any id
+      return null;
+    } catch (ValidationException e) {
       LOG.warn("agent '{}' is not served: {}", agentId, e.getMessage());
       return null;
     }

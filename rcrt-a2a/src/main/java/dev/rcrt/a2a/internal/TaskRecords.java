@@ -1,7 +1,6 @@
 package dev.rcrt.a2a.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
@@ -77,16 +76,14 @@ public final class TaskRecords {
 
   /** Adds the caller's {@code reply} to the task's history; retried on a concurrent write. */
   public Entry append(Entry task, Message reply) {
-    Entry current = task;
     for (int attempt = 0; attempt < 5; attempt++) {
-      Breadcrumb b = store.get(current.taskId()).orElseThrow();
+      Breadcrumb b = store.get(task.taskId()).orElseThrow();
       ObjectNode context = ((ObjectNode) b.context()).deepCopy();
-      ArrayNode history = context.withArray("history");
-      history.add(json(reply));
+      context.withArray("history").add(json(reply));
       try {
         return read(store.update(b.id(), b.version(), BreadcrumbUpdate.ofContext(context))).orElseThrow();
       } catch (ConflictException e) {
-        current = read(store.get(current.taskId()).orElseThrow()).orElseThrow();
+        // written meanwhile: read it again and add the reply to what is there now
       }
     }
     throw new IllegalStateException("task " + task.taskId() + " is being written by others; try again");
