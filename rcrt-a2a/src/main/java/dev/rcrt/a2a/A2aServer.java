@@ -94,7 +94,7 @@ public final class A2aServer implements AutoCloseable {
   private A2aServer(Builder b) throws IOException {
     this.config = b;
     this.runner = b.runner;
-    this.runs = new Runs(b.runner.store(), b.runner.policy(), Clock.systemUTC(), CALLER);
+    this.runs = new Runs(b.runner.store(), b.runner.policy(), b.runner.timeSource(), CALLER);
     this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-http-"));
     this.streams = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-stream-"));
     Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)

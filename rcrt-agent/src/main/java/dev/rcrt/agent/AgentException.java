@@ -22,9 +22,14 @@ public final class AgentException extends RcrtException {
   public static final String CLOSED = "agent_closed";
   /** Code the host plugged in threw something other than an {@code RcrtException}. */
   public static final String FAILED = "agent_failed";
+  /**
+   * A caller stopped waiting for a run's answer at its deadline ({@code AgentExecutor.ask}); the run
+   * itself goes on, in any process that takes it up, and its answer is recorded when it comes.
+   */
+  public static final String WAIT_TIMEOUT = "agent_wait_timeout";
 
   /**
-   * @param code {@link #BUSY}, {@link #CLOSED} or {@link #FAILED}
+   * @param code {@link #BUSY}, {@link #CLOSED}, {@link #FAILED} or {@link #WAIT_TIMEOUT}
    * @param message what failed and what to do
    * @param retriable whether asking again later may succeed
    * @param cause the underlying failure, or null

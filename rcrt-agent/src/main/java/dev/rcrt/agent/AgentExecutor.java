@@ -2,7 +2,7 @@ package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.AgentThreads;
 import dev.rcrt.agent.internal.loop.LoopSettings;
-import dev.rcrt.agent.internal.loop.RunWatcher;
+import dev.rcrt.agent.internal.loop.RunDriver;
 import dev.rcrt.agent.internal.loop.Serving;
 import dev.rcrt.agent.internal.loop.ToolBudget;
 import dev.rcrt.agent.internal.loop.TurnLoop;
@@ -94,7 +94,8 @@ public final class AgentExecutor implements AutoCloseable {
   private final BreadcrumbStore store;
   private final AgentThreads threads;
   private final TurnLoop loop;
-  private final RunWatcher watcher;
+  private final RunDriver driver;
+  private final LoopSettings settings;
   private final Serving serving;
 
   private AgentExecutor(LoopSettings settings, AgentDefinition agent) {
@@ -104,8 +105,9 @@ public final class AgentExecutor implements AutoCloseable {
     settings.llm().secretValues().forEach(settings.runner()::addSecretValue);
     this.threads = settings.threads();
     this.loop = new TurnLoop(settings, agent, 0, threads.tools());
-    this.watcher = new RunWatcher(loop, settings);
-    this.serving = new Serving(agent, store, loop, watcher, threads);
+    this.driver = new RunDriver(loop, settings);
+    this.serving = new Serving(agent, store, driver);
+    this.settings = settings;
   }
 
   /**
@@ -123,26 +125,57 @@ public final class AgentExecutor implements AutoCloseable {
 
   /**
    * Asks one question: writes {@code text} as a {@link UserMessage} in session {@code sessionId},
-   * answers it, and returns the recorded answer. Earlier turns of the session are the model's
-   * memory.
+   * answers it, and returns the recorded answer, waiting at most the {@link Builder#turnTimeout turn
+   * timeout} (default 10 minutes) for it; see {@link #ask(String, String, Duration)}. Earlier turns
+   * of the session are the model's memory.
    *
    * @throws LlmException if the model cannot be asked; tool failures never throw
+   * @throws AgentException {@code agent_wait_timeout} when no answer came in time
    */
   public AgentResponse ask(String sessionId, String text) {
-    return AgentResponse.fromBreadcrumb(awaitAnswer(loop.ask(new UserMessage(sessionId, text))));
+    return ask(sessionId, text, settings.turnTimeout());
+  }
+
+  /**
+   * {@link #ask(String, String)}, waiting at most {@code maxWait} on the executor's {@link
+   * Builder#timeSource time}. The calling thread takes the run's steps while it can; a run that then
+   * waits (for an approval, a runner, another process holding it) is waited for without a thread of
+   * the run's. At the deadline the caller gets an {@link AgentException} {@code
+   * agent_wait_timeout} naming the run; the run itself goes on (its answer is recorded when it
+   * comes, and {@link Runs#show} or {@code ./rcrt runs show} find it). An approval can keep a run
+   * waiting for a day: pass the wait the caller can afford.
+   *
+   * @param maxWait positive
+   * @throws LlmException if the model cannot be asked; tool failures never throw
+   * @throws AgentException {@code agent_wait_timeout} when no answer came within {@code maxWait}
+   */
+  public AgentResponse ask(String sessionId, String text, Duration maxWait) {
+    Objects.requireNonNull(maxWait, "maxWait");
+    if (maxWait.isNegative() || maxWait.isZero()) {
+      throw new IllegalArgumentException("maxWait must be positive: " + maxWait);
+    }
+    long started = settings.time().nanoTime();
+    TurnLoop.Progress progress = loop.ask(new UserMessage(sessionId, text));
+    Duration left = maxWait.minusNanos(settings.time().nanoTime() - started);
+    return AgentResponse.fromBreadcrumb(awaitAnswer(progress, left.isNegative() ? Duration.ZERO : left));
   }
 
   /**
    * The run's answer: at once when the steps just taken ended it, else when its record arrives
-   * (the calling thread waits; the run itself holds none).
+   * (the calling thread waits, at most {@code maxWait}; the run itself holds none).
    */
-  private Breadcrumb awaitAnswer(TurnLoop.Progress progress) {
+  private Breadcrumb awaitAnswer(TurnLoop.Progress progress, Duration maxWait) {
     if (progress.answer() != null) {
       return progress.answer();
     }
     try {
-      return answerLater(progress).get();
+      return settings.time().orTimeout(answerLater(progress), maxWait).get();
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof java.util.concurrent.TimeoutException) {
+        throw new AgentException(AgentException.WAIT_TIMEOUT, "run '" + progress.runId() + "' has no answer after " + maxWait.toMillis()
+            + " ms (it waits for " + (progress.waitingFor().isEmpty() ? "its steps" : progress.waitingFor()) + "); it goes on, and its"
+            + " answer is recorded when it comes: ./rcrt runs show " + progress.runId(), true, null);
+      }
       throw e.getCause() instanceof RuntimeException r ? r
           : new AgentException(AgentException.FAILED, "run '" + progress.runId() + "' failed: " + e.getCause(), false, e.getCause());
     } catch (InterruptedException e) {
@@ -158,10 +191,10 @@ public final class AgentExecutor implements AutoCloseable {
     if (progress.answer() != null) {
       return CompletableFuture.completedFuture(progress.answer());
     }
-    CompletableFuture<Breadcrumb> answer = watcher.answerOf(progress.runId());
-    watcher.progressed(progress);
+    CompletableFuture<Breadcrumb> answer = driver.answerOf(progress.runId());
+    driver.progressed(progress);
     if (!answer.isDone() && progress.status() != Run.Status.RUNNING) {
-      watcher.resume(progress.runId()); // a record that arrived before the watch began moves it on now
+      driver.wake(progress.runId()); // a record that arrived before the watch began moves it on now
     }
     return answer;
   }
@@ -254,10 +287,11 @@ public final class AgentExecutor implements AutoCloseable {
    *
    * @return the stored response breadcrumb; {@link AgentResponse#fromBreadcrumb} reads it
    * @throws ValidationException if the trigger is not a user message with {@code context.content}
+   * @throws AgentException {@code agent_wait_timeout} when the run has no answer within the turn timeout (it goes on)
    * @throws LlmException if the model cannot be asked; tool failures never throw
    */
   public Breadcrumb answer(Breadcrumb trigger) {
-    return awaitAnswer(loop.answer(trigger));
+    return awaitAnswer(loop.answer(trigger), settings.turnTimeout());
   }
 
   /**
@@ -284,8 +318,9 @@ public final class AgentExecutor implements AutoCloseable {
    */
   @Override
   public void close() {
-    watcher.close();
+    driver.close();
     threads.close();
+    settings.leases().close();
   }
 
   /** Builder for {@link AgentExecutor}. Not thread-safe. */
@@ -467,7 +502,7 @@ public final class AgentExecutor implements AutoCloseable {
           new LoopSettings(
               llm, runner, maxRounds, historyLimit, parallelism, new AgentThreads(factory, parallelism, toolPool), streamListener,
               toolMode == ToolMode.EVENT, responseTimeout, maxAgentDepth, specialistTimeout, clock, budget, observer,
-              Leases.claimsOf(runner.store(), clock), owner, runLease, turnTimeout);
+              Leases.claimsOf(runner.store(), clock), new Leases("rcrt-agent-" + definition.agentId(), clock), owner, runLease, turnTimeout);
       return new AgentExecutor(settings, definition);
     }
   }

@@ -11,7 +11,7 @@ import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ApprovalRequest;
 import dev.rcrt.tools.ToolTrustPolicy;
-import java.time.Clock;
+import dev.rcrt.core.TimeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -39,22 +39,23 @@ public final class Runs {
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
   private final Set<Principal> approvers;
-  private final Clock clock;
+  private final TimeSource time;
 
   /**
    * Runs in {@code store}, judged with {@code policy} (which responses count as answers) and
-   * {@code approvers} (whose decisions count besides the host's), as the runners see them.
+   * {@code approvers} (whose decisions count besides the host's), as the runners see them; expiries
+   * are judged and decisions dated on {@code time} (the runners' {@code TimeSource}).
    */
-  public Runs(BreadcrumbStore store, ToolTrustPolicy policy, Clock clock, Principal... approvers) {
+  public Runs(BreadcrumbStore store, ToolTrustPolicy policy, TimeSource time, Principal... approvers) {
     this.store = Objects.requireNonNull(store, "store");
     this.policy = Objects.requireNonNull(policy, "policy");
-    this.clock = Objects.requireNonNull(clock, "clock");
+    this.time = Objects.requireNonNull(time, "time");
     this.approvers = Set.copyOf(Arrays.asList(approvers));
   }
 
-  /** Runs in {@code store} under the default trust policy, on the system clock, decided by the host only. */
+  /** Runs in {@code store} under the default trust policy, on the system's time, decided by the host only. */
   public Runs(BreadcrumbStore store) {
-    this(store, ToolTrustPolicy.defaults(), Clock.systemUTC());
+    this(store, ToolTrustPolicy.defaults(), TimeSource.system());
   }
 
   /**
@@ -132,7 +133,12 @@ public final class Runs {
       throw new ValidationException("call '" + callId + "' (" + call.tool() + ") of run '" + runId + "' does not wait for approval"
           + (run.status() == Run.Status.WAITING_FOR_TOOLS ? ": it waits for a runner to answer it" : ""));
     }
-    ApprovalDecision decision = new ApprovalDecision(callId, approve, Objects.requireNonNull(by, "by"), clock.instant(), reason, runId);
+    if (!time.instant().isBefore(call.approval().expiresAt())) {
+      throw new ValidationException("call '" + callId + "' (" + call.tool() + ") of run '" + runId + "' can no longer be decided: its approval"
+          + " request expired at " + call.approval().expiresAt() + "; the call ends denied as expired when the run is next taken up,"
+          + " and the agent can ask for it again");
+    }
+    ApprovalDecision decision = new ApprovalDecision(callId, approve, Objects.requireNonNull(by, "by"), time.instant(), reason, runId);
     store.create(decision.toBreadcrumb());
     return decision;
   }
@@ -152,7 +158,7 @@ public final class Runs {
       return run.answer();
     }
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    return AgentResponse.fromBreadcrumb(RunAnswer.write(store, records, null, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
+    return AgentResponse.fromBreadcrumb(RunAnswer.write(store::create, records, null, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
         new AgentResponse.Error("run_cancelled", why), b -> b));
   }
 
@@ -171,7 +177,7 @@ public final class Runs {
       return cancel(runId, reason);
     }
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    return AgentResponse.fromBreadcrumb(RunAnswer.write(store, RunRecords.load(store, policy, runId, agentId), null, UserMessage.sessionOf(message),
+    return AgentResponse.fromBreadcrumb(RunAnswer.write(store::create, RunRecords.load(store, policy, runId, agentId), null, UserMessage.sessionOf(message),
         message.id(), why, AgentResponse.Status.CANCELLED, new AgentResponse.Error("run_cancelled", why), b -> b));
   }
 

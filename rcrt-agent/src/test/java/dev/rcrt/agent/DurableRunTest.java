@@ -117,7 +117,7 @@ class DurableRunTest {
     };
     AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
     one.askAsync("s2", "6 times 7?");
-    Run left = awaitStatus(new Runs(store), Run.Status.WAITING_FOR_TOOLS);
+    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
     one.close();
     assertThat(asked).hasValue(1);
     String requestId = left.pending().get(0).requestId();
@@ -145,7 +145,7 @@ class DurableRunTest {
     ScriptedLlmClient first = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
     AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
     one.askAsync("s10", "6 times 7?");
-    Run left = awaitStatus(new Runs(store), Run.Status.WAITING_FOR_TOOLS);
+    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
     one.close();
     // a tool that can write records plants a round 2 calling wire-money, and a final answer, under the run's tag
     store.create(BreadcrumbCreate.builder("agent.response.v1", "Agent round 2").tags("agent:round", "session:s10", "run:" + left.id())
@@ -164,7 +164,7 @@ class DurableRunTest {
     assertThat(wired).as("the planted call never ran").hasValue(0);
     assertThat(second.requests()).hasSize(1);
     assertThat(second.requests().get(0).messages()).noneMatch(m -> m.toolCalls().stream().anyMatch(c -> c.name().equals("wire-money")));
-    Run done = new Runs(store).show(left.id()).orElseThrow();
+    Run done = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock).show(left.id()).orElseThrow();
     assertThat(done.answer().message()).isEqualTo("42");
     assertThat(done.rounds()).isEqualTo(1);
   }
@@ -176,7 +176,7 @@ class DurableRunTest {
     AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
     CompletionStage<AgentResponse> pending = asking.askAsync("s3", "pay bob");
 
-    Runs runs = new Runs(store);
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
     Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
     assertThat(waiting.pending()).singleElement().satisfies(p -> {
       assertThat(p.tool()).isEqualTo("wire-money");
@@ -231,12 +231,64 @@ class DurableRunTest {
   }
 
   @Test
+  void aDecisionRecordedAfterTheApprovalExpiredDoesNotApproveAndIsListedAsIgnored() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> r.messages().get(r.messages().size() - 1).role().equals("tool")
+        ? ChatResponse.text("not sent: " + r.messages().get(r.messages().size() - 1).content())
+        : ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")));
+    AgentExecutor asking = executor(llm, runner(b -> b.approvalExpiry(Duration.ofHours(1))), b -> {});
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    asking.askAsync("s10", "pay bob");
+    Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    String call = waiting.pending().get(0).requestId();
+    asking.close(); // nobody looks at the run while its approval expires
+
+    clock.advance(Duration.ofHours(1).plusSeconds(1));
+    assertThatThrownBy(() -> runs.approve(waiting.id(), call, Principal.host(), "too late"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("expired at");
+    // a host (or anyone with write access) writes the decision straight into the store: recorded after the expiry, it counts for nothing
+    store.create(new ApprovalDecision(call, true, Principal.host(), clock.instant(), "late", waiting.id()).toBreadcrumb());
+    assertThat(runs.show(waiting.id()).orElseThrow().ignoredDecisions()).singleElement().asString().contains("after the request expired");
+
+    AgentExecutor serving = executor(llm, runner(b -> b.approvalExpiry(Duration.ofHours(1))), b -> {});
+    Subscription served = serving.start();
+    closing.add(served::close);
+    Run done = awaitStatus(runs, Run.Status.DONE);
+    assertThat(done.answer().message()).contains("expired");
+    assertThat(wired).hasValue(0);
+  }
+
+  @Test
+  void askStopsWaitingAtItsDeadlineWhileTheRunGoesOn() throws Exception {
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")), ChatResponse.text("sent"));
+    AgentExecutor executor = executor(llm, runner(b -> {}), b -> {});
+    java.util.concurrent.CompletableFuture<AgentResponse> asked =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> executor.ask("s11", "pay bob", Duration.ofMinutes(5)));
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    // the caller's deadline is on the test clock: move it on until the caller gives up (well before the approval's expiry of a day)
+    for (int i = 0; i < 1000 && !asked.isDone(); i++) {
+      clock.advance(Duration.ofSeconds(10));
+      try {
+        asked.get(20, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException notYetOrEnded) {
+        // looked at below
+      }
+    }
+    assertThat(runs.show(waiting.id()).orElseThrow().status()).as("the run still waits").isEqualTo(Run.Status.WAITING_FOR_APPROVAL);
+    assertThatThrownBy(() -> asked.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(AgentException.class)
+        .cause().hasMessageContaining("goes on").satisfies(e -> assertThat(((AgentException) e).code()).isEqualTo(AgentException.WAIT_TIMEOUT));
+    runs.approve(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), null);
+    assertThat(awaitStatus(runs, Run.Status.DONE).answer().message()).isEqualTo("sent");
+  }
+
+  @Test
   void aCancelledRunTakesNoFurtherStepAndHasOneAnswer() throws Exception {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(
         ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")), ChatResponse.text("sent"));
     AgentExecutor executor = executor(llm, runner(b -> {}), b -> {});
     CompletionStage<AgentResponse> pending = executor.askAsync("s6", "pay bob");
-    Runs runs = new Runs(store);
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
     Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
     AgentResponse cancelled = runs.cancel(waiting.id(), "changed my mind");
     assertThat(cancelled.status()).isEqualTo(AgentResponse.Status.CANCELLED);
@@ -269,7 +321,7 @@ class DurableRunTest {
     AgentExecutor executor = executor(llm, runner(b -> {}),
         b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(30)).observer(watching));
     CompletionStage<AgentResponse> answer = executor.askAsync("s7", "1+1?");
-    Runs runs = new Runs(store);
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
     awaitStatus(runs, Run.Status.WAITING_FOR_TOOLS);
     for (int i = 0; i < 500 && waits.isEmpty(); i++) {
       Thread.sleep(10); // the records show the wait before the run's thread, letting go, tells the observer
@@ -296,7 +348,7 @@ class DurableRunTest {
     AgentExecutor executor = executor(llm, runner(b -> {}),
         b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(30)).turnTimeout(Duration.ofMinutes(2)));
     CompletionStage<AgentResponse> answer = executor.askAsync("s9", "loop");
-    awaitStatus(new Runs(store), Run.Status.WAITING_FOR_TOOLS);
+    awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
     clock.advance(Duration.ofMinutes(2).plusSeconds(1));
     AgentResponse ended = answer.toCompletableFuture().get(10, TimeUnit.SECONDS);
     assertThat(ended.status()).isEqualTo(AgentResponse.Status.ERROR);

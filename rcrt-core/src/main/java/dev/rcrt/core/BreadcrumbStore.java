@@ -37,6 +37,28 @@ public interface BreadcrumbStore {
   Breadcrumb create(BreadcrumbCreate create);
 
   /**
+   * Creates a breadcrumb, as {@link #create(BreadcrumbCreate)} does, only while {@code fence} is
+   * the current claim of its key in this store's {@link #claims()}: same token, not completed, lease
+   * not run out on the store's clock. The check and the write are one atomic step (on PostgreSQL,
+   * one statement that locks the claim's row), so a worker that lost its claim (taken over after a
+   * stall, a pause, {@code SIGSTOP}) can never write on behalf of the work, and a takeover waits
+   * for a fenced write under way. The fence is checked before the idempotency key.
+   *
+   * <p>The default, for a store that offers no {@link #claims()} of its own, throws {@link
+   * UnsupportedOperationException}: callers then fence with the JVM-local claims ({@code
+   * dev.rcrt.core.spi.Leases.Held#create}). A store that returns claims must override this.
+   *
+   * @return the stored record
+   * @throws ClaimLostException if {@code fence} is no longer the current, unexpired claim; nothing is written
+   * @throws ConflictException as {@link #create(BreadcrumbCreate)}
+   * @throws ValidationException as {@link #create(BreadcrumbCreate)}
+   */
+  default Breadcrumb create(BreadcrumbCreate create, WorkClaims.Claim fence) {
+    throw new UnsupportedOperationException(getClass().getName() + " offers no claims of its own, so it cannot fence a write;"
+        + " fence through the JVM's claims (Leases.Held.create)");
+  }
+
+  /**
    * Reads the current version of a breadcrumb. For a {@code usage} or {@code hybrid} TTL, this
    * counts as one read.
    *

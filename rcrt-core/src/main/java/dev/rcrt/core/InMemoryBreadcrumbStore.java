@@ -107,6 +107,18 @@ public final class InMemoryBreadcrumbStore implements BreadcrumbStore {
     return new Builder();
   }
 
+  /** The fence is checked and the record written while the claims' monitor is held: a takeover waits for the write. */
+  @Override
+  public Breadcrumb create(BreadcrumbCreate create, WorkClaims.Claim fence) {
+    Objects.requireNonNull(fence, "fence");
+    synchronized (claims) {
+      if (!claims.isCurrent(fence)) {
+        throw new ClaimLostException(fence.key(), "taken over, completed or run out in the store's claims");
+      }
+      return create(create);
+    }
+  }
+
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
     Objects.requireNonNull(create, "create");

@@ -2,13 +2,14 @@ package dev.rcrt.core;
 
 import dev.rcrt.core.internal.TimerThread;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Monotonic time, one-shot timers and waits: the seam through which the tool runner, a call's
+ * Wall time, monotonic time, one-shot timers and waits: the one clock of the SDK, the seam through which the tool runner, a call's
  * deadline, the HTTP tool runtime, the model client's retries and the agent loop measure time and
  * wait. Production code uses {@link #system()}; tests pass a source they move by hand ({@code
  * dev.rcrt.testing.TestClock}), so a timeout fires when the test says so instead of after real
@@ -21,6 +22,14 @@ import java.util.concurrent.TimeoutException;
  * <p>Implementations are thread-safe.
  */
 public interface TimeSource {
+  /**
+   * The wall-clock time now: the one reading of wall time for what the SDK judges by date (lease
+   * ends, approval expiries, a run's deadline, TTLs of claims). The system source reads {@link
+   * Instant#now()}; a test source answers its own time, which moves only when the test moves it.
+   * Never null.
+   */
+  Instant instant();
+
   /**
    * Monotonic nanoseconds, as {@link System#nanoTime()}: only the difference of two readings means
    * anything, and it never decreases.
@@ -68,12 +77,17 @@ public interface TimeSource {
   }
 
   /**
-   * Real time: {@link System#nanoTime()}, one daemon timer thread for the whole JVM (started on first
+   * Real time: {@link Instant#now()}, {@link System#nanoTime()}, one daemon timer thread for the whole JVM (started on first
    * use) and {@link Thread#sleep}. Scheduling and cancelling cost a concurrent-set insert and remove;
    * the thread is woken only when a new task is due before its next wake-up.
    */
   static TimeSource system() {
     return new TimeSource() {
+      @Override
+      public Instant instant() {
+        return Instant.now();
+      }
+
       @Override
       public long nanoTime() {
         return System.nanoTime();

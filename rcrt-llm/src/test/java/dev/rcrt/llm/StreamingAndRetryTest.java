@@ -31,6 +31,11 @@ class StreamingAndRetryTest {
   /** Real time, except that it remembers each retry's wait and never waits: the client sleeps only between retries. */
   private final TimeSource waits = new TimeSource() {
     @Override
+    public java.time.Instant instant() {
+      return java.time.Instant.now();
+    }
+
+    @Override
     public long nanoTime() {
       return System.nanoTime();
     }
@@ -234,6 +239,11 @@ class StreamingAndRetryTest {
   private static final class ManualTime implements TimeSource {
     private long now;
     private final List<Object[]> timers = new ArrayList<>(); // {due, task, cancelled[]}
+
+    @Override
+    public synchronized java.time.Instant instant() {
+      return java.time.Instant.EPOCH.plusNanos(now);
+    }
 
     @Override
     public synchronized long nanoTime() {

@@ -5,6 +5,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.EmbeddingPolicy;
 import dev.rcrt.core.EmbeddingProvider;
@@ -174,16 +175,37 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
 
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
+    return insert(create, null);
+  }
+
+  /** One statement: the claim's row is locked and checked, then the record written, or nothing. */
+  @Override
+  public Breadcrumb create(BreadcrumbCreate create, WorkClaims.Claim fence) {
+    return insert(create, Objects.requireNonNull(fence, "fence"));
+  }
+
+  private Breadcrumb insert(BreadcrumbCreate create, WorkClaims.@Nullable Claim fence) {
     Objects.requireNonNull(create, "create");
     Records.check(create);
     String id = create.id() != null ? create.id() : Ids.random();
-    Breadcrumb stored = Records.created(create, id, clock.instant());
+    Instant now = clock.instant();
+    Breadcrumb stored = Records.created(create, id, now);
     String json = RcrtJson.write(stored);
     return tx.read("create breadcrumb '" + create.title() + "'", c -> {
-      // one statement: the row, unless its id or idempotency key is taken, with its version, event and NOTIFY
-      try (PreparedStatement q = c.prepareStatement(tables.insert())) {
-        Rows.bind(q, id, stored.schemaName(), stored.tags().toArray(String[]::new), RcrtJson.write(stored.context()), json,
-            Rows.expiresAt(stored), Rows.maxReads(stored), create.idempotencyKey());
+      // one statement: the row, unless its id or idempotency key is taken (or its fence lost), with its version, event and NOTIFY
+      try (PreparedStatement q = c.prepareStatement(fence == null ? tables.insert() : tables.insertFenced())) {
+        Object[] row = {id, stored.schemaName(), stored.tags().toArray(String[]::new), RcrtJson.write(stored.context()), json,
+            Rows.expiresAt(stored), Rows.maxReads(stored), create.idempotencyKey()};
+        if (fence == null) {
+          Rows.bind(q, row);
+        } else {
+          Object[] fenced = new Object[row.length + 3];
+          fenced[0] = fence.key();
+          fenced[1] = fence.token();
+          fenced[2] = Rows.at(now);
+          System.arraycopy(row, 0, fenced, 3, row.length);
+          Rows.bind(q, fenced);
+        }
         try (ResultSet rs = q.executeQuery()) {
           if (rs.next()) {
             if (indexer != null) {
@@ -192,6 +214,9 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
             return stored;
           }
         }
+      }
+      if (fence != null && Rows.longValue(c, tables.claimCurrent(), fence.key(), fence.token(), Rows.at(now)) == null) {
+        throw new ClaimLostException(fence.key(), "taken over, completed or run out in the store's work_claims");
       }
       if (create.idempotencyKey() != null) {
         Breadcrumb earlier = Rows.one(c, tables.byIdempotencyKey(), create.idempotencyKey());

@@ -10,6 +10,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.ContextMatch;
 import dev.rcrt.core.MatchOp;
@@ -19,6 +20,7 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TtlType;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.WorkClaims;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -532,6 +534,38 @@ public abstract class BreadcrumbStoreContract {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * The fenced write ({@link BreadcrumbStore#create(BreadcrumbCreate, WorkClaims.Claim)}), for a
+   * store with claims of its own: a current claim writes; a claim taken over, completed or run out
+   * writes nothing and says {@code claim_lost}, also when its idempotency key was used.
+   */
+  @Test
+  void aFencedWriteHappensOnlyWhileItsClaimIsCurrent() {
+    if (store.claims().isEmpty()) {
+      assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "x").build(),
+          new WorkClaims.Claim("k", "a", 1, START.plusSeconds(60)))).isInstanceOf(UnsupportedOperationException.class);
+      return;
+    }
+    WorkClaims claims = store.claims().orElseThrow();
+    Duration lease = Duration.ofSeconds(10);
+    WorkClaims.Claim first = claims.tryClaim("fence", "a", lease).orElseThrow();
+    Breadcrumb written = store.create(BreadcrumbCreate.builder("f.v1", "by a").build(), first);
+    assertThat(store.get(written.id())).isPresent();
+
+    clock.advance(lease.plusSeconds(1)); // a stalls past its lease: not yet taken over, but no longer its to act on
+    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "a, run out").build(), first))
+        .isInstanceOf(ClaimLostException.class).hasMessageContaining("fence");
+    WorkClaims.Claim second = claims.tryClaim("fence", "b", lease).orElseThrow();
+    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "a, taken over").idempotencyKey("once").build(), first))
+        .isInstanceOf(ClaimLostException.class);
+    Breadcrumb byB = store.create(BreadcrumbCreate.builder("f.v1", "by b").idempotencyKey("once").build(), second);
+    assertThat(byB.title()).isEqualTo("by b");
+    claims.complete(second);
+    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "b, completed").build(), second))
+        .isInstanceOf(ClaimLostException.class);
+    assertThat(titles(Selector.schema("f.v1"))).containsExactlyInAnyOrder("by a", "by b");
   }
 
   private BreadcrumbEvent next(BlockingQueue<BreadcrumbEvent> events) throws InterruptedException {

@@ -1,6 +1,7 @@
 package dev.rcrt.tools;
 
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.spi.Leases;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,9 +19,18 @@ import org.jspecify.annotations.Nullable;
  *     still at that version and trusted; otherwise the call fails with {@code tool_changed}.
  * @param handler the code for a pinned {@code tool} whose implementation type the runner does not
  *     load itself (an agent offered as a tool), or null
+ * @param claim the claim the caller acts under (an agent run's), or null: the request record is then
+ *     written fenced by it ({@link Leases.Held#create}), so a caller that lost its claim (stalled
+ *     past its lease, taken over) gets a {@link dev.rcrt.core.ClaimLostException} from {@code call}
+ *     and {@code submit} and the tool does not run
  */
 public record ToolCallOptions(
-    Principal caller, List<String> tags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler) {
+    Principal caller, List<String> tags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler, Leases.@Nullable Held claim) {
+
+  /** Options without a claim. */
+  public ToolCallOptions(Principal caller, List<String> tags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler) {
+    this(caller, tags, tool, handler, null);
+  }
 
   /** Validates and copies. */
   public ToolCallOptions {
@@ -45,16 +55,21 @@ public record ToolCallOptions(
   public ToolCallOptions withTags(String... more) {
     List<String> all = new ArrayList<>(tags);
     all.addAll(List.of(more));
-    return new ToolCallOptions(caller, all, tool, handler);
+    return new ToolCallOptions(caller, all, tool, handler, claim);
   }
 
   /** The same options, running exactly {@code offered}. */
   public ToolCallOptions withTool(ToolDefinition offered) {
-    return new ToolCallOptions(caller, tags, Objects.requireNonNull(offered, "offered"), handler);
+    return new ToolCallOptions(caller, tags, Objects.requireNonNull(offered, "offered"), handler, claim);
   }
 
   /** The same options, running {@code code} for the pinned tool. */
   public ToolCallOptions withHandler(ToolHandler code) {
-    return new ToolCallOptions(caller, tags, tool, Objects.requireNonNull(code, "code"));
+    return new ToolCallOptions(caller, tags, tool, Objects.requireNonNull(code, "code"), claim);
+  }
+
+  /** The same options, writing the request fenced by {@code held} (see {@link #claim()}). */
+  public ToolCallOptions withClaim(Leases.Held held) {
+    return new ToolCallOptions(caller, tags, tool, handler, Objects.requireNonNull(held, "held"));
   }
 }

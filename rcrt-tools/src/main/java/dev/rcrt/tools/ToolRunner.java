@@ -271,12 +271,14 @@ public final class ToolRunner implements AutoCloseable {
    *
    * @return the stored {@code tool.request.v1}
    * @throws dev.rcrt.core.ConflictException if a request with this id is stored already
+   * @throws dev.rcrt.core.ClaimLostException if {@code options} name a claim that is no longer held; nothing is written
    */
   public Breadcrumb submit(ToolRequest request, ToolCallOptions options) {
     // recorded as a direct call records it: without a secret value the runner knows (a key the model echoed)
     com.fasterxml.jackson.databind.JsonNode input = chain.scrub(request.input());
     ToolRequest recorded = input == request.input() ? request : request.withInput(input);
-    return store.create(recorded.toBreadcrumb(options.tags(), options.caller(), options.tool()));
+    dev.rcrt.core.BreadcrumbCreate write = recorded.toBreadcrumb(options.tags(), options.caller(), options.tool());
+    return options.claim() != null ? options.claim().create(write) : store.create(write);
   }
 
   /**

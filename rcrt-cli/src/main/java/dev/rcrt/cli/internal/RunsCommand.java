@@ -11,7 +11,6 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
-import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -34,7 +33,7 @@ import picocli.CommandLine.Spec;
 public final class RunsCommand extends GroupCommand {
 
   static Runs runs(Workspace workspace) {
-    return new Runs(workspace.store(), dev.rcrt.tools.ToolTrustPolicy.defaults(), Clock.systemUTC());
+    return new Runs(workspace.store(), dev.rcrt.tools.ToolTrustPolicy.defaults(), dev.rcrt.core.TimeSource.system());
   }
 
   @Command(name = "list", description = "One line per run, newest first: id, status, agent, last write, what it waits for.")

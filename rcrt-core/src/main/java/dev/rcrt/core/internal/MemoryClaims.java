@@ -7,25 +7,40 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@link WorkClaims} in one JVM's memory, on a clock. Completed keys are remembered until {@link
  * #forget} (the in-memory store forgets a request's key when the request is deleted or purged).
  */
 public final class MemoryClaims implements WorkClaims {
-  private final Clock clock;
+  private final Supplier<Instant> clock;
   private final Map<String, State> states = new HashMap<>();
 
   private record State(String owner, long token, Instant expiresAt, boolean done) {}
 
   public MemoryClaims(Clock clock) {
-    this.clock = clock;
+    this(clock::instant);
+  }
+
+  /** Claims judged on the wall time {@code now} reads. */
+  public MemoryClaims(Supplier<Instant> now) {
+    this.clock = now;
+  }
+
+  /**
+   * Whether {@code claim} is the key's current claim: same token, not completed, lease not run out.
+   * Callers that must act atomically with this answer hold this object's monitor meanwhile.
+   */
+  public synchronized boolean isCurrent(Claim claim) {
+    State s = states.get(claim.key());
+    return s != null && !s.done && s.token == claim.token() && s.expiresAt.isAfter(clock.get());
   }
 
   @Override
   public synchronized Optional<Claim> tryClaim(String key, String owner, Duration lease) {
     State s = states.get(key);
-    Instant now = clock.instant();
+    Instant now = clock.get();
     if (s != null && (s.done || s.expiresAt.isAfter(now))) {
       return Optional.empty();
     }
@@ -37,10 +52,10 @@ public final class MemoryClaims implements WorkClaims {
   @Override
   public synchronized Optional<Claim> renew(Claim claim, Duration lease) {
     State s = states.get(claim.key());
-    if (s == null || s.done || s.token != claim.token() || !s.expiresAt.isAfter(clock.instant())) {
+    if (s == null || s.done || s.token != claim.token() || !s.expiresAt.isAfter(clock.get())) {
       return Optional.empty();
     }
-    State next = new State(s.owner, s.token, clock.instant().plus(lease), false);
+    State next = new State(s.owner, s.token, clock.get().plus(lease), false);
     states.put(claim.key(), next);
     return Optional.of(new Claim(claim.key(), s.owner, s.token, next.expiresAt));
   }
@@ -49,7 +64,7 @@ public final class MemoryClaims implements WorkClaims {
   public synchronized void complete(Claim claim) {
     State s = states.get(claim.key());
     long token = s == null ? claim.token() : s.token;
-    states.put(claim.key(), new State(claim.owner(), token, clock.instant(), true));
+    states.put(claim.key(), new State(claim.owner(), token, clock.get(), true));
   }
 
   @Override
@@ -63,7 +78,7 @@ public final class MemoryClaims implements WorkClaims {
   @Override
   public synchronized Optional<Instant> heldUntil(String key) {
     State s = states.get(key);
-    return s == null || s.done || !s.expiresAt.isAfter(clock.instant()) ? Optional.empty() : Optional.of(s.expiresAt);
+    return s == null || s.done || !s.expiresAt.isAfter(clock.get()) ? Optional.empty() : Optional.of(s.expiresAt);
   }
 
   @Override

@@ -1,34 +1,71 @@
 package dev.rcrt.core.spi;
 
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.WorkClaims.Claim;
-import java.time.Clock;
+import dev.rcrt.core.internal.MemoryClaims;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Work taken under a {@link WorkClaims} lease and kept while it runs: {@link #take} claims a key
- * and renews the claim every third of the lease on a {@link TimeSource} timer until the holder
- * {@linkplain Held#complete completes} or {@linkplain Held#release releases} it. A holder that
- * dies stops renewing, and another worker takes the key over once the lease has run out. Used by
- * listening tool runners (one per {@code tool.request.v1}) and agent runs (one per turn).
+ * The claims one worker holds under {@link WorkClaims} leases, and the one thread that renews them.
+ * {@link #take} claims a key; the claim is then renewed every third of its lease until the holder
+ * {@linkplain Held#complete completes}, {@linkplain Held#release releases} or {@linkplain Held#stop
+ * stops} it. The {@link TimeSource}'s timer only hands a due renewal to this object's own thread,
+ * which does the store I/O: a slow store delays no other timer, and a renewal never waits behind
+ * another worker's I/O. A holder that dies stops renewing, and another worker takes the key over
+ * once the lease has run out.
+ *
+ * <p>A holder acts only while it holds: {@link Held#valid()} is false once a renewal found the
+ * claim lost or once a lease's worth of time has passed since the last renewal was sent (a stalled
+ * process cannot know whether it still holds), {@link Held#verify()} asks the claims now, and
+ * {@link Held#create} writes a record fenced by the claim. Renewals are counted and their lateness
+ * measured ({@link #stats()}); one later than a third of the lease is logged.
+ *
+ * <p>Used by agent runs (one claim per run step) and listening tool runners (one per {@code
+ * tool.request.v1}). Thread-safe. {@link #close()} stops every renewal and the thread; claims still
+ * held then run out.
  */
-public final class Leases {
+public final class Leases implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Leases.class);
   private static final Map<BreadcrumbStore, WorkClaims> LOCAL = new WeakHashMap<>();
 
-  private Leases() {}
+  private final TimeSource time;
+  private final ExecutorService renewer;
+  private final Set<Held> holding = ConcurrentHashMap.newKeySet();
+  private final AtomicLong renewals = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong maxLateNanos = new AtomicLong();
+  private volatile boolean closed;
+
+  /**
+   * @param name names the renewal thread ({@code <name>-leases}), a daemon
+   * @param time when renewals are due, and how long a lease lasts
+   */
+  public Leases(String name, TimeSource time) {
+    this.time = time;
+    this.renewer = Executors.newSingleThreadExecutor(DaemonThreads.factory(name + "-leases"));
+  }
 
   /**
    * The store's claims, or, for a store that has none, claims shared by every worker of this JVM
-   * on that store, judged on the first such worker's time when it is a {@link Clock} (a test
-   * clock), else on the system clock.
+   * on that store, judged on the first such worker's {@link TimeSource#instant()}.
    */
   public static WorkClaims claimsOf(BreadcrumbStore store, TimeSource time) {
     Optional<WorkClaims> own = store.claims();
@@ -36,56 +73,149 @@ public final class Leases {
       return own.get();
     }
     synchronized (LOCAL) {
-      return LOCAL.computeIfAbsent(store, s -> WorkClaims.inMemory(time instanceof Clock clock ? clock : Clock.systemUTC()));
+      return LOCAL.computeIfAbsent(store, s -> new MemoryClaims(time::instant));
     }
+  }
+
+  /**
+   * What renewals did so far.
+   *
+   * @param renewals renewals sent
+   * @param lost renewals that found the claim taken over, completed or run out
+   * @param failed renewals the claims could not answer (the store failed)
+   * @param maxLateness the most a renewal started after it was due (a busy or stalled process)
+   * @param held claims held now
+   */
+  public record Stats(long renewals, long lost, long failed, Duration maxLateness, int held) {}
+
+  /** What renewals did so far; see {@link Stats}. */
+  public Stats stats() {
+    return new Stats(renewals.get(), lost.get(), failed.get(), Duration.ofNanos(maxLateNanos.get()), holding.size());
   }
 
   /**
    * Claims {@code key} for {@code owner} and keeps renewing it.
    *
+   * @param store the store fenced writes go to ({@link Held#create}); its claims are {@code claims}
+   *     or, for a store without claims, this JVM's ({@link #claimsOf})
    * @return the held claim, or empty when another worker holds the key or it is completed
+   * @throws IllegalStateException after {@link #close()}
    * @throws RuntimeException what the claims throw (the store is unreachable)
    */
-  public static Optional<Held> take(WorkClaims claims, String key, String owner, Duration lease, TimeSource time) {
-    return claims.tryClaim(key, owner, lease).map(c -> new Held(claims, c, lease, time));
+  public Optional<Held> take(BreadcrumbStore store, WorkClaims claims, String key, String owner, Duration lease) {
+    if (closed) {
+      throw new IllegalStateException("these leases are closed");
+    }
+    long sent = time.nanoTime();
+    return claims.tryClaim(key, owner, lease).map(c -> {
+      Held held = new Held(store, claims, c, lease, sent);
+      holding.add(held);
+      held.schedule();
+      return held;
+    });
+  }
+
+  /** Stops every renewal (claims still held run out) and the renewal thread. Idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    holding.forEach(Held::stop);
+    renewer.shutdownNow();
   }
 
   /** A claim being renewed. Thread-safe. */
-  public static final class Held {
+  public final class Held {
+    private final BreadcrumbStore store;
     private final WorkClaims claims;
     private final Duration lease;
-    private final TimeSource time;
     private Claim claim;
+    /** {@link TimeSource#nanoTime()} by which the claim may have run out: a lease after the last successful claim or renewal was sent. */
+    private long validUntil;
+    private long due;
     private boolean stopped;
     private boolean lost;
-    private TimeSource.Timer next;
+    private TimeSource.@Nullable Timer next;
 
-    private Held(WorkClaims claims, Claim claim, Duration lease, TimeSource time) {
+    private Held(BreadcrumbStore store, WorkClaims claims, Claim claim, Duration lease, long sent) {
+      this.store = store;
       this.claims = claims;
       this.claim = claim;
       this.lease = lease;
-      this.time = time;
+      this.validUntil = sent + lease.toNanos();
+    }
+
+    private synchronized void schedule() {
+      if (stopped || lost || closed) {
+        return;
+      }
+      Duration every = lease.dividedBy(3);
+      due = time.nanoTime() + every.toNanos();
+      next = time.schedule(every, () -> {
+        try {
+          renewer.execute(this::renew);
+        } catch (RejectedExecutionException closing) {
+          LOG.debug("leases closed; the claim on '{}' runs out", claim.key());
+        }
+      });
+    }
+
+    /** On the renewal thread: one renewal, then the next one scheduled. Holds no lock during the store's I/O. */
+    private void renew() {
+      Claim current;
+      long lateBy;
       synchronized (this) {
-        this.next = time.schedule(lease.dividedBy(3), this::renew);
+        if (stopped || lost) {
+          return;
+        }
+        current = claim;
+        lateBy = time.nanoTime() - due;
+      }
+      maxLateNanos.accumulateAndGet(lateBy, Math::max);
+      if (lateBy > lease.toNanos() / 3) {
+        LOG.warn("renewed the claim on '{}' {} ms late (lease {} ms): this process was busy or stalled", current.key(),
+            lateBy / 1_000_000, lease.toMillis());
+      }
+      try {
+        renewed(current);
+      } catch (ClaimLostException e) {
+        return;
+      } catch (RuntimeException e) {
+        failed.incrementAndGet();
+        LOG.warn("could not renew the claim on '{}': {}", current.key(), e.getMessage());
+      }
+      schedule();
+    }
+
+    /** Renews {@code current} now, on the calling thread; throws when it was lost. */
+    private void renewed(Claim current) {
+      long sent = time.nanoTime();
+      renewals.incrementAndGet();
+      Optional<Claim> renewed = claims.renew(current, lease);
+      synchronized (this) {
+        if (stopped && !lost) {
+          return; // completed or released meanwhile: nothing was lost
+        }
+        if (renewed.isEmpty()) {
+          markLost("a renewal found it taken over, completed or run out");
+          throw new ClaimLostException(current.key(), "a renewal found it taken over, completed or run out");
+        }
+        if (!stopped && !lost && renewed.get().token() == claim.token()) {
+          claim = renewed.get();
+          validUntil = Math.max(validUntil, sent + lease.toNanos());
+        }
       }
     }
 
-    private synchronized void renew() {
-      if (stopped) {
-        return;
+    private synchronized void markLost(String why) {
+      if (!lost) {
+        lost = true;
+        Leases.this.lost.incrementAndGet();
+        holding.remove(this);
+        LOG.warn("lost the claim on '{}' while holding it ({}): this worker stops acting on it", claim.key(), why);
       }
-      try {
-        Optional<Claim> renewed = claims.renew(claim, lease);
-        if (renewed.isEmpty()) {
-          lost = true;
-          LOG.warn("lost the claim on '{}' while holding it: another worker may have taken it over", claim.key());
-          return;
-        }
-        claim = renewed.get();
-      } catch (RuntimeException e) {
-        LOG.warn("could not renew the claim on '{}': {}", claim.key(), e.getMessage());
+      if (next != null) {
+        next.cancel();
       }
-      next = time.schedule(lease.dividedBy(3), this::renew);
     }
 
     /** The claim as last renewed. */
@@ -93,9 +223,85 @@ public final class Leases {
       return claim;
     }
 
-    /** Whether a renewal found the claim taken over or completed by someone else. */
+    /** Whether a renewal or a fenced write found the claim taken over, completed or run out. */
     public synchronized boolean lost() {
       return lost;
+    }
+
+    /**
+     * Whether this worker may still act: not lost, not stopped, and less than a lease has passed
+     * since the last successful renewal was sent. A process that was stalled longer than its lease
+     * finds this false even if nobody took its claim over yet.
+     */
+    public synchronized boolean valid() {
+      return !lost && !stopped && time.nanoTime() - validUntil < 0;
+    }
+
+    /**
+     * Checks with the claims, now, that this worker still holds the claim (a renewal on the calling
+     * thread): the check before a side effect such as a tool call.
+     *
+     * @throws ClaimLostException if it does not
+     * @throws RuntimeException what the claims throw (the store is unreachable)
+     */
+    public void verify() {
+      Claim current;
+      synchronized (this) {
+        if (!valid()) {
+          throw lapsed();
+        }
+        current = claim;
+      }
+      renewed(current);
+    }
+
+    /**
+     * Checks, without asking the claims, that this worker may still act ({@link #valid()}).
+     *
+     * @throws ClaimLostException if it may not
+     */
+    public synchronized void check() {
+      if (!valid()) {
+        throw lapsed();
+      }
+    }
+
+    private ClaimLostException lapsed() {
+      String why = lost ? "found lost" : stopped ? "no longer renewed" : "its lease of " + lease.toMillis() + " ms ran out before it was renewed";
+      markLost(why);
+      return new ClaimLostException(claim.key(), why);
+    }
+
+    /**
+     * Writes {@code create} fenced by this claim: in the store's own claims, checked in the same
+     * atomic step as the write ({@link BreadcrumbStore#create(BreadcrumbCreate, Claim)}); in this
+     * JVM's claims (a store without claims), checked and written while they are locked.
+     *
+     * @return the stored record
+     * @throws ClaimLostException if the claim is lost or its lease may have run out; nothing is written
+     */
+    public Breadcrumb create(BreadcrumbCreate create) {
+      Claim fence;
+      synchronized (this) {
+        if (!valid()) {
+          throw lapsed();
+        }
+        fence = claim;
+      }
+      try {
+        if (store.claims().isPresent()) {
+          return store.create(create, fence);
+        }
+        synchronized (claims) {
+          if (claims instanceof MemoryClaims local && !local.isCurrent(fence)) {
+            throw new ClaimLostException(fence.key(), "taken over, completed or run out in this JVM's claims");
+          }
+          return store.create(create);
+        }
+      } catch (ClaimLostException e) {
+        markLost("a fenced write found it taken over, completed or run out");
+        throw e;
+      }
     }
 
     /** Stops renewing and marks the work done: nobody can claim the key again. */
@@ -103,15 +309,25 @@ public final class Leases {
       claims.complete(stop());
     }
 
-    /** Stops renewing and gives the key back, so another worker may take it now. */
+    /** Stops renewing and gives the key back, so another worker may take it now; a lost claim is left as it is. */
     public void release() {
-      claims.release(stop());
+      boolean wasLost;
+      synchronized (this) {
+        wasLost = lost;
+      }
+      Claim last = stop();
+      if (!wasLost) {
+        claims.release(last);
+      }
     }
 
     /** Stops renewing and leaves the claim to run out (for a holder that can no longer reach the claims). */
     public synchronized Claim stop() {
       stopped = true;
-      next.cancel();
+      holding.remove(this);
+      if (next != null) {
+        next.cancel();
+      }
       return claim;
     }
   }

@@ -66,6 +66,26 @@ public final class Tables {
         + recorded("ins", "CREATED");
   }
 
+  /**
+   * {@link #insert()} fenced by a claim: the row is written only if the claim named by the last
+   * three parameters (key, token, now) is the key's current, unexpired claim, whose row the
+   * statement locks ({@code FOR SHARE}) so that a takeover waits for this write and a takeover that
+   * committed first makes the check fail.
+   */
+  public String insertFenced() {
+    return "WITH fence AS (SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > ? FOR SHARE),"
+        + " ins AS (INSERT INTO " + breadcrumbs
+        + " (id, version, schema_name, tags, context, record, expires_at, max_reads, idempotency_key)"
+        + " SELECT ?, 1, ?, ?, ?::jsonb, ?::json, ?, ?, ? FROM fence ON CONFLICT DO NOTHING"
+        + " RETURNING id, seq, version, record, expires_at, max_reads)"
+        + recorded("ins", "CREATED");
+  }
+
+  /** Whether the claim (key, token) is current and unexpired at {@code ?}. */
+  public String claimCurrent() {
+    return "SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > ?";
+  }
+
   /** Writes an update of a record locked by {@link #recordLock()}, with its version, event and wake-up, in one statement. */
   public String update() {
     return "WITH up AS (UPDATE " + breadcrumbs

@@ -5,11 +5,13 @@ import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentException;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.Leases;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ApprovalRequest;
@@ -107,7 +109,7 @@ final class CallDispatcher {
    *
    * @return null when every call has its response; else what the run waits for
    */
-  @Nullable Waiting run(Round round, Offer offer, String session, String runId, String roundRef, RunRecords run) {
+  @Nullable Waiting run(Round round, Offer offer, String session, String runId, String roundRef, RunRecords run, Leases.Held held) {
     List<Round.Call> open = new ArrayList<>();
     for (Round.Call c : round.calls()) {
       if (c.requestId() != null && !run.responses.containsKey(c.requestId())) {
@@ -116,12 +118,12 @@ final class CallDispatcher {
     }
     List<Outcome> outcomes = new ArrayList<>();
     if (open.size() == 1) {
-      outcomes.add(run(open.get(0), offer, session, runId, roundRef, run.requests.get(open.get(0).requestId())));
+      outcomes.add(run(open.get(0), offer, session, runId, roundRef, run.requests.get(open.get(0).requestId()), held));
     } else {
       List<Future<Outcome>> running = new ArrayList<>();
       for (Round.Call c : open) {
         Breadcrumb stored = run.requests.get(c.requestId());
-        running.add(pool.submit(settings.observer().carry(() -> run(c, offer, session, runId, roundRef, stored))));
+        running.add(pool.submit(settings.observer().carry(() -> run(c, offer, session, runId, roundRef, stored, held))));
       }
       for (int i = 0; i < open.size(); i++) {
         outcomes.add(joined(running.get(i), open.get(i)));
@@ -142,6 +144,9 @@ final class CallDispatcher {
     try {
       return running.get();
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof ClaimLostException lost) {
+        throw lost; // the run was lost while its calls were being made: abandon the step
+      }
       return new Outcome(null, new Waiting("a retry of '" + call.tool() + "' (its dispatch failed: " + e.getCause() + ")", false, null));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -150,7 +155,7 @@ final class CallDispatcher {
   }
 
   /** One open call: made, run again, or waited for. */
-  private Outcome run(Round.Call c, Offer offer, String session, String runId, String roundRef, @Nullable Breadcrumb stored) {
+  private Outcome run(Round.Call c, Offer offer, String session, String runId, String roundRef, @Nullable Breadcrumb stored, Leases.Held held) {
     String requestId = Objects.requireNonNull(c.requestId(), "requestId");
     String toolName = Objects.requireNonNull(c.tool(), "tool");
     ToolDefinition tool = offer.byName().get(toolName);
@@ -161,12 +166,13 @@ final class CallDispatcher {
         return new Outcome(runner.fail(stored, ToolErrorCode.TOOL_FAILED,
             "agent '" + toolName + "' was interrupted before it answered (its process stopped); call it again if still needed"), null);
       }
-      return settings.eventMode() ? awaited(stored, toolName) : answered(runner.run(stored), toolName);
+      return settings.eventMode() ? awaited(stored, toolName) : answered(runAgain(stored, held), toolName);
     }
     JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
     ToolRequest request =
         new ToolRequest(requestId, toolName, input, agent.agentId(), new ToolRequest.ModelCall(c.call().id(), c.call().name(), roundRef));
-    ToolCallOptions options = ToolCallOptions.by(Principal.agent(agent.agentId())).withTags("session:" + session, "run:" + runId);
+    // the request is written fenced by the run's claim: a holder that lost the run makes no call
+    ToolCallOptions options = ToolCallOptions.by(Principal.agent(agent.agentId())).withTags("session:" + session, "run:" + runId).withClaim(held);
     if (tool != null) {
       options = options.withTool(tool);
     }
@@ -182,8 +188,14 @@ final class CallDispatcher {
       return answered(runner.call(request, options), toolName);
     } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
       Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
-      return settings.eventMode() ? awaited(again, toolName) : answered(runner.run(again), toolName);
+      return settings.eventMode() ? awaited(again, toolName) : answered(runAgain(again, held), toolName);
     }
+  }
+
+  /** Runs a request written before (by this run's earlier holder) again, once the claim is confirmed held: no tool runs for a lost run. */
+  private ToolResponse runAgain(Breadcrumb stored, Leases.Held held) {
+    held.verify();
+    return settings.runner().run(stored);
   }
 
   /** A direct call's response, or, when it waits for approval, the wait. */
@@ -217,7 +229,7 @@ final class CallDispatcher {
       return new Outcome(null, approvalWait(stored.id(), tool, asked));
     }
     Instant due = stored.createdAt().plus(settings.responseTimeout());
-    if (!settings.clock().instant().isBefore(due)) {
+    if (!settings.time().instant().isBefore(due)) {
       return new Outcome(settings.runner().fail(stored, ToolErrorCode.TOOL_TIMEOUT, "no tool runner answered request " + stored.id()
           + " within " + settings.responseTimeout().toMillis() + " ms; none may be listening on this store"), null);
     }

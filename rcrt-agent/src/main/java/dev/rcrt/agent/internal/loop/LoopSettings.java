@@ -3,10 +3,10 @@ package dev.rcrt.agent.internal.loop;
 import dev.rcrt.agent.AgentObserver;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
+import dev.rcrt.core.spi.Leases;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
-import java.time.Clock;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param budget shared by every turn: caches token counts and relevance documents (thread-safe)
  * @param observer told of each turn (tracing)
  * @param claims where runs are claimed: the store's, else shared by this JVM
+ * @param leases the executor's claims on runs and the one thread that renews them, closed with the executor
  * @param owner who this executor claims runs as
  * @param runLease how long a run's claim lasts unrenewed
  * @param turnTimeout how long a run may take, not counting time waiting for approval
@@ -40,15 +41,8 @@ public record LoopSettings(
     ToolBudget budget,
     AgentObserver observer,
     WorkClaims claims,
+    Leases leases,
     String owner,
     Duration runLease,
     Duration turnTimeout) {
-
-  /**
-   * The wall clock of {@link #time()}: the time itself when it is a {@link Clock} (a test clock),
-   * else the system UTC clock. Deadlines and lease ends are instants on it.
-   */
-  public Clock clock() {
-    return time instanceof Clock c ? c : Clock.systemUTC();
-  }
 }

@@ -3,9 +3,9 @@ package dev.rcrt.agent.internal.loop;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
-import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.llm.ChatResponse;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
@@ -21,19 +21,20 @@ public final class RunAnswer {
   /**
    * Writes the answer of {@code run} (or returns the one it has).
    *
+   * @param store writes the record: the store's {@code create}, or a holder's fenced create
    * @param last the model's answer that ends the run, which is no recorded round (its model and
    *     usage count), or null when the run ends otherwise
    * @param shape a last change to the record (an envelope agent's own title and tags), or identity
    * @return the stored answer
    */
   public static Breadcrumb write(
-      BreadcrumbStore store, RunRecords run, @Nullable ChatResponse last, String session, String questionId, String message, AgentResponse.Status status,
+      Function<BreadcrumbCreate, Breadcrumb> store, RunRecords run, @Nullable ChatResponse last, String session, String questionId, String message, AgentResponse.Status status,
       AgentResponse.@Nullable Error error, UnaryOperator<BreadcrumbCreate> shape) {
     Counters turn = Counters.of(run, last);
     AgentResponse response =
         new AgentResponse("", session, run.agentId, questionId, message, turn.model, status, turn.rounds, turn.toolCalls, turn.usage(), error);
     BreadcrumbCreate written = response.toBreadcrumb().withTags(List.of(RunIds.tag(run.runId))).withIdempotencyKey(RunIds.answerKey(run.runId));
-    return store.create(shape.apply(written));
+    return store.apply(shape.apply(written));
   }
 
   /** Counters of one run, from its records. */

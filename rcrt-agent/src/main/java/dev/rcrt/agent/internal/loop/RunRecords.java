@@ -176,8 +176,12 @@ public final class RunRecords {
     List<String> ignored = new ArrayList<>();
     for (Breadcrumb d : decisions) {
       try {
-        if (!ApprovalDecision.fromBreadcrumb(d).countsFor(approvers)) {
+        ApprovalDecision decision = ApprovalDecision.fromBreadcrumb(d);
+        Instant expired = lateFor(d, decision.requestId());
+        if (!decision.countsFor(approvers)) {
           ignored.add(d.id() + " by " + Principal.writerOf(d));
+        } else if (expired != null) {
+          ignored.add(d.id() + " by " + Principal.writerOf(d) + " (recorded " + d.createdAt() + ", after the request expired at " + expired + ")");
         }
       } catch (ValidationException malformed) {
         ignored.add(d.id() + " (malformed: " + malformed.getMessage() + ")");
@@ -202,12 +206,18 @@ public final class RunRecords {
     return "";
   }
 
-  /** The first decision on {@code requestId} that counts, or null. */
+  /** The expiry of {@code requestId}'s approval request when decision {@code d} was recorded after it, else null. */
+  private @Nullable Instant lateFor(Breadcrumb d, String requestId) {
+    ApprovalRequest asked = approvals.get(requestId);
+    return asked != null && d.createdAt().isAfter(asked.expiresAt()) ? asked.expiresAt() : null;
+  }
+
+  /** The first decision on {@code requestId} that counts (by an approver, recorded before the request expired), or null. */
   @Nullable ApprovalDecision accepted(String requestId, java.util.Set<Principal> approvers) {
     for (Breadcrumb d : decisions) {
       try {
         ApprovalDecision decision = ApprovalDecision.fromBreadcrumb(d);
-        if (decision.requestId().equals(requestId) && decision.countsFor(approvers)) {
+        if (decision.requestId().equals(requestId) && decision.countsFor(approvers) && lateFor(d, requestId) == null) {
           return decision;
         }
       } catch (ValidationException malformed) {

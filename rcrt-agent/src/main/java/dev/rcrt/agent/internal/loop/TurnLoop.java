@@ -9,6 +9,7 @@ import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
@@ -20,7 +21,6 @@ import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.StreamListener;
 import dev.rcrt.llm.ToolCall;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +29,8 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One agent's runs, in the design's order: discover and offer ({@link Offers}) → build the
@@ -47,13 +49,14 @@ import org.jspecify.annotations.Nullable;
  * chain's). Thread-safe.
  */
 public final class TurnLoop {
+  private static final Logger LOG = LoggerFactory.getLogger(TurnLoop.class);
   private final LoopSettings settings;
   private final AgentDefinition agent;
   private final int depth;
   private final BreadcrumbStore store;
   private final Offers offers;
   private final CallDispatcher dispatcher;
-  private final Clock clock;
+  private final dev.rcrt.core.TimeSource clock;
 
   /**
    * @param pool runs the parallel calls of one answer; owned by the caller
@@ -65,7 +68,7 @@ public final class TurnLoop {
     this.store = settings.runner().store();
     this.offers = new Offers(settings, agent, depth);
     this.dispatcher = new CallDispatcher(settings, agent, pool, this::askSpecialist);
-    this.clock = settings.clock();
+    this.clock = settings.time();
   }
 
   /**
@@ -171,9 +174,15 @@ public final class TurnLoop {
     return store.get(started).map(t -> take(t, false));
   }
 
+  /**
+   * Takes the run's steps under its claim. A step whose claim is lost meanwhile (this process was
+   * stalled past its lease and another took the run over, or the lease ran out) is abandoned before
+   * its next write or call: nothing it would have written is written, and the run is looked at
+   * again a lease later (by then its new holder has answered it, or has died and left it).
+   */
   private Progress take(Breadcrumb received, boolean fresh) {
     String runId = runIdOf(received);
-    Optional<Leases.Held> held = Leases.take(settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease(), settings.time());
+    Optional<Leases.Held> held = settings.leases().take(store, settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease());
     if (held.isEmpty()) {
       return elsewhere(runId);
     }
@@ -182,7 +191,13 @@ public final class TurnLoop {
     try {
       RunRecords records = fresh ? new RunRecords(runId, agent.agentId(), settings.runner().policy())
           : RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
-      progress = steps(received, runId, records);
+      progress = steps(received, runId, records, held.get());
+    } catch (ClaimLostException lost) {
+      held.get().stop();
+      observed.ended(null, null);
+      LOG.warn("agent '{}' abandoned its step of run '{}' without acting on it: {}", agent.agentId(), runId, lost.getMessage());
+      return new Progress(runId, null, Run.Status.RUNNING, "another process may have taken this run over",
+          clock.instant().plus(settings.runLease()));
     } catch (RuntimeException | Error e) {
       held.get().release();
       observed.ended(null, e);
@@ -215,7 +230,7 @@ public final class TurnLoop {
         : new Progress(runId, null, Run.Status.RUNNING, "the run was just released", clock.instant()); // released a moment ago: look again now
   }
 
-  private Progress steps(Breadcrumb received, String runId, RunRecords run) {
+  private Progress steps(Breadcrumb received, String runId, RunRecords run, Leases.Held held) {
     if (run.answer != null) {
       return new Progress(runId, run.answer, Run.Status.DONE, "", null);
     }
@@ -226,7 +241,7 @@ public final class TurnLoop {
     Offer offer = offers.offer(said.content(), session, llm.name(), trigger.context());
     List<ChatMessage> messages =
         opening(offer, SessionMemory.before(store, trigger.question(), session, settings.historyLimit()), said.content());
-    RunContext ctx = new RunContext(runId, session, trigger, offer);
+    RunContext ctx = new RunContext(runId, session, trigger, offer, held);
     Instant started = run.startedAt != null ? run.startedAt : clock.instant();
     Instant deadline = deadline(started, run);
 
@@ -247,7 +262,7 @@ public final class TurnLoop {
       }
       Round last = run.lastRound();
       if (last != null && replayed < last.index()) {
-        CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), run);
+        CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), run, held);
         if (waiting != null) {
           Instant wake = waiting.wakeAt() == null || waiting.wakeAt().isAfter(deadline) ? deadline : waiting.wakeAt();
           return new Progress(runId, null, waiting.approval() ? Run.Status.WAITING_FOR_APPROVAL : Run.Status.WAITING_FOR_TOOLS,
@@ -270,6 +285,7 @@ public final class TurnLoop {
         return answered(ctx, run, null, envelopeOf(last), limit, AgentResponse.Status.ROUND_LIMIT, null);
       }
       ChatRequest request = request(offer, llm, messages);
+      held.check(); // a holder that lost the run asks nothing: the model's time and tokens are its new holder's to spend
       StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
       ChatResponse response = listener != null ? settings.llm().chat(request, listener) : settings.llm().chat(request);
       if (response.model() == null) {
@@ -284,7 +300,7 @@ public final class TurnLoop {
       }
       // recorded without any secret value the runner knows (a key the model echoed); this process's calls still get their input
       BreadcrumbCreate record = round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started);
-      run.addLive(store.create(record.withContext(settings.runner().scrub(record.context()))), round);
+      run.addLive(held.create(record.withContext(settings.runner().scrub(record.context()))), round); // fenced: a lost holder records nothing
     }
   }
 
@@ -302,7 +318,7 @@ public final class TurnLoop {
   }
 
   /** What one run's steps share. */
-  private record RunContext(String runId, String session, Trigger trigger, Offer offer) {}
+  private record RunContext(String runId, String session, Trigger trigger, Offer offer, Leases.Held held) {}
 
   /** Identifies round {@code index}'s calls on their requests ({@code round}), for session memory. */
   private static String roundRef(RunContext ctx, int index) {
@@ -398,7 +414,7 @@ public final class TurnLoop {
   private Progress answered(
       RunContext ctx, RunRecords run, @Nullable ChatResponse last, @Nullable Envelope envelope, String message,
       AgentResponse.Status status, AgentResponse.@Nullable Error error) {
-    Breadcrumb stored = RunAnswer.write(store, run, last, ctx.session(), ctx.trigger().question().id(), message, status, error,
+    Breadcrumb stored = RunAnswer.write(ctx.held()::create, run, last, ctx.session(), ctx.trigger().question().id(), message, status, error,
         envelope == null ? b -> b : envelope::decorate);
     run.add(stored);
     return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);
@@ -419,7 +435,7 @@ public final class TurnLoop {
     if (run.answer != null) {
       return run.answer;
     }
-    return RunAnswer.write(store, run, null, UserMessage.sessionOf(trigger), Trigger.questionId(trigger), message, status, error, b -> b);
+    return RunAnswer.write(store::create, run, null, UserMessage.sessionOf(trigger), Trigger.questionId(trigger), message, status, error, b -> b);
   }
 
   /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */

@@ -15,7 +15,7 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.internal.SecretValues;
-import java.time.Clock;
+import dev.rcrt.core.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -38,7 +38,7 @@ final class ApprovalLink implements RealToolChain.Link {
   private static final Logger LOG = LoggerFactory.getLogger(ApprovalLink.class);
 
   /** How approvals are decided when no handler does it on the spot. */
-  record Records(BreadcrumbStore store, Clock clock, Duration expiry, Set<Principal> approvers, SecretValues known) {}
+  record Records(BreadcrumbStore store, TimeSource clock, Duration expiry, Set<Principal> approvers, SecretValues known) {}
 
   private final @Nullable ApprovalHandler handler;
   private final Predicate<ToolDefinition> policy;
@@ -84,16 +84,23 @@ final class ApprovalLink implements RealToolChain.Link {
 
   /**
    * The recorded decision: null to run, else why not; throws {@code tool_approval_pending} after
-   * writing the approval request when there is none yet.
+   * writing the approval request when there is none yet. A decision the store recorded after the
+   * request's {@code expires_at} does not count: the call is denied as expired, whoever decided.
    */
   private @Nullable String fromRecords(CallState call, ToolDefinition tool) {
     String requestId = call.request.requestId();
-    ApprovalDecision decision = decision(requestId);
+    Instant now = records.clock().instant();
+    List<Breadcrumb> earlier =
+        records.store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + requestId), 1, 0);
+    Instant expires = earlier.isEmpty() ? null : ApprovalRequest.fromBreadcrumb(earlier.get(0)).expiresAt();
+    ApprovalDecision decision = decision(requestId, expires);
     if (decision != null) {
       String by = " by " + decision.decidedBy() + (decision.reason() == null ? "" : " (" + decision.reason() + ")");
       return decision.approved() ? null : by;
     }
-    Instant now = records.clock().instant();
+    if (expires != null && !now.isBefore(expires)) {
+      return ": its approval request expired at " + expires + " without a decision in time";
+    }
     List<String> tags = ExecutionChain.conversationTags(call.tags);
     String runId = tags.stream().filter(t -> t.startsWith("run:")).map(t -> t.substring(4)).findFirst().orElse(null);
     ApprovalRequest asked = new ApprovalRequest(requestId, tool.name(), tool.sourceId(), records.known().scrub(call.request.input()),
@@ -106,14 +113,23 @@ final class ApprovalLink implements RealToolChain.Link {
         "the call to '" + tool.name() + "' waits for approval until " + stored.expiresAt() + " (request " + requestId + ")");
   }
 
-  /** The first decision on {@code requestId} by an approver; others are ignored and logged. */
-  private @Nullable ApprovalDecision decision(String requestId) {
+  /**
+   * The first decision on {@code requestId} by an approver, recorded (by the store's time, not the
+   * writer's {@code decided_at}) no later than {@code expires} when the request has an expiry;
+   * others are ignored and logged.
+   */
+  private @Nullable ApprovalDecision decision(String requestId, @Nullable Instant expires) {
     List<Breadcrumb> newestFirst =
         records.store().search(Selector.schema(ApprovalDecision.SCHEMA).withAllTags("request:" + requestId), 100, 0);
     for (int i = newestFirst.size() - 1; i >= 0; i--) {
       Breadcrumb b = newestFirst.get(i);
       try {
         ApprovalDecision d = ApprovalDecision.fromBreadcrumb(b);
+        if (expires != null && b.createdAt().isAfter(expires)) {
+          LOG.warn("ignored approval decision '{}' on request '{}': recorded at {}, after the request expired at {}", b.id(), requestId,
+              b.createdAt(), expires);
+          continue;
+        }
         if (d.countsFor(records.approvers())) {
           return d;
         }

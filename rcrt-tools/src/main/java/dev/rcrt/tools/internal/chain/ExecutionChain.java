@@ -71,7 +71,7 @@ public final class ExecutionChain {
     all.addAll(s.application());
     all.add(new TrustLink(s.policy(), listeners));
     all.add(new ApprovalLink(s.approval(), s.approvalPolicy(), listeners,
-        new ApprovalLink.Records(s.store(), s.time() instanceof java.time.Clock clock ? clock : java.time.Clock.systemUTC(), s.approvalExpiry(), Set.copyOf(s.approvers()), known)));
+        new ApprovalLink.Records(s.store(), s.time(), s.approvalExpiry(), Set.copyOf(s.approvers()), known)));
     all.add(new ValidateLink(s.loader(), listeners, s.maxOutputBytes()));
     all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known, s.time()));
     all.addAll(s.runtime());
@@ -82,7 +82,7 @@ public final class ExecutionChain {
   /** Records the request (tagged {@link #DIRECT_TAG}), runs it, records and returns the response. */
   public ToolResponse call(ToolRequest request, ToolCallOptions options) {
     return record(
-        new CallState(time, request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler()));
+        new CallState(time, request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler()), options.claim());
   }
 
   /**
@@ -110,7 +110,7 @@ public final class ExecutionChain {
     String pinnedId = stored.contextText("tool_id");
     long pinnedVersion = stored.context().path("tool_version").asLong(0);
     return record(
-        new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null));
+        new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null), null);
   }
 
   /**
@@ -161,9 +161,11 @@ public final class ExecutionChain {
    * Stores the request (unless a listener runs a stored one), then tells the listeners {@code
    * callStart}, runs the chain and records the response; {@code callEnd} follows {@code callStart}
    * whatever happens, a store failure while recording included. A fatal error the tool or a link
-   * threw is rethrown only after that bookkeeping.
+   * threw is rethrown only after that bookkeeping. With a {@code claim}, the request is written
+   * fenced by it: a caller that lost its claim gets a {@link dev.rcrt.core.ClaimLostException} and
+   * nothing runs.
    */
-  private ToolResponse record(CallState call) {
+  private ToolResponse record(CallState call, dev.rcrt.core.spi.Leases.@Nullable Held claim) {
     ToolRequest request = call.request;
     if (call.stored == null) {
       List<String> tags = new ArrayList<>(call.tags);
@@ -171,7 +173,12 @@ public final class ExecutionChain {
       // a model that echoes a key it saw into tool arguments must not get it recorded; the tool still gets its input
       JsonNode input = known.scrub(request.input());
       ToolRequest recorded = input == request.input() ? request : request.withInput(input);
-      store.create(recorded.toBreadcrumb(tags, call.caller, call.pinned));
+      BreadcrumbCreate write = recorded.toBreadcrumb(tags, call.caller, call.pinned);
+      if (claim != null) {
+        claim.create(write);
+      } else {
+        store.create(write);
+      }
     }
     listeners.callStart(request);
     ToolResponse response = null;

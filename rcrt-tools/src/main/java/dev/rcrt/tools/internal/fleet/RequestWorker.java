@@ -55,6 +55,8 @@ public final class RequestWorker {
 
   private final BreadcrumbStore store;
   private final WorkClaims claims;
+  /** This runner's claims on requests, renewed on a thread of their own; closed with {@link #start()}'s subscription. */
+  private final Leases leases;
   private final BiConsumer<Breadcrumb, List<String>> run;
   private final Refusal refuse;
   private final int maxAttempts;
@@ -80,6 +82,7 @@ public final class RequestWorker {
       Duration lease, int maxAttempts, String directTag) {
     this.store = store;
     this.claims = Leases.claimsOf(store, time);
+    this.leases = new Leases("rcrt-runner", time);
     this.run = run;
     this.refuse = refuse;
     this.maxAttempts = maxAttempts;
@@ -121,6 +124,7 @@ public final class RequestWorker {
       responses.close();
       watching.clear();
       timers.forEach(TimeSource.Timer::cancel);
+      leases.close();
     };
   }
 
@@ -173,7 +177,7 @@ public final class RequestWorker {
     }
     Leases.Held held;
     try {
-      Optional<Leases.Held> taken = Leases.take(claims, key, owner, lease, time);
+      Optional<Leases.Held> taken = leases.take(store, claims, key, owner, lease);
       if (taken.isEmpty()) {
         // its holder may die: look again when its lease could have run out, unless its response arrives first;
         // a key completed without a response (a call waiting for approval, an answered request the start-up sweep found) is left
@@ -203,9 +207,12 @@ public final class RequestWorker {
             "it was taken by runners " + (held.claim().token() - 1) + " times and none of them answered it (each died, hung past its"
                 + " lease or could not record); it is not run again. Look at the tool's code and the runners' logs, then ask again");
       } else {
+        held.check(); // a runner stalled since it claimed the request runs nothing: another has it by now
         run.accept(request, answeredBy);
       }
       held.complete();
+    } catch (dev.rcrt.core.ClaimLostException lost) {
+      LOG.warn("tool request '{}' was not run here: {}", request.id(), lost.getMessage());
     } catch (Throwable e) { // the chain contains what tools throw; this is the store failing, or an Error of the runner's own
       LOG.warn("tool request '{}' could not be answered: {}", request.id(), e.toString());
       held.release();

@@ -1,0 +1,302 @@
+package dev.rcrt.agent.internal.loop;
+
+import dev.rcrt.agent.AgentException;
+import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.Run;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbEvent;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.RcrtException;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.spi.Throwables;
+import dev.rcrt.tools.ApprovalDecision;
+import dev.rcrt.tools.ToolResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one owner of the runs an executor drives: it takes their steps on the executor's turn
+ * threads when something moves them on, and publishes their answers to whoever waits.
+ *
+ * <p><b>Wake-ups.</b> Each run driven here has a wake-up count. {@link #wake} adds one and, unless
+ * a step of that run is queued or running here, queues one; a step that ends finds the count moved
+ * when a wake-up arrived while it ran, and steps again. So a record that arrives during a step (a
+ * decision, a response, an answer) is never lost, and no two threads of this executor step one run
+ * at once. Wake-ups come from the records that move a run on ({@code tool.response.v1}, {@code
+ * approval.decision.v1}), from new messages ({@link #serve}), and from timers at the time a waiting
+ * run asked to be looked at again (an approval's expiry, a response timeout, the deadline, a lease
+ * another process held).
+ *
+ * <p><b>Answers.</b> {@link #answerOf} gives a future completed by the run's answer record,
+ * whichever process writes it; nothing polls the store.
+ *
+ * <p>In fleet mode ({@link #fleet}) it takes up any run of its agent, not only those this process
+ * started. Subscribes on first use. Thread-safe.
+ */
+public final class RunDriver implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RunDriver.class);
+  /** How long a run waits for a turn thread when every one is busy. */
+  private static final Duration BUSY = Duration.ofSeconds(1);
+
+  private final TurnLoop loop;
+  private final LoopSettings settings;
+  private final BreadcrumbStore store;
+  /** The message of each run that may have recorded nothing yet, by run id: such a run is found by its message, not its id. */
+  private final Map<String, String> triggers = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Breadcrumb>> awaited = new ConcurrentHashMap<>();
+  /** Runs with a step queued or running here, and the wake-ups each has had; guarded by itself. */
+  private final Map<String, Wakes> driving = new HashMap<>();
+  private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
+  private final List<Subscription> subscriptions = new ArrayList<>();
+  private volatile boolean fleet;
+  private volatile boolean closed;
+
+  /** One run's wake-ups while it is driven here. */
+  private static final class Wakes {
+    long count;
+    /** A message to answer, handed over by {@link #serve}, taken by the next step. */
+    @Nullable Breadcrumb message;
+  }
+
+  public RunDriver(TurnLoop loop, LoopSettings settings) {
+    this.loop = loop;
+    this.settings = settings;
+    this.store = settings.runner().store();
+  }
+
+  /**
+   * The answer of run {@code runId}, when its record is written (by this process or another).
+   * Subscribes before looking, so an answer written meanwhile is not missed.
+   */
+  public CompletableFuture<Breadcrumb> answerOf(String runId) {
+    subscribe();
+    CompletableFuture<Breadcrumb> answer = awaited.computeIfAbsent(runId, id -> new CompletableFuture<>());
+    answer.whenComplete((a, e) -> awaited.remove(runId, answer));
+    Breadcrumb known = RunRecords.load(store, settings.runner().policy(), runId, loop.agent().agentId()).answer;
+    if (known != null) {
+      answer.complete(known);
+    }
+    return answer;
+  }
+
+  /** Also takes up runs of this agent that other processes started or left (runner mode). */
+  public void fleet() {
+    fleet = true;
+    subscribe();
+  }
+
+  /** Answers stored message {@code trigger}: its run's steps are taken on a turn thread, as any wake-up's. */
+  public void serve(Breadcrumb trigger) {
+    String runId = loop.runIdOf(trigger);
+    triggers.putIfAbsent(runId, trigger.id());
+    wake(runId, trigger);
+  }
+
+  /** Acts on where a run stands after steps taken here: looks again when it asked to, or when another holder's lease may run out. */
+  public void progressed(TurnLoop.Progress p) {
+    if (p.answer() != null || p.status() != Run.Status.RUNNING) {
+      triggers.remove(p.runId());
+    }
+    if (p.answer() != null) {
+      CompletableFuture<Breadcrumb> waiting = awaited.get(p.runId());
+      if (waiting != null) {
+        waiting.complete(p.answer());
+      }
+      return;
+    }
+    if (p.status() == Run.Status.RUNNING && p.wakeAt() == null) {
+      later(p.runId(), settings.runLease()); // its holder may die: look again when its lease could have run out
+    } else if (p.wakeAt() != null) {
+      Duration in = Duration.between(settings.time().instant(), p.wakeAt());
+      later(p.runId(), in.isNegative() ? Duration.ZERO : in);
+    }
+  }
+
+  private synchronized void subscribe() {
+    if (!subscriptions.isEmpty() || closed) {
+      return;
+    }
+    subscriptions.add(store.subscribe(Selector.schema(ToolResponse.SCHEMA), this::onRecord));
+    subscriptions.add(store.subscribe(Selector.schema(ApprovalDecision.SCHEMA), this::onRecord));
+    subscriptions.add(store.subscribe(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), this::onAnswer));
+  }
+
+  private void onRecord(BreadcrumbEvent event) {
+    if (event.type() != BreadcrumbEvent.Type.CREATED) {
+      return;
+    }
+    Optional<String> run = event.breadcrumb().tagValue("run:");
+    if (run.isPresent() && (fleet || awaited.containsKey(run.get()))) {
+      wake(run.get());
+    }
+  }
+
+  private void onAnswer(BreadcrumbEvent event) {
+    Optional<String> run = event.breadcrumb().tagValue("run:");
+    if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent()) {
+      CompletableFuture<Breadcrumb> waiting = awaited.get(run.get());
+      if (waiting != null) {
+        waiting.complete(event.breadcrumb());
+      }
+    }
+  }
+
+  /** Wakes run {@code runId}: it is stepped on a turn thread, once more after a step under way here ends. */
+  public void wake(String runId) {
+    wake(runId, null);
+  }
+
+  private void wake(String runId, @Nullable Breadcrumb message) {
+    if (closed) {
+      return;
+    }
+    synchronized (driving) {
+      Wakes w = driving.get(runId);
+      if (w != null) {
+        w.count++;
+        w.message = message != null ? message : w.message;
+        return; // a step is queued or running: it steps again when it ends
+      }
+      w = new Wakes();
+      w.count = 1;
+      w.message = message;
+      driving.put(runId, w);
+    }
+    try {
+      settings.threads().turn(() -> {
+        drive(runId);
+        return null;
+      });
+    } catch (AgentException busy) {
+      synchronized (driving) {
+        driving.remove(runId);
+      }
+      LOG.warn("agent '{}' is busy; run '{}' is looked at again in {} ms: {}", loop.agent().agentId(), runId, BUSY.toMillis(), busy.getMessage());
+      later(runId, BUSY);
+    }
+  }
+
+  /** Steps run {@code runId} until no wake-up arrived during its last step. */
+  private void drive(String runId) {
+    boolean done = false;
+    try {
+      while (!done) {
+        long seen;
+        Breadcrumb message;
+        synchronized (driving) {
+          Wakes w = driving.get(runId);
+          if (w == null) {
+            return;
+          }
+          seen = w.count;
+          message = w.message;
+          w.message = null;
+        }
+        step(runId, message);
+        synchronized (driving) {
+          Wakes w = driving.get(runId);
+          done = w == null || w.count == seen || closed;
+          if (done) {
+            driving.remove(runId);
+          }
+        }
+      }
+    } finally {
+      if (!done) { // a fatal error escaped the step
+        synchronized (driving) {
+          driving.remove(runId);
+        }
+      }
+    }
+  }
+
+  /** One look at a run: its steps, from its records or from the message that starts it; failures become answers or retries. */
+  private void step(String runId, @Nullable Breadcrumb message) {
+    try {
+      Optional<TurnLoop.Progress> p;
+      if (message != null) {
+        p = Optional.of(loop.answer(message));
+      } else {
+        p = loop.resume(runId);
+        String trigger = triggers.get(runId);
+        if (p.isEmpty() && trigger != null) { // nothing recorded yet: take it up by its message, as its first holder did
+          p = store.get(trigger).map(loop::answer);
+          if (p.isEmpty()) {
+            triggers.remove(runId); // the message is gone
+          }
+        }
+      }
+      p.ifPresent(this::progressed);
+    } catch (Throwable e) {
+      LOG.warn("agent '{}' could not continue run '{}': {}", loop.agent().agentId(), runId, Throwables.describe(e));
+      failed(runId, message, e);
+      Throwables.rethrowIfFatal(e);
+    }
+  }
+
+  /**
+   * A store failure leaves the run to a later look (a lease later); any other failure (the model's,
+   * a host's client or observer throwing) ends the run with an error answer, as a failed turn always has.
+   */
+  private void failed(String runId, @Nullable Breadcrumb message, Throwable e) {
+    if (e instanceof RcrtException failure && failure.code().startsWith("store_")) {
+      later(runId, settings.runLease());
+      return;
+    }
+    RcrtException failure = e instanceof RcrtException r ? r
+        : new AgentException(AgentException.FAILED, "agent '" + loop.agent().agentId() + "' failed: " + Throwables.describe(e), false, e);
+    try {
+      Breadcrumb trigger = message;
+      if (trigger == null) {
+        RunRecords records = RunRecords.load(store, settings.runner().policy(), runId, loop.agent().agentId());
+        String started = records.startedBy != null ? records.startedBy : triggers.get(runId);
+        trigger = started == null ? null : store.get(started).orElse(null);
+      }
+      if (trigger != null) {
+        progressed(new TurnLoop.Progress(runId, loop.recordFailure(trigger, failure), Run.Status.FAILED, "", null));
+      }
+    } catch (RuntimeException again) {
+      LOG.warn("could not record the failure of run '{}': {}", runId, again.getMessage());
+      later(runId, settings.runLease());
+    }
+  }
+
+  private void later(String runId, Duration delay) {
+    if (closed) {
+      return;
+    }
+    TimeSource.Timer[] self = new TimeSource.Timer[1];
+    self[0] = settings.time().schedule(delay, () -> {
+      if (self[0] != null) {
+        timers.remove(self[0]);
+      }
+      wake(runId);
+    });
+    timers.add(self[0]);
+  }
+
+  /** Stops driving: no more events, timers cancelled; waiting callers are failed. Idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    synchronized (this) {
+      subscriptions.forEach(Subscription::close);
+      subscriptions.clear();
+    }
+    timers.forEach(TimeSource.Timer::cancel);
+    awaited.values().forEach(f -> f.completeExceptionally(
+        new AgentException(AgentException.CLOSED, "the agent executor was closed while a run waited; the run goes on in any process that takes it up", false, null)));
+  }
+}
