@@ -1,0 +1,155 @@
+package dev.rcrt.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.ClaimLostException;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.WorkClaims;
+import dev.rcrt.core.spi.Leases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Leases}: renewals on a thread of their own, a holder that may no longer act once its
+ * lease has passed unrenewed, and writes fenced by the claim.
+ */
+class LeasesTest {
+  private static final Duration LEASE = Duration.ofSeconds(3);
+
+  private final TestClock clock = new TestClock();
+  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().clock(clock).eventExecutor(Runnable::run).build();
+  private final Leases leases = new Leases("test", clock);
+
+  @AfterEach
+  void close() {
+    leases.close();
+  }
+
+  /** The claims of the store, with renewals that block until the test lets them through. */
+  private static final class SlowClaims implements WorkClaims {
+    final WorkClaims inner;
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final AtomicInteger renewals = new AtomicInteger();
+    final java.util.concurrent.Semaphore renewed = new java.util.concurrent.Semaphore(0);
+
+    SlowClaims(WorkClaims inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public Optional<Claim> tryClaim(String key, String owner, Duration lease) {
+      return inner.tryClaim(key, owner, lease);
+    }
+
+    @Override
+    public Optional<Claim> renew(Claim claim, Duration lease) {
+      renewals.incrementAndGet();
+      entered.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      try {
+        return inner.renew(claim, lease);
+      } finally {
+        renewed.release();
+      }
+    }
+
+    @Override
+    public void complete(Claim claim) {
+      inner.complete(claim);
+    }
+
+    @Override
+    public void release(Claim claim) {
+      inner.release(claim);
+    }
+
+    @Override
+    public Optional<Instant> heldUntil(String key) {
+      return inner.heldUntil(key);
+    }
+
+    @Override
+    public boolean isCompleted(String key) {
+      return inner.isCompleted(key);
+    }
+  }
+
+  @Test
+  void aRenewalThatHangsInTheStoreHoldsUpNeitherTheTimerNorTheHolder() throws Exception {
+    SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
+    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    clock.advance(LEASE.dividedBy(3)); // the renewal comes due: the clock's thread only hands it over
+    assertThat(claims.entered.await(30, TimeUnit.SECONDS)).as("the renewal runs on the leases' own thread").isTrue();
+    assertThat(held.valid()).as("within its lease, the holder may act while the renewal waits").isTrue();
+    AtomicInteger fired = new AtomicInteger();
+    clock.schedule(Duration.ofMillis(1), fired::incrementAndGet);
+    clock.advance(Duration.ofMillis(1));
+    assertThat(fired).as("another timer of the same time source fires while the renewal hangs").hasValue(1);
+    claims.release.countDown();
+    held.complete();
+  }
+
+  @Test
+  void aHolderStalledPastItsLeaseMayNotActAndItsFencedWriteWritesNothing() throws Exception {
+    SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
+    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    held.create(BreadcrumbCreate.builder("f.v1", "while held").build());
+    clock.advance(LEASE.dividedBy(3));
+    assertThat(claims.entered.await(30, TimeUnit.SECONDS)).isTrue();
+    clock.advance(LEASE); // the renewal never came back: as far as the holder knows, its lease ran out
+
+    assertThat(held.valid()).isFalse();
+    assertThatThrownBy(held::check).isInstanceOf(ClaimLostException.class).hasMessageContaining("ran out");
+    assertThatThrownBy(() -> held.create(BreadcrumbCreate.builder("f.v1", "after the lease").build()))
+        .isInstanceOf(ClaimLostException.class);
+    assertThat(store.claims().orElseThrow().tryClaim("k", "b", LEASE)).as("another worker takes it over").isPresent();
+    claims.release.countDown();
+    assertThat(store.search(Selector.schema("f.v1"), 10, 0)).extracting(b -> b.title()).containsExactly("while held");
+    assertThat(held.lost()).isTrue();
+  }
+
+  @Test
+  void aTakenOverClaimFailsVerificationAndItsFencedWriteEvenWhenTheLeaseSeemsFresh() {
+    WorkClaims claims = store.claims().orElseThrow();
+    Leases.Held held = leases.take(store, claims, "k", "a", Duration.ofSeconds(1)).orElseThrow();
+    leases.close(); // no renewals: the claim runs out in the store while this worker's view is refreshed by hand below
+    clock.advance(Duration.ofMillis(1001));
+    assertThat(claims.tryClaim("k", "b", LEASE)).isPresent();
+    assertThatThrownBy(held::verify).isInstanceOf(ClaimLostException.class);
+    assertThat(held.lost()).isTrue();
+  }
+
+  @Test
+  void renewalsKeepTheClaimAndAreCountedWithTheirLateness() throws Exception {
+    SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
+    claims.release.countDown(); // renewals go straight through
+    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    for (int i = 0; i < 3; i++) {
+      clock.advance(LEASE.dividedBy(3));
+      assertThat(claims.renewed.tryAcquire(30, TimeUnit.SECONDS)).as("renewal " + (i + 1)).isTrue();
+    }
+    assertThat(held.valid()).as("a lease past its first one, renewed").isTrue();
+    assertThat(store.claims().orElseThrow().tryClaim("k", "b", LEASE)).as("still held").isEmpty();
+    Leases.Stats stats = leases.stats();
+    assertThat(stats.renewals()).isEqualTo(3);
+    assertThat(stats.held()).isEqualTo(1);
+    assertThat(stats.lost()).isZero();
+    assertThat(stats.maxLateness().isNegative()).isFalse();
+    held.complete();
+    assertThat(leases.stats().held()).isZero();
+  }
+}
