@@ -63,6 +63,9 @@ class DurableRunChaosTest {
   private final List<Long> toolStarts = new CopyOnWriteArrayList<>();
   private final AtomicInteger inTool = new AtomicInteger();
   private final List<Process> processes = new ArrayList<>();
+  private static final int STALLED_TURN = 777;
+  private final java.util.concurrent.CountDownLatch stallEntered = new java.util.concurrent.CountDownLatch(1);
+  private final java.util.concurrent.CountDownLatch stallRelease = new java.util.concurrent.CountDownLatch(1);
 
   @BeforeEach
   void setUp() throws IOException {
@@ -87,6 +90,8 @@ class DurableRunChaosTest {
 
   @AfterEach
   void tearDown() {
+    stallRelease.countDown();
+    processes.forEach(p -> signal(p, "CONT"));
     processes.forEach(Process::destroyForcibly);
     server.stop(0);
     store.close();
@@ -116,7 +121,11 @@ class DurableRunChaosTest {
         }
       }
       int round = assistants + 1;
-      modelRequests.computeIfAbsent(turn + "/" + round, k -> new AtomicInteger()).incrementAndGet();
+      int asked = modelRequests.computeIfAbsent(turn + "/" + round, k -> new AtomicInteger()).incrementAndGet();
+      if (turn == STALLED_TURN && round == 1 && asked == 1) { // the first holder's model call: the test stops that process now
+        stallEntered.countDown();
+        stallRelease.await(120, TimeUnit.SECONDS);
+      }
       for (Breadcrumb r : store.search(Selector.allTags("agent:round", "session:chaos-" + turn), 10, 0)) {
         if (r.context().path("round").asInt() == round) {
           repeatedRecordedRounds.add("turn " + turn + " round " + round);
@@ -293,6 +302,67 @@ class DurableRunChaosTest {
     assertThat(modelRequests.get("999/1")).as("the recorded round was not asked again").hasValue(1);
     assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).hasSize(1);
     System.out.printf("resume after SIGKILL: the other process ran the request again %.2f s after the kill (lease 1 s)%n", resumedAfter);
+  }
+
+  /** Sends {@code SIGSTOP} or {@code SIGCONT} (by name, without {@code SIG}) to a process. */
+  private static void signal(Process p, String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).inheritIO().start();
+      kill.waitFor(10, TimeUnit.SECONDS);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The process whose pid the run's current claim names, of {@code candidates}. */
+  private Process holder(Process... candidates) throws Exception {
+    try (var c = TestPostgres.dataSource().getConnection();
+        var q = c.prepareStatement("SELECT owner FROM " + schema + ".work_claims WHERE key LIKE 'agent.run:%' AND NOT done")) {
+      try (var rs = q.executeQuery()) {
+        assertThat(rs.next()).as("a process holds the run").isTrue();
+        String owner = rs.getString(1);
+        for (Process p : candidates) {
+          if (owner.contains(":" + p.pid() + "@")) {
+            return p;
+          }
+        }
+        throw new AssertionError("no candidate holds the run: " + owner);
+      }
+    }
+  }
+
+  @Test
+  void aHolderStoppedDuringItsModelCallPastItsLeaseLosesTheRunAndActsOnNothingWhenContinued() throws Exception {
+    Process one = start(10, 0);
+    Process two = start(11, 0);
+    processes.add(one);
+    processes.add(two);
+    store.create(new UserMessage("chaos-" + STALLED_TURN, "turn-" + STALLED_TURN + ": please run the tool").toBreadcrumb());
+    assertThat(stallEntered.await(60, TimeUnit.SECONDS)).as("the first model call began").isTrue();
+    Process stopped = holder(one, two);
+    Process other = stopped == one ? two : one;
+    signal(stopped, "STOP"); // stalled as a GC pause or an operator's SIGSTOP would: it neither renews nor dies
+    stallRelease.countDown(); // its model answers into a process that cannot read the answer yet
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (answeredAll() < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(answeredAll()).as("the other process took the run over and answered it").isEqualTo(1);
+    Path stoppedLog = logs.resolve("process-" + (stopped == one ? 10 : 11) + "-0.log");
+    signal(stopped, "CONT");
+    TestJvm.await(stoppedLog, "abandoned its step of run", stopped, 60);
+
+    List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:chaos-" + STALLED_TURN), 10, 0);
+    assertThat(answers).as("one answer").singleElement()
+        .satisfies(a -> assertThat(a.context().get("message").asText()).isEqualTo("answer " + STALLED_TURN));
+    assertThat(store.search(Selector.allTags("agent:round", "session:chaos-" + STALLED_TURN), 10, 0)).as("one round record").hasSize(1);
+    assertThat(toolRuns.get(STALLED_TURN)).as("the side-effecting tool ran once").hasValue(1);
+    assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).hasSize(1);
+    assertThat(repeatedRecordedRounds).as("no recorded round was asked again").isEmpty();
+    assertThat(other.isAlive()).isTrue();
   }
 
   @Test
