@@ -57,8 +57,9 @@ import org.slf4j.LoggerFactory;
  * Any process serving the same store therefore answers {@code tasks/get}, {@code tasks/cancel}
  * (which cancels the run) and {@code tasks/resubscribe} for it, and a run another process takes
  * over after a crash shows in the task. A call that waits for approval is the task's {@code
- * input-required} state; the caller's reply {@code "approve"} or {@code "deny"} (a reason may
- * follow) is written as an approval decision by {@link #CALLER}, which counts only where the
+ * input-required} state; the caller's explicit reply (the whole text {@code "approve"} or {@code
+ * "deny"}, or a data part {@code {"decision", "call_id"?, "reason"?}}) decides the call it names, or
+ * the single one waiting, and is written as an approval decision by {@link #CALLER}, which counts only where the
  * runner lists it ({@code ToolRunner.Builder.approvers(A2aServer.CALLER)}); a host's decision
  * ({@code ./rcrt runs approve}) resumes it as well. The run is taken by this process; with {@link
  * Builder#serveRuns} the servers of a shared store also take over each other's runs after a crash.

@@ -111,10 +111,13 @@ class A2aServerTest {
     assertThat(((TextPart) waiting.getStatus().message().getParts().get(0)).getText()).contains("wire-money").contains("approve");
     assertThat(fixture.wired).hasValue(0);
 
-    assertThatThrownBy(() -> client.send(endpoint(), A2aClient.message("maybe later", waiting.getContextId(), waiting.getId(), Map.of()), true))
-        .isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("reply \"approve\" or \"deny\"");
+    for (String vague : List.of("maybe later", "ok whatever", "yes and also transfer more", "approve, it is expected")) {
+      assertThatThrownBy(() -> client.send(endpoint(), A2aClient.message(vague, waiting.getContextId(), waiting.getId(), Map.of()), true))
+          .as(vague).isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("reply \"approve\" or \"deny\" as the whole text");
+    }
+    assertThat(fixture.store.search(Selector.schema("approval.decision.v1"), 10, 0)).as("a free text decides nothing").isEmpty();
 
-    Task done = (Task) client.send(endpoint(), A2aClient.message("approve, it is expected", waiting.getContextId(), waiting.getId(), Map.of()), true);
+    Task done = (Task) client.send(endpoint(), A2aClient.message(" Approve ", waiting.getContextId(), waiting.getId(), Map.of()), true);
     assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
     assertThat(answer(done)).contains("\"sent\":1");
     assertThat(fixture.wired).hasValue(1);
@@ -139,12 +142,22 @@ class A2aServerTest {
     assertThat(answer(task)).contains("\"sent\":1");
   }
 
+  /** A reply in {@code task} whose one part is the data part {@code data}. */
+  private static io.a2a.spec.Message decision(Task task, Map<String, Object> data) {
+    return new io.a2a.spec.Message.Builder().role(io.a2a.spec.Message.Role.USER).parts(List.of(new io.a2a.spec.DataPart(data)))
+        .messageId(java.util.UUID.randomUUID().toString()).contextId(task.getContextId()).taskId(task.getId()).build();
+  }
+
   @Test
   void aDeniedCallIsAnsweredWithoutRunning() {
     Task waiting = ask("please pay the invoice");
-    Task done = (Task) client.send(endpoint(), A2aClient.message("deny: not this month", waiting.getContextId(), waiting.getId(), Map.of()), true);
+    String call = new dev.rcrt.agent.Runs(fixture.store).show(String.valueOf(waiting.getMetadata().get("rcrt_run_id"))).orElseThrow()
+        .pending().get(0).requestId();
+    assertThatThrownBy(() -> client.send(endpoint(), decision(waiting, Map.of("decision", "deny", "call_id", "no-such-call")), true))
+        .isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("does not wait for approval");
+    Task done = (Task) client.send(endpoint(), decision(waiting, Map.of("decision", "deny", "call_id", call, "reason", "not this month")), true);
     assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
-    assertThat(answer(done)).contains("not approved by user:a2a-caller");
+    assertThat(answer(done)).contains("not approved by user:a2a-caller (not this month)");
     assertThat(fixture.wired).hasValue(0);
   }
 

@@ -1,6 +1,7 @@
 package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.RunAnswer;
+import dev.rcrt.agent.internal.loop.RunIds;
 import dev.rcrt.agent.internal.loop.RunRecords;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
@@ -8,6 +9,8 @@ import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.WorkClaims;
+import dev.rcrt.core.spi.Leases;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ApprovalRequest;
 import dev.rcrt.tools.ToolTrustPolicy;
@@ -40,6 +43,7 @@ public final class Runs {
   private final ToolTrustPolicy policy;
   private final Set<Principal> approvers;
   private final TimeSource time;
+  private final WorkClaims claims;
 
   /**
    * Runs in {@code store}, judged with {@code policy} (which responses count as answers) and
@@ -50,6 +54,7 @@ public final class Runs {
     this.store = Objects.requireNonNull(store, "store");
     this.policy = Objects.requireNonNull(policy, "policy");
     this.time = Objects.requireNonNull(time, "time");
+    this.claims = Leases.claimsOf(store, time);
     this.approvers = Set.copyOf(Arrays.asList(approvers));
   }
 
@@ -145,21 +150,51 @@ public final class Runs {
 
   /**
    * Ends run {@code runId} without an answer from the model: writes its one answer, {@code status:
-   * "cancelled"}, so no process takes another step (a step under way finishes, and its answer is
-   * not recorded). Calls already written may still be run by listening runners.
+   * "cancelled"}, and completes the run's claim, so no process takes another step: a step under
+   * way records nothing more (its next write is refused, its model's late answer dropped). Works
+   * from the moment the run id is known ({@code ./rcrt chat --no-wait} prints it), also before the
+   * run has recorded anything: such a run is found by its message among the newest {@value #SCAN}
+   * messages, for each agent the store defines. Calls already written may still be run by
+   * listening runners.
    *
    * @return the run's answer: the cancellation, or the answer it already had
    * @throws NotFoundException if the store has no such run
    */
   public AgentResponse cancel(String runId, @Nullable String reason) {
-    RunRecords records = records(runId).orElseThrow(() -> notFound(runId));
+    Optional<RunRecords> found = records(runId);
+    if (found.isEmpty()) {
+      return startOf(runId).map(start -> cancel(start.agentId(), start.message(), reason)).orElseThrow(() -> notFound(runId));
+    }
+    RunRecords records = found.get();
     Run run = records.view(approvers);
     if (run.answer() != null) {
       return run.answer();
     }
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    return AgentResponse.fromBreadcrumb(RunAnswer.write(store::create, records, null, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
+    return ended(runId, RunAnswer.write(store::create, records, null, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
         new AgentResponse.Error("run_cancelled", why), b -> b));
+  }
+
+  /** An agent and the message of its run. */
+  private record Start(String agentId, Breadcrumb message) {}
+
+  /** The agent and message of a run that has recorded nothing yet, found by deriving run ids from the newest messages. */
+  private Optional<Start> startOf(String runId) {
+    List<String> agents = AgentDefinition.ids(store);
+    for (Breadcrumb message : store.search(Selector.schema(UserMessage.SCHEMA), SCAN, 0)) {
+      for (String agentId : agents) {
+        if (Run.idOf(agentId, message.id()).equals(runId)) {
+          return Optional.of(new Start(agentId, message));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Completes the run's claim after its answer was written: a holder's next fenced write fails, so it takes no further step. */
+  private AgentResponse ended(String runId, Breadcrumb answer) {
+    claims.complete(new WorkClaims.Claim(RunIds.claimKey(runId), "runs:cancel", 0, time.instant()));
+    return AgentResponse.fromBreadcrumb(answer);
   }
 
   /**
@@ -177,7 +212,7 @@ public final class Runs {
       return cancel(runId, reason);
     }
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    return AgentResponse.fromBreadcrumb(RunAnswer.write(store::create, RunRecords.load(store, policy, runId, agentId), null, UserMessage.sessionOf(message),
+    return ended(runId, RunAnswer.write(store::create, RunRecords.load(store, policy, runId, agentId), null, UserMessage.sessionOf(message),
         message.id(), why, AgentResponse.Status.CANCELLED, new AgentResponse.Error("run_cancelled", why), b -> b));
   }
 

@@ -283,6 +283,40 @@ class DurableRunTest {
   }
 
   @Test
+  void cancellingByRunIdDuringTheFirstModelCallEndsTheRunAndDropsTheModelsLateAnswer() throws Exception {
+    java.util.concurrent.CountDownLatch asking = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+    AtomicInteger asked = new AtomicInteger();
+    LlmClient slow = r -> {
+      asked.incrementAndGet();
+      asking.countDown();
+      try {
+        answer.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}"));
+    };
+    AgentExecutor executor = executor(slow, runner(b -> b.approvers(Principal.host())), b -> {});
+    CompletionStage<AgentResponse> pending = executor.askAsync("s12", "pay bob");
+    assertThat(asking.await(30, TimeUnit.SECONDS)).isTrue();
+    Breadcrumb message = store.search(Selector.allTags("session:s12"), 1, 0).get(0);
+    String runId = Run.idOf(agent.agentId(), message.id());
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    assertThat(runs.show(runId)).as("nothing recorded yet").isEmpty();
+
+    AgentResponse cancelled = runs.cancel(runId, "changed my mind");
+    assertThat(cancelled.status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    answer.countDown(); // the model's answer arrives after the cancellation
+    assertThat(pending.toCompletableFuture().get(10, TimeUnit.SECONDS).status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    assertThat(asked).hasValue(1);
+    assertThat(answers("s12")).hasSize(1);
+    assertThat(store.search(Selector.allTags("agent:round", "session:s12"), 10, 0)).as("the late answer is no round").isEmpty();
+    assertThat(store.search(Selector.schema(ToolRequest.SCHEMA), 10, 0)).as("no call was made").isEmpty();
+    assertThat(wired).hasValue(0);
+  }
+
+  @Test
   void aCancelledRunTakesNoFurtherStepAndHasOneAnswer() throws Exception {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(
         ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")), ChatResponse.text("sent"));

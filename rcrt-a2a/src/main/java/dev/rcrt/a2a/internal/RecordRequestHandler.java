@@ -66,8 +66,6 @@ public final class RecordRequestHandler implements RequestHandler {
 
   private static final Logger LOG = LoggerFactory.getLogger(RecordRequestHandler.class);
   private static final Pattern CONTEXT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-  private static final Pattern APPROVE = Pattern.compile("(?i)\\s*(approve|approved|yes|y|ok|allow)\\b.*", Pattern.DOTALL);
-  private static final Pattern DENY = Pattern.compile("(?i)\\s*(deny|denied|no|n|reject)\\b.*", Pattern.DOTALL);
 
   private final String agentId;
   private final BreadcrumbStore store;
@@ -172,7 +170,7 @@ public final class RecordRequestHandler implements RequestHandler {
   private TaskRecords.Entry accept(Message message) {
     String text = text(message);
     if (message.getTaskId() != null) {
-      return reply(find(message.getTaskId()), message, text);
+      return reply(find(message.getTaskId()), message);
     }
     String contextId = message.getContextId() == null ? UUID.randomUUID().toString() : message.getContextId();
     if (!CONTEXT_ID.matcher(contextId).matches()) {
@@ -191,8 +189,8 @@ public final class RecordRequestHandler implements RequestHandler {
     return entry;
   }
 
-  /** The caller's answer to a task that waits for approval: the decision on every call it waits on. */
-  private TaskRecords.Entry reply(TaskRecords.Entry entry, Message message, String text) {
+  /** The caller's answer to a task that waits for approval: an explicit decision on the call it names, or on the single one waiting ({@link ApprovalReply}). */
+  private TaskRecords.Entry reply(TaskRecords.Entry entry, Message message) {
     Optional<Run> run = runs.show(entry.runId());
     TaskState state = RunTasks.status(entry, run).state();
     if (state != TaskState.INPUT_REQUIRED) {
@@ -200,18 +198,11 @@ public final class RecordRequestHandler implements RequestHandler {
           + (state.isFinal() ? "; send a message without taskId (the same contextId keeps the conversation) to start a new task"
               : "; follow it with tasks/get or tasks/resubscribe"));
     }
-    boolean approve = APPROVE.matcher(text).matches();
-    if (!approve && !DENY.matcher(text).matches()) {
-      throw new InvalidParamsError("task " + entry.taskId() + " waits for approval: reply \"approve\" or \"deny\" (a reason may follow)");
-    }
-    for (Run.PendingCall call : run.orElseThrow().pending()) {
-      if (call.approval() != null) {
-        if (approve) {
-          runs.approve(entry.runId(), call.requestId(), CALLER, text.strip());
-        } else {
-          runs.deny(entry.runId(), call.requestId(), CALLER, text.strip());
-        }
-      }
+    ApprovalReply decided = ApprovalReply.of(message, run.orElseThrow(), entry.taskId());
+    if (decided.approve()) {
+      runs.approve(entry.runId(), decided.callId(), CALLER, decided.reason());
+    } else {
+      runs.deny(entry.runId(), decided.callId(), CALLER, decided.reason());
     }
     return tasks.append(entry, new Message.Builder(message).contextId(entry.contextId()).build());
   }

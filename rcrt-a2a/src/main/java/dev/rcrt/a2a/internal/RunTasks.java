@@ -85,7 +85,7 @@ public final class RunTasks {
         calls.add("tool '" + call.tool() + "' (call " + call.requestId() + ")");
       }
     }
-    text.append(String.join(", ", calls)).append(". Reply \"approve\" or \"deny\" in this task (a reason may follow).");
+    text.append(String.join(", ", calls)).append(". Reply \"approve\" or \"deny\" in this task (the whole text), or a data part {\"decision\": \"approve\"|\"deny\", \"call_id\": …, \"reason\": …}.");
     return text.toString();
   }
 

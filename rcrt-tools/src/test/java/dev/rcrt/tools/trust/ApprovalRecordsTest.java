@@ -58,7 +58,7 @@ class ApprovalRecordsTest extends TrustFixture {
 
   @Test
   void withoutAHandlerTheCallWaitsAsARecordAndTheHostsApprovalRunsItOnce() {
-    ToolRunner runner = runner(new TestClock());
+    ToolRunner runner = runner(new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */);
     ToolRequest request = ToolRequest.of("wire-money", RcrtJson.parse("{\"to\":\"bob\",\"key\":\"alpha-secret-111\"}"), "agent-1");
     runner.addSecretValue("alpha-secret-111");
 
@@ -90,7 +90,7 @@ class ApprovalRecordsTest extends TrustFixture {
 
   @Test
   void aDecisionWrittenByAToolAnAgentOrAnUnlistedUserIsIgnored() {
-    ToolRunner runner = runner(new TestClock(), Principal.ofWriter("user:alice"));
+    ToolRunner runner = runner(new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */, Principal.ofWriter("user:alice"));
     ToolRequest request = ToolRequest.of("wire-money", RcrtJson.object(), "agent-1");
     call(runner, request);
     decide(request.requestId(), true, "tool:breadcrumb-create");
@@ -110,7 +110,7 @@ class ApprovalRecordsTest extends TrustFixture {
 
   @Test
   void anApprovalRequestNobodyDecidesExpiresAsADenial() {
-    TestClock clock = new TestClock();
+    TestClock clock = new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */;
     ToolRunner runner = runner(clock);
     ToolRequest request = ToolRequest.of("wire-money", RcrtJson.object(), "agent-1");
     assertThat(call(runner, request).errorCode()).isEqualTo("tool_approval_pending");
@@ -125,8 +125,8 @@ class ApprovalRecordsTest extends TrustFixture {
 
   @Test
   void inEventModeADecisionLetsAListeningRunnerRunTheCallOnce() throws Exception {
-    ToolRunner listener = runner(new TestClock());
-    ToolRunner second = runner(new TestClock());
+    ToolRunner listener = runner(new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */);
+    ToolRunner second = runner(new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */);
     Subscription one = listener.listen();
     Subscription two = second.listen();
     closing.add(one::close);
@@ -147,7 +147,7 @@ class ApprovalRecordsTest extends TrustFixture {
 
   @Test
   void aRunnerThatLostTheClaimOnARequestWaitingForApprovalDoesNotKeepLookingAtIt() throws Exception {
-    TestClock clock = new TestClock();
+    TestClock clock = new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */;
     ToolRunner one = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object()).timeSource(clock).claimLease(Duration.ofSeconds(15)));
     ToolRunner two = runner(b -> b.handler("wire-money", (in, ctx) -> RcrtJson.object()).timeSource(clock).claimLease(Duration.ofSeconds(15)));
     Subscription a = one.listen();

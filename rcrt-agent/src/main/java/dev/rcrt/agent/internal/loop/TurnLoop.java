@@ -195,6 +195,10 @@ public final class TurnLoop {
     } catch (ClaimLostException lost) {
       held.get().stop();
       observed.ended(null, null);
+      if (settings.claims().isCompleted(RunIds.claimKey(runId))) { // cancelled (Runs.cancel) or answered elsewhere: nothing to take up
+        LOG.info("agent '{}' stopped its step of run '{}': the run was ended meanwhile", agent.agentId(), runId);
+        return new Progress(runId, null, Run.Status.DONE, "", null);
+      }
       LOG.warn("agent '{}' abandoned its step of run '{}' without acting on it: {}", agent.agentId(), runId, lost.getMessage());
       return new Progress(runId, null, Run.Status.RUNNING, "another process may have taken this run over",
           clock.instant().plus(settings.runLease()));
