@@ -196,7 +196,8 @@ public final class TurnLoop {
       held.get().stop();
       observed.ended(null, null);
       if (settings.claims().isCompleted(RunIds.claimKey(runId))) { // cancelled (Runs.cancel) or answered elsewhere: nothing to take up
-        LOG.info("agent '{}' stopped its step of run '{}': the run was ended meanwhile", agent.agentId(), runId);
+        LOG.warn("agent '{}' abandoned its step of run '{}' without acting on it: the run was ended meanwhile (answered by the process"
+            + " that took it over, or cancelled)", agent.agentId(), runId);
         return new Progress(runId, null, Run.Status.DONE, "", null);
       }
       LOG.warn("agent '{}' abandoned its step of run '{}' without acting on it: {}", agent.agentId(), runId, lost.getMessage());
