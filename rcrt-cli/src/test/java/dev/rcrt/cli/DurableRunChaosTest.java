@@ -277,15 +277,7 @@ class DurableRunChaosTest {
     }
     assertThat(toolStarts).as("the tool started").isNotEmpty();
     // the process holding the run (its claim names its pid) dies while its tool runs
-    String holder;
-    try (var c = TestPostgres.dataSource().getConnection();
-        var q = c.prepareStatement("SELECT owner FROM " + schema + ".work_claims WHERE key LIKE 'agent.run:%' AND NOT done")) {
-      try (var rs = q.executeQuery()) {
-        assertThat(rs.next()).as("a process holds the run").isTrue();
-        holder = rs.getString(1);
-      }
-    }
-    Process victim = holder.contains(":" + one.pid() + "@") ? one : two;
+    Process victim = holder(one, two);
     long killed = System.nanoTime();
     victim.destroyForcibly();
     while (toolStarts.size() < 2 && System.nanoTime() < deadline) {

@@ -89,18 +89,12 @@ final class ApprovalLink implements RealToolChain.Link {
    */
   private @Nullable String fromRecords(CallState call, ToolDefinition tool) {
     String requestId = call.request.requestId();
-    Instant now = records.clock().instant();
-    List<Breadcrumb> earlier =
-        records.store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + requestId), 1, 0);
-    Instant expires = earlier.isEmpty() ? null : ApprovalRequest.fromBreadcrumb(earlier.get(0)).expiresAt();
-    ApprovalDecision decision = decision(requestId, expires);
+    ApprovalDecision decision = decision(requestId);
     if (decision != null) {
       String by = " by " + decision.decidedBy() + (decision.reason() == null ? "" : " (" + decision.reason() + ")");
       return decision.approved() ? null : by;
     }
-    if (expires != null && !now.isBefore(expires)) {
-      return ": its approval request expired at " + expires + " without a decision in time";
-    }
+    Instant now = records.clock().instant();
     List<String> tags = ExecutionChain.conversationTags(call.tags);
     String runId = tags.stream().filter(t -> t.startsWith("run:")).map(t -> t.substring(4)).findFirst().orElse(null);
     ApprovalRequest asked = new ApprovalRequest(requestId, tool.name(), tool.sourceId(), records.known().scrub(call.request.input()),
@@ -115,12 +109,17 @@ final class ApprovalLink implements RealToolChain.Link {
 
   /**
    * The first decision on {@code requestId} by an approver, recorded (by the store's time, not the
-   * writer's {@code decided_at}) no later than {@code expires} when the request has an expiry;
-   * others are ignored and logged.
+   * writer's {@code decided_at}) no later than its approval request's {@code expires_at}; others are
+   * ignored and logged. The request is read only when there are decisions to judge.
    */
-  private @Nullable ApprovalDecision decision(String requestId, @Nullable Instant expires) {
+  private @Nullable ApprovalDecision decision(String requestId) {
     List<Breadcrumb> newestFirst =
         records.store().search(Selector.schema(ApprovalDecision.SCHEMA).withAllTags("request:" + requestId), 100, 0);
+    if (newestFirst.isEmpty()) {
+      return null;
+    }
+    List<Breadcrumb> asked = records.store().search(Selector.schema(ApprovalRequest.SCHEMA).withAllTags("request:" + requestId), 1, 0);
+    Instant expires = asked.isEmpty() ? null : ApprovalRequest.fromBreadcrumb(asked.get(0)).expiresAt();
     for (int i = newestFirst.size() - 1; i >= 0; i--) {
       Breadcrumb b = newestFirst.get(i);
       try {
