@@ -7,6 +7,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.Selector;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
 import java.time.Duration;
@@ -137,8 +138,43 @@ class LeasesTest {
   void renewalsKeepTheClaimAndAreCountedWithTheirLateness() throws Exception {
     SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
     claims.release.countDown(); // renewals go straight through
+    java.util.concurrent.Semaphore scheduled = new java.util.concurrent.Semaphore(0);
+    TimeSource counting = new TimeSource() { // the clock, telling the test when the next renewal is set
+      @Override
+      public Instant instant() {
+        return clock.instant();
+      }
+
+      @Override
+      public long nanoTime() {
+        return clock.nanoTime();
+      }
+
+      @Override
+      public Timer schedule(Duration delay, Runnable task) {
+        Timer timer = clock.schedule(delay, task);
+        scheduled.release();
+        return timer;
+      }
+
+      @Override
+      public void sleep(Duration duration) throws InterruptedException {
+        clock.sleep(duration);
+      }
+    };
+    Leases leases = new Leases("counted", counting);
+    try {
+      renewThrice(claims, scheduled, leases);
+    } finally {
+      leases.close();
+    }
+  }
+
+  private void renewThrice(SlowClaims claims, java.util.concurrent.Semaphore scheduled, Leases leases) throws Exception {
     Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
     for (int i = 0; i < 3; i++) {
+      // advance only once the next renewal is set: advancing before would pass its due time unseen
+      assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).as("renewal " + (i + 1) + " scheduled").isTrue();
       clock.advance(LEASE.dividedBy(3));
       assertThat(claims.renewed.tryAcquire(30, TimeUnit.SECONDS)).as("renewal " + (i + 1)).isTrue();
     }
