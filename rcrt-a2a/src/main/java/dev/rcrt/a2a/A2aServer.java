@@ -4,13 +4,13 @@ import dev.rcrt.a2a.internal.A2aEndpoint;
 import dev.rcrt.a2a.internal.AgentCards;
 import dev.rcrt.a2a.internal.RecordRequestHandler;
 import dev.rcrt.a2a.internal.RequestGate;
+import dev.rcrt.a2a.internal.ServedAgents;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.Runs;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
-import dev.rcrt.core.Subscription;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolDefinition;
@@ -22,16 +22,13 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -88,16 +85,16 @@ public final class A2aServer implements AutoCloseable {
   private final Runs runs;
   private final ExecutorService requests;
   private final ExecutorService streams;
-  private final Map<AgentDefinition, AgentExecutor> executors = new ConcurrentHashMap<>();
+  private final ServedAgents executors;
   private final A2aEndpoint endpoint;
-  private final List<Subscription> serving = new ArrayList<>();
 
   private A2aServer(Builder b) throws IOException {
     this.config = b;
     this.runner = b.runner;
     this.runs = new Runs(b.runner.store(), b.runner.policy(), b.runner.timeSource(), CALLER);
     this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-http-"));
-    this.streams = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-stream-"));
+    this.streams = Executors.newFixedThreadPool(8, daemons("rcrt-a2a-stream-"));
+    this.executors = new ServedAgents(b.runner.store(), b.executors, b.serveRuns);
     Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)
         : loopback(b.host) ? Set.copyOf(RequestGate.LOOPBACK_NAMES) : Set.of();
     RequestGate gate = new RequestGate(hosts, b.allowedOrigins, b.bearerToken, b.maxRequestBytes);
@@ -110,7 +107,7 @@ public final class A2aServer implements AutoCloseable {
     }
     if (b.serveRuns) {
       for (String agentId : agents()) {
-        serving.add(executor(AgentDefinition.load(runner.store(), agentId)).start());
+        executors.serve(AgentDefinition.load(runner.store(), agentId));
       }
     }
   }
@@ -170,8 +167,8 @@ public final class A2aServer implements AutoCloseable {
     }
     List<ToolDefinition> tools = skills ? runner.discovery().discover().items() : List.of();
     AgentCard card = AgentCards.card(agent, tools, base + "/a2a/" + agentId, config.bearerToken != null);
-    RecordRequestHandler records = new RecordRequestHandler(agentId, runner.store(), () -> executor(agent), runs,
-        new RecordRequestHandler.Limits(config.maxMessageChars, config.maxWait), streams);
+    RecordRequestHandler records = new RecordRequestHandler(agent, runner.store(), executors, runs,
+        new RecordRequestHandler.Limits(config.maxMessageChars, config.maxWait), streams, runner.timeSource());
     return new A2aEndpoint.Served(card, new JSONRPCHandler(card, records, streams));
   }
 
@@ -183,17 +180,11 @@ public final class A2aServer implements AutoCloseable {
     return served.contains("default-chat-assistant") ? "default-chat-assistant" : served.isEmpty() ? null : served.get(0);
   }
 
-  /** The executor of this version of the agent's definition, made on first use. */
-  private AgentExecutor executor(AgentDefinition agent) {
-    return executors.computeIfAbsent(agent, config.executors);
-  }
-
   /** Stops listening, then the executors and threads this server made. Idempotent. */
   @Override
   public void close() {
     endpoint.close();
-    serving.forEach(Subscription::close);
-    executors.values().forEach(AgentExecutor::close);
+    executors.close();
     requests.shutdownNow();
     streams.shutdownNow();
   }

@@ -11,13 +11,14 @@ import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * A store with the builtin tools, the default agent and a {@code wire-money} tool that needs
  * approval; a scripted model that calls the calculator for "17 * 23", {@code wire-money} for "pay",
- * waits 5 s for "slow", and answers with the last tool's result; a runner that takes the A2A
+ * answers "slow" only once the test counts {@link #slowRelease} down, and answers with the last tool's result; a runner that takes the A2A
  * caller's decisions; and an {@link A2aServer} on them.
  */
 class A2aFixture implements AutoCloseable {
@@ -33,7 +34,7 @@ class A2aFixture implements AutoCloseable {
         "{\"name\":\"wire-money\",\"description\":\"Sends money\",\"requires_approval\":true}")).build());
     runner = ToolRunner.builder(storeSeenByTheServer(store)).approvers(A2aServer.CALLER)
         .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet())).build();
-    A2aServer.Builder b = A2aServer.builder(model(), runner);
+    A2aServer.Builder b = builder(runner);
     settings.accept(b);
     server = b.start();
   }
@@ -42,12 +43,22 @@ class A2aFixture implements AutoCloseable {
     this(b -> {});
   }
 
+  /** The server's builder, before the test's settings; a test may make its executors itself. */
+  A2aServer.Builder builder(ToolRunner runner) {
+    return A2aServer.builder(model(), runner);
+  }
+
   /** The store the runner and the server use; a test may wrap it to make it fail. */
   dev.rcrt.core.BreadcrumbStore storeSeenByTheServer(dev.rcrt.core.BreadcrumbStore real) {
     return real;
   }
 
-  static ScriptedLlmClient model() {
+  /** Counted down when the model is asked a "slow" message, when the test lets it answer, and as it answers. */
+  final CountDownLatch slowAsked = new CountDownLatch(1);
+  final CountDownLatch slowRelease = new CountDownLatch(1);
+  final CountDownLatch slowAnswered = new CountDownLatch(1);
+
+  ScriptedLlmClient model() {
     return ScriptedLlmClient.answering(r -> {
       List<ChatMessage> messages = r.messages();
       ChatMessage last = messages.get(messages.size() - 1);
@@ -56,10 +67,13 @@ class A2aFixture implements AutoCloseable {
       }
       String said = String.valueOf(r.lastUserMessage() == null ? "" : r.lastUserMessage().content());
       if (said.contains("slow")) {
+        slowAsked.countDown();
         try {
-          Thread.sleep(5000);
+          slowRelease.await();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
+        } finally {
+          slowAnswered.countDown();
         }
         return ChatResponse.text("slowly done");
       }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbUpdate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import io.a2a.spec.AgentCard;
@@ -23,6 +24,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import dev.rcrt.tools.ToolRunner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -131,13 +134,13 @@ class A2aServerTest {
     assertThat(waiting.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
     String runId = String.valueOf(waiting.getMetadata().get("rcrt_run_id"));
     dev.rcrt.agent.Runs runs = new dev.rcrt.agent.Runs(fixture.store);
-    runs.approve(runId, runs.show(runId).orElseThrow().pending().get(0).requestId(), dev.rcrt.core.Principal.host(), "approved by the host");
-
-    Task task = waiting;
-    for (int i = 0; i < 200 && task.getStatus().state() != TaskState.COMPLETED; i++) {
-      Thread.sleep(50);
-      task = client.get(endpoint(), waiting.getId());
+    java.util.concurrent.CompletableFuture<Breadcrumb> answered = new java.util.concurrent.CompletableFuture<>();
+    try (dev.rcrt.core.Subscription s = fixture.store.subscribe(Selector.schema("agent.response.v1").withAllTags("run:" + runId),
+        e -> answered.complete(e.breadcrumb()))) {
+      runs.approve(runId, runs.show(runId).orElseThrow().pending().get(0).requestId(), dev.rcrt.core.Principal.host(), "approved by the host");
+      answered.get(30, java.util.concurrent.TimeUnit.SECONDS); // the server's executor took the decision up and answered
     }
+    Task task = client.get(endpoint(), waiting.getId());
     assertThat(task.getStatus().state()).isEqualTo(TaskState.COMPLETED);
     assertThat(answer(task)).contains("\"sent\":1");
   }
@@ -167,11 +170,57 @@ class A2aServerTest {
     Task task = (Task) started;
     assertThat(task.getStatus().state()).isIn(TaskState.SUBMITTED, TaskState.WORKING);
 
+    assertThat(fixture.slowAsked.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the model is asked").isTrue();
     Task cancelled = client.cancel(endpoint(), task.getId());
     assertThat(cancelled.getStatus().state()).isEqualTo(TaskState.CANCELED);
-    Thread.sleep(5500); // the model's answer arrives after the cancel: it is not recorded
+    fixture.slowRelease.countDown(); // the model's answer arrives after the cancel: it is not recorded
+    assertThat(fixture.slowAnswered.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(client.get(endpoint(), task.getId()).getStatus().state()).isEqualTo(TaskState.CANCELED);
     assertThatThrownBy(() -> client.cancel(endpoint(), task.getId())).isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("-32002");
+    fixture.server.close(); // waits for the step under way to end
+    String runId = String.valueOf(task.getMetadata().get("rcrt_run_id"));
+    assertThat(fixture.store.search(Selector.allTags("run:" + runId), 10, 0)).as("the cancellation is the run's one record")
+        .filteredOn(b -> !b.schemaName().equals("a2a.task.v1")).singleElement().satisfies(b -> assertThat(b.context().path("status").asText()).isEqualTo("cancelled"));
+    assertThat(new dev.rcrt.agent.Runs(fixture.store).show(runId).orElseThrow().status()).isEqualTo(dev.rcrt.agent.Run.Status.CANCELLED);
+  }
+
+  @Test
+  void editsOfAServedAgentRecordLeaveOneExecutorAndItsRunsGoOn() throws Exception {
+    fixture.close();
+    java.util.List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AtomicInteger executors = new AtomicInteger();
+    fixture = new A2aFixture(b -> {}) {
+      @Override
+      A2aServer.Builder builder(ToolRunner runner) {
+        return A2aServer.builder(runner, agent -> {
+          String name = "edit-" + executors.getAndIncrement() + "-";
+          return dev.rcrt.agent.AgentExecutor.builder(model(), runner).agent(agent).threadFactory(r -> {
+            Thread t = new Thread(r, name + made.size());
+            t.setDaemon(true);
+            made.add(t);
+            return t;
+          }).build();
+        });
+      }
+    };
+    Task waiting = ask("please pay the invoice"); // a run that waits across the edits
+    assertThat(waiting.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+    Breadcrumb agent = fixture.store.search(Selector.schema("agent.def.v1").withAllTags("agent:default-chat-assistant"), 1, 0).get(0);
+    for (int i = 1; i <= 20; i++) {
+      agent = fixture.store.update(agent.id(), agent.version(), BreadcrumbUpdate.ofContext(((com.fasterxml.jackson.databind.node.ObjectNode) agent.context().deepCopy())
+          .put("system_prompt", "You are edit " + i + " of a helpful assistant.")));
+      assertThat(answer(ask("What is 17 * 23?"))).contains("391");
+    }
+    assertThat(executors).as("one executor per version that served a request").hasValue(21);
+    for (Thread t : made) {
+      if (!t.getName().startsWith("edit-20-")) {
+        t.join(30_000);
+        assertThat(t.isAlive()).as("thread %s of a replaced executor", t.getName()).isFalse();
+      }
+    }
+    Task done = (Task) client.send(endpoint(), A2aClient.message("approve", waiting.getContextId(), waiting.getId(), Map.of()), true);
+    assertThat(done.getStatus().state()).as("the run started before the edits goes on under the newest version").isEqualTo(TaskState.COMPLETED);
+    assertThat(fixture.wired).hasValue(1);
   }
 
   private HttpResponse<String> post(String body, String... headers) throws Exception {
@@ -261,7 +310,7 @@ class A2aServerTest {
     Task task = (Task) withToken.send(endpoint(), A2aClient.message("What is 17 * 23?", null, null, Map.of()), true);
     assertThat(answer(task)).contains("391");
 
-    assertThatThrownBy(() -> A2aServer.builder(A2aFixture.model(), fixture.runner).http("0.0.0.0", 0).start())
+    assertThatThrownBy(() -> A2aServer.builder(fixture.model(), fixture.runner).http("0.0.0.0", 0).start())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bearer token");
   }
 

@@ -113,6 +113,8 @@ class A2aToolRuntimeTest {
   private static final class FakeAgent implements AutoCloseable {
     final HttpServer server;
     final List<String> methods = new CopyOnWriteArrayList<>();
+    /** Holds a resubscribed stream open, silent, until the agent is closed. */
+    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
     FakeAgent(String cardUrlField, boolean streaming) throws IOException {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -144,7 +146,7 @@ class A2aToolRuntimeTest {
         out.write(("data: {\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         try {
-          Thread.sleep(60_000); // the stream stays open and says nothing more
+          closed.await(); // the stream stays open and says nothing more
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -164,6 +166,7 @@ class A2aToolRuntimeTest {
 
     @Override
     public void close() {
+      closed.countDown();
       server.stop(0);
     }
   }

@@ -1,6 +1,6 @@
 package dev.rcrt.a2a.internal;
 
-import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.Run;
 import dev.rcrt.agent.Runs;
 import dev.rcrt.agent.UserMessage;
@@ -8,6 +8,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.Throwables;
 import io.a2a.server.ServerCallContext;
@@ -36,12 +37,14 @@ import io.a2a.spec.TaskQueryParams;
 import io.a2a.spec.TaskState;
 import io.a2a.spec.TextPart;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Flow;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -67,31 +70,41 @@ public final class RecordRequestHandler implements RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(RecordRequestHandler.class);
   private static final Pattern CONTEXT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
+  private final AgentDefinition agent;
   private final String agentId;
   private final BreadcrumbStore store;
-  private final Supplier<AgentExecutor> executor;
+  private final ServedAgents agents;
   private final TaskRecords tasks;
   private final Runs runs;
   private final Limits limits;
   private final Executor streams;
+  private final TimeSource time;
 
   /**
    * Bounds of one agent's handling.
    *
    * @param maxMessageChars the most characters of text one message may carry
    * @param maxWait how long a blocking {@code message/send}, and a stream, follow a task before
-   *     answering with it as it stands
+   *     answering with it as it stands (on the runner's {@link TimeSource})
    */
   public record Limits(int maxMessageChars, Duration maxWait) {}
 
-  public RecordRequestHandler(String agentId, BreadcrumbStore store, Supplier<AgentExecutor> executor, Runs runs, Limits limits, Executor streams) {
-    this.agentId = agentId;
+  /**
+   * @param agent the version of the agent's record this request read (the newest one served runs it)
+   * @param streams where the reads that follow a task run, one at a time per follower
+   * @param time the runner's time source: {@link Limits#maxWait()} passes on it
+   */
+  public RecordRequestHandler(AgentDefinition agent, BreadcrumbStore store, ServedAgents agents, Runs runs, Limits limits, Executor streams,
+      TimeSource time) {
+    this.agent = agent;
+    this.agentId = agent.agentId();
     this.store = store;
-    this.executor = executor;
+    this.agents = agents;
     this.tasks = new TaskRecords(store);
     this.runs = runs;
     this.limits = limits;
     this.streams = streams;
+    this.time = time;
   }
 
   @Override
@@ -133,14 +146,14 @@ public final class RecordRequestHandler implements RequestHandler {
     String replyTo = params.message().getTaskId();
     int seen = replyTo == null ? 0 : guarded(() -> runs.show(find(replyTo).runId()).map(r -> r.records().size()).orElse(0));
     TaskRecords.Entry entry = guarded(() -> accept(params.message()));
-    return new TaskStream(entry, runs, streams, limits.maxWait(), seen, gone(context));
+    return new TaskStream(entry, store, runs, streams, time, limits.maxWait(), seen, gone(context));
   }
 
   @Override
   public Flow.Publisher<StreamingEventKind> onResubscribeToTask(TaskIdParams params, ServerCallContext context) throws JSONRPCError {
     TaskRecords.Entry entry = guarded(() -> find(params.id()));
     int seen = guarded(() -> runs.show(entry.runId()).map(r -> r.records().size()).orElse(0));
-    return new TaskStream(entry, runs, streams, limits.maxWait(), seen, gone(context));
+    return new TaskStream(entry, store, runs, streams, time, limits.maxWait(), seen, gone(context));
   }
 
   @Override
@@ -176,16 +189,11 @@ public final class RecordRequestHandler implements RequestHandler {
     if (!CONTEXT_ID.matcher(contextId).matches()) {
       throw new InvalidParamsError("contextId must be 1 to 128 of A-Z a-z 0-9 . _ : -, found " + "'" + excerpt(contextId) + "'");
     }
-    AgentExecutor agent = executor.get();
     Breadcrumb question = store.create(new UserMessage("a2a:" + contextId, text).toBreadcrumb());
     String taskId = UUID.randomUUID().toString();
     Message first = new Message.Builder(message).taskId(taskId).contextId(contextId).build();
-    TaskRecords.Entry entry = tasks.create(taskId, contextId, agentId, agent.runIdOf(question), question.id(), first);
-    agent.answerAsync(question).whenComplete((answer, failure) -> {
-      if (failure != null) {
-        LOG.warn("A2A task {} (run {}) ended with an error: {}", taskId, entry.runId(), failure.toString());
-      }
-    });
+    TaskRecords.Entry entry = tasks.create(taskId, contextId, agentId, agents.runIdOf(agent, question), question.id(), first);
+    agents.answer(agent, question);
     return entry;
   }
 
@@ -240,27 +248,33 @@ public final class RecordRequestHandler implements RequestHandler {
     return RunTasks.task(entry, runs.show(entry.runId()));
   }
 
-  /** The task once it is final or waits for input, or as it stands after {@link Limits#maxWait()}. */
+  /**
+   * The task once it is final or waits for input, or as it stands after {@link Limits#maxWait()}:
+   * read when the store reports a record of its run ({@link RunWatch}), never by polling.
+   */
   private Task settled(TaskRecords.Entry entry) {
-    Instant until = Instant.now().plus(limits.maxWait());
-    Duration pause = Duration.ofMillis(20);
-    while (true) {
-      Task task = now(entry);
-      TaskState state = task.getStatus().state();
-      if (state.isFinal() || state == TaskState.INPUT_REQUIRED || Instant.now().isAfter(until)) {
-        return task;
+    CompletableFuture<Task> settled = new CompletableFuture<>();
+    try (RunWatch watch = new RunWatch(store, entry.runId(), streams, () -> {
+      try {
+        Task task = now(entry);
+        TaskState state = task.getStatus().state();
+        if (state.isFinal() || state == TaskState.INPUT_REQUIRED) {
+          settled.complete(task);
+        }
+      } catch (RuntimeException e) {
+        settled.completeExceptionally(e);
       }
-      pause(pause);
-      pause = pause.multipliedBy(2).compareTo(Duration.ofMillis(250)) > 0 ? Duration.ofMillis(250) : pause.multipliedBy(2);
-    }
-  }
-
-  static void pause(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
+    })) {
+      watch.poke();
+      return time.orTimeout(settled, limits.maxWait()).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InternalError("the server is stopping");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof TimeoutException) {
+        return now(entry);
+      }
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     }
   }
 

@@ -3,7 +3,9 @@ package dev.rcrt.a2a.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rcrt.agent.Runs;
+import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.testing.TestClock;
 import io.a2a.spec.Message;
 import io.a2a.spec.StreamingEventKind;
 import io.a2a.spec.Task;
@@ -22,9 +24,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A task's stream stops following the task when its caller has gone, not at its time limit. */
+/** A task's stream follows its run's records without polling, and stops when its caller has gone or at its limit on the runner's clock. */
 class TaskStreamTest {
-  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
+  private final TestClock clock = new TestClock();
+  private final InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().clock(clock).build();
   private final ExecutorService pool = Executors.newSingleThreadExecutor();
 
   @AfterEach
@@ -66,23 +69,33 @@ class TaskStreamTest {
     return ended;
   }
 
-  @Test
-  void theStreamEndsSoonAfterItsCallerGoesAway() throws Exception {
-    AtomicBoolean gone = new AtomicBoolean();
-    CompletableFuture<List<StreamingEventKind>> ended = follow(new TaskStream(quietTask(), new Runs(store), pool, Duration.ofSeconds(60), 0, gone));
-    Thread.sleep(300);
-    assertThat(ended).isNotDone();
-    gone.set(true);
-    List<StreamingEventKind> events = ended.get(5, TimeUnit.SECONDS);
-    assertThat(events).singleElement().isInstanceOfSatisfying(Task.class, t -> assertThat(t.getStatus().state()).isEqualTo(TaskState.SUBMITTED));
+  /** A record of run {@code runId}: any record a run writes moves its followers on. */
+  private void recordOf(TaskRecords.Entry task) {
+    store.create(BreadcrumbCreate.builder("note.v1", "a step").tags("run:" + task.runId()).build());
   }
 
   @Test
-  void withoutACallerGoingTheStreamFollowsUntilItsLimit() throws Exception {
+  void theStreamEndsAtTheNextRecordAfterItsCallerWentAway() throws Exception {
+    AtomicBoolean gone = new AtomicBoolean();
+    TaskRecords.Entry task = quietTask();
     CompletableFuture<List<StreamingEventKind>> ended =
-        follow(new TaskStream(quietTask(), new Runs(store), pool, Duration.ofSeconds(1), 0, new AtomicBoolean()));
-    Thread.sleep(500);
+        follow(new TaskStream(task, store, new Runs(store), pool, clock, Duration.ofSeconds(60), 0, gone));
+    recordOf(task);
+    assertThat(ended).as("the caller is still there").isNotDone();
+    gone.set(true);
+    recordOf(task);
+    List<StreamingEventKind> events = ended.get(30, TimeUnit.SECONDS);
+    assertThat(events).singleElement().isInstanceOfSatisfying(Task.class, t -> assertThat(t.getStatus().state()).isEqualTo(TaskState.SUBMITTED));
+    assertThat(clock.pendingTimers()).as("its deadline is cancelled").isZero();
+  }
+
+  @Test
+  void withoutACallerGoingTheStreamFollowsUntilItsLimitOnTheRunnersClock() throws Exception {
+    CompletableFuture<List<StreamingEventKind>> ended =
+        follow(new TaskStream(quietTask(), store, new Runs(store), pool, clock, Duration.ofSeconds(60), 0, new AtomicBoolean()));
+    clock.advance(Duration.ofSeconds(59));
     assertThat(ended).isNotDone();
-    assertThat(ended.get(5, TimeUnit.SECONDS)).hasSize(1);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(ended.get(30, TimeUnit.SECONDS)).hasSize(1);
   }
 }
