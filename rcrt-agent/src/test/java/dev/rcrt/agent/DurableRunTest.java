@@ -211,14 +211,27 @@ class DurableRunTest {
     ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> r.messages().get(r.messages().size() - 1).role().equals("tool")
         ? ChatResponse.text("not sent: " + r.messages().get(r.messages().size() - 1).content())
         : ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")));
-    AgentExecutor executor = executor(llm, runner(b -> b.approvalExpiry(Duration.ofHours(1))), b -> {});
+    java.util.concurrent.Semaphore letGo = new java.util.concurrent.Semaphore(0); // a step ended with the run waiting
+    AgentObserver watching = new AgentObserver() {
+      @Override
+      public Turn turnStarted(String agentId, String sessionId) {
+        return (response, failure) -> {};
+      }
+
+      @Override
+      public void runWaiting(String agentId, String runId, String what) {
+        letGo.release();
+      }
+    };
+    AgentExecutor executor = executor(llm, runner(b -> b.approvalExpiry(Duration.ofHours(1))), b -> b.observer(watching));
     Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
 
     CompletionStage<AgentResponse> denied = executor.askAsync("s4", "pay bob");
     Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL);
+    assertThat(letGo.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
     runs.deny(waiting.id(), waiting.pending().get(0).requestId(), Principal.ofWriter("user:alice"), "no");
-    // alice is no approver of this runner: her decision is ignored, the run still waits
-    Thread.sleep(100);
+    // alice is no approver of this runner: her decision wakes the run, is ignored, and the run waits again
+    assertThat(letGo.tryAcquire(30, TimeUnit.SECONDS)).as("the run was looked at again").isTrue();
     assertThat(denied.toCompletableFuture()).isNotDone();
     runs.deny(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), "not today");
     assertThat(denied.toCompletableFuture().get(10, TimeUnit.SECONDS).message()).contains("not approved by host (not today)");
@@ -327,8 +340,10 @@ class DurableRunTest {
     AgentResponse cancelled = runs.cancel(waiting.id(), "changed my mind");
     assertThat(cancelled.status()).isEqualTo(AgentResponse.Status.CANCELLED);
     assertThat(pending.toCompletableFuture().get(10, TimeUnit.SECONDS).status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    assertThat(store.claims().orElseThrow().tryClaim("agent.run:" + waiting.id(), "another", Duration.ofMinutes(1)))
+        .as("the cancelled run's claim is completed: no process takes a step of it").isEmpty();
     runs.approve(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), null);
-    Thread.sleep(100);
+    executor.close(); // waits for a step the decision woke
     assertThat(llm.requests()).hasSize(1);
     assertThat(answers("s6")).hasSize(1);
     assertThat(runs.show(waiting.id()).orElseThrow().status()).isEqualTo(Run.Status.CANCELLED);
@@ -341,6 +356,7 @@ class DurableRunTest {
         ? ChatResponse.text("tool said: " + r.messages().get(r.messages().size() - 1).content())
         : ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"1+1\"}")));
     List<String> waits = new java.util.concurrent.CopyOnWriteArrayList<>(); // told on the run's thread
+    java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
     AgentObserver watching = new AgentObserver() {
       @Override
       public Turn turnStarted(String agentId, String sessionId) {
@@ -350,6 +366,7 @@ class DurableRunTest {
       @Override
       public void runWaiting(String agentId, String runId, String what) {
         waits.add(what);
+        told.countDown();
       }
     };
     AgentExecutor executor = executor(llm, runner(b -> {}),
@@ -357,9 +374,7 @@ class DurableRunTest {
     CompletionStage<AgentResponse> answer = executor.askAsync("s7", "1+1?");
     Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
     awaitStatus(runs, Run.Status.WAITING_FOR_TOOLS);
-    for (int i = 0; i < 500 && waits.isEmpty(); i++) {
-      Thread.sleep(10); // the records show the wait before the run's thread, letting go, tells the observer
-    }
+    assertThat(told.await(30, TimeUnit.SECONDS)).as("the records show the wait before the run's thread, letting go, tells the observer").isTrue();
     assertThat(waits).isNotEmpty().allSatisfy(w -> assertThat(w).startsWith("a runner to answer 'calculator'"));
 
     // a runner that starts later answers, and the run goes on
@@ -391,15 +406,21 @@ class DurableRunTest {
     assertThatThrownBy(() -> executor.resume("unknown").toCompletableFuture().join()).hasCauseInstanceOf(ValidationException.class);
   }
 
+  /** The first run with {@code status}, looked for again after each record written (the store's events), never by sleeping. */
   private Run awaitStatus(Runs runs, Run.Status status) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      List<Run> found = runs.list(10, status);
-      if (!found.isEmpty()) {
-        return found.get(0);
+    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
+    try (Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
+      while (true) {
+        List<Run> found = runs.list(10, status);
+        if (!found.isEmpty()) {
+          return found.get(0);
+        }
+        if (!written.tryAcquire(30, TimeUnit.SECONDS)) {
+          throw new AssertionError("no run reached " + status + " and nothing was written for 30 s; runs: "
+              + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
+        }
+        written.drainPermits();
       }
-      Thread.sleep(10);
     }
-    throw new AssertionError("no run reached " + status + "; runs: " + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
   }
 }
