@@ -60,7 +60,10 @@ class DurableRunChaosTest {
   private final List<String> repeatedRecordedRounds = new CopyOnWriteArrayList<>();
   private final Map<Integer, AtomicInteger> toolRuns = new ConcurrentHashMap<>();
   private final AtomicInteger inModel = new AtomicInteger();
+  /** A permit for each request that reaches the model or the tool: the kills are timed by these, not by sleeps. */
+  private final java.util.concurrent.Semaphore calls = new java.util.concurrent.Semaphore(0);
   private final List<Long> toolStarts = new CopyOnWriteArrayList<>();
+  private final java.util.concurrent.Semaphore toolStarted = new java.util.concurrent.Semaphore(0);
   private final AtomicInteger inTool = new AtomicInteger();
   private final List<Process> processes = new ArrayList<>();
   private static final int STALLED_TURN = 777;
@@ -104,6 +107,7 @@ class DurableRunChaosTest {
    */
   private void model(HttpExchange exchange) throws IOException {
     inModel.incrementAndGet();
+    calls.release();
     try {
       JsonNode request = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       JsonNode messages = request.path("messages");
@@ -153,11 +157,13 @@ class DurableRunChaosTest {
 
   private void tool(HttpExchange exchange) throws IOException {
     inTool.incrementAndGet();
+    calls.release();
     try {
       JsonNode input = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       int turn = input.path("turn").asInt();
       toolRuns.computeIfAbsent(turn, k -> new AtomicInteger()).incrementAndGet();
       toolStarts.add(System.nanoTime());
+      toolStarted.release();
       Thread.sleep(turn == 999 ? 4000 : 300);
       respond(exchange, "{\"turn\":" + turn + ",\"ok\":true}");
     } catch (InterruptedException e) {
@@ -202,6 +208,25 @@ class DurableRunChaosTest {
     return p;
   }
 
+  /**
+   * Waits until {@code done} holds, looking again after each record the fleet writes (the store's
+   * events, from every process), for at most {@code seconds}; returns whether it holds.
+   */
+  private boolean awaitRecords(java.util.function.BooleanSupplier done, int seconds) throws InterruptedException {
+    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
+    try (dev.rcrt.core.Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+      while (!done.getAsBoolean()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0 || !written.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+          return done.getAsBoolean();
+        }
+        written.drainPermits();
+      }
+      return true;
+    }
+  }
+
   private long answered(String sessionPrefix, int n) {
     long done = 0;
     for (int t = 0; t < n; t++) {
@@ -225,9 +250,9 @@ class DurableRunChaosTest {
     int killedInModel = 0;
     int killedInTool = 0;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-    while (answeredAll() < TURNS && System.nanoTime() < deadline) {
-      Thread.sleep(200 + random.nextInt(700));
-      if (kills < 16) {
+    while (kills < Integer.getInteger("chaos.kills", 16) && answeredAll() < TURNS && System.nanoTime() < deadline) {
+      // a random moment: after 2 to 8 more requests reached the model or the tool, so kills land inside calls
+      if (calls.tryAcquire(2 + random.nextInt(7), 30, TimeUnit.SECONDS)) {
         int victim = random.nextInt(4);
         killedInModel += victim < 2 && inModel.get() > 0 ? 1 : 0;
         killedInTool += victim >= 2 && inTool.get() > 0 ? 1 : 0;
@@ -238,6 +263,7 @@ class DurableRunChaosTest {
         processes.add(running[victim]);
       }
     }
+    awaitRecords(() -> answeredAll() >= TURNS, (int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime())));
     assertThat(answeredAll()).as("turns answered within 240 s (" + kills + " kills)").isEqualTo(TURNS);
 
     for (int t = 0; t < TURNS; t++) {
@@ -254,8 +280,9 @@ class DurableRunChaosTest {
     long asked = modelRequests.values().stream().mapToLong(AtomicInteger::get).sum();
     long repeatedUnrecorded = modelRequests.values().stream().filter(c -> c.get() > 1).count();
     System.out.printf("chaos: %d turns, %d kills (%d during a model call, %d during a tool), %d model requests for %d rounds"
-            + " (%d rounds asked again after their process died before recording them), tool runs %d for %d requests%n",
+            + " (%d rounds asked again after their process died before recording them: %s), tool runs %d for %d requests%n",
         TURNS, kills, killedInModel, killedInTool, asked, 2 * TURNS, repeatedUnrecorded,
+        modelRequests.entrySet().stream().filter(e -> e.getValue().get() > 1).map(e -> e.getKey() + "×" + e.getValue()).sorted().toList(),
         toolRuns.values().stream().mapToInt(AtomicInteger::get).sum(), TURNS);
     assertThat(kills).as("the fleet was really shaken").isGreaterThanOrEqualTo(8);
   }
@@ -271,24 +298,15 @@ class DurableRunChaosTest {
     processes.add(one);
     processes.add(two);
     store.create(new UserMessage("chaos-999", "turn-999: please run the tool").toBreadcrumb());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (toolStarts.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(toolStarts).as("the tool started").isNotEmpty();
+    assertThat(toolStarted.tryAcquire(60, TimeUnit.SECONDS)).as("the tool started").isTrue();
     // the process holding the run (its claim names its pid) dies while its tool runs
     Process victim = holder(one, two);
     long killed = System.nanoTime();
     victim.destroyForcibly();
-    while (toolStarts.size() < 2 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
-    assertThat(toolStarts).as("another process ran the unanswered request again").hasSize(2);
+    assertThat(toolStarted.tryAcquire(60, TimeUnit.SECONDS)).as("another process ran the unanswered request again").isTrue();
+    assertThat(toolStarts).hasSize(2);
     double resumedAfter = (toolStarts.get(1) - killed) / 1e9;
-    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (answeredAll() < 1 && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
+    awaitRecords(() -> answeredAll() >= 1, 60);
     List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:chaos-999"), 10, 0);
     assertThat(answers).singleElement().satisfies(a -> assertThat(a.context().get("message").asText()).isEqualTo("answer 999"));
     assertThat(modelRequests.get("999/1")).as("the recorded round was not asked again").hasValue(1);
@@ -338,10 +356,7 @@ class DurableRunChaosTest {
     signal(stopped, "STOP"); // stalled as a GC pause or an operator's SIGSTOP would: it neither renews nor dies
     stallRelease.countDown(); // its model answers into a process that cannot read the answer yet
 
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-    while (answeredAll() < 1 && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    awaitRecords(() -> answeredAll() >= 1, 90);
     assertThat(answeredAll()).as("the other process took the run over and answered it").isEqualTo(1);
     Path stoppedLog = logs.resolve("process-" + (stopped == one ? 10 : 11) + "-0.log");
     signal(stopped, "CONT");
@@ -366,14 +381,10 @@ class DurableRunChaosTest {
     }
     store.create(new UserMessage("chaos-0", "turn-0: please pay").toBreadcrumb());
     Runs runs = new Runs(store);
-    Run waiting = null;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (waiting == null && System.nanoTime() < deadline) {
-      List<Run> found = runs.list(5, Run.Status.WAITING_FOR_APPROVAL);
-      waiting = found.isEmpty() ? null : found.get(0);
-      Thread.sleep(50);
-    }
-    assertThat(waiting).as("the run waits for approval").isNotNull();
+    awaitRecords(() -> !runs.list(5, Run.Status.WAITING_FOR_APPROVAL).isEmpty(), 60);
+    List<Run> found = runs.list(5, Run.Status.WAITING_FOR_APPROVAL);
+    assertThat(found).as("the run waits for approval").isNotEmpty();
+    Run waiting = found.get(0);
     for (Process p : running) {
       p.destroyForcibly();
       p.waitFor(10, TimeUnit.SECONDS);
@@ -388,10 +399,7 @@ class DurableRunChaosTest {
     for (int i = 0; i < 4; i++) {
       processes.add(start(i, 1));
     }
-    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (answeredAll() < 1 && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+    awaitRecords(() -> answeredAll() >= 1, 60);
     Run done = runs.show(waiting.id()).orElseThrow();
     assertThat(done.status()).isEqualTo(Run.Status.DONE);
     assertThat(done.answer().message()).isEqualTo("answer 0");

@@ -4,6 +4,9 @@ import dev.rcrt.core.internal.MemoryClaims;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -51,6 +54,23 @@ public interface WorkClaims {
    * @return the extended claim, or empty if it was lost (taken over after expiring, or completed)
    */
   Optional<Claim> renew(Claim claim, Duration lease);
+
+  /**
+   * Extends each of {@code claims} by {@code lease} from now, where it is still the current claim,
+   * in one round trip where the implementation can (PostgreSQL: one statement): how a worker that
+   * holds many claims renews them without queueing one renewal behind another. The default renews
+   * each in turn with {@link #renew}.
+   *
+   * @param claims claims of distinct keys
+   * @return the extended claims by key; a claim that was lost (taken over, completed or run out) is absent
+   */
+  default Map<String, Claim> renewAll(List<Claim> claims, Duration lease) {
+    Map<String, Claim> renewed = new HashMap<>();
+    for (Claim claim : claims) {
+      renew(claim, lease).ifPresent(c -> renewed.put(c.key(), c));
+    }
+    return renewed;
+  }
 
   /**
    * Marks the work of {@code claim}'s key done: no one can claim it again. Completing a claim that

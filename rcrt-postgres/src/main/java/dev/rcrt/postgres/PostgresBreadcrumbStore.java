@@ -52,8 +52,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Connections.</b> The host supplies the {@link DataSource} and owns pooling (HikariCP is
  * the usual choice); the store borrows a connection per call and returns it, and keeps one for
- * {@code LISTEN} from its first subscription until {@link #close()}. It never closes the data
- * source.
+ * {@code LISTEN} from its first subscription until {@link #close()}, and one for lease renewals of
+ * its {@link #claims()} from the first batch renewal ({@code WorkClaims.renewAll}) until {@link
+ * #close()}, so that a busy pool never lets a live holder's lease run out: size the pool for both.
+ * It never closes the data source.
  *
  * <p><b>Schema.</b> The tables live in their own PostgreSQL schema ({@code rcrt} by default),
  * created and upgraded by Flyway migrations when the store is built, unless {@link
@@ -126,7 +128,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     this.tx = new Transactions(dataSource, tables);
     Executor executor = b.eventExecutor != null ? b.eventExecutor : DaemonThreads.pool(0, "rcrt-store-events");
     this.events = new EventPump(dataSource, tables, clock, executor, b.pollInterval, b.eventRetention);
-    this.claims = new PostgresClaims(tx, tables, clock);
+    this.claims = new PostgresClaims(tx, dataSource, tables, clock);
     this.retention = b.eventRetention;
     if (b.migrate) {
       migrate(dataSource, b.schema);
@@ -361,8 +363,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   }
 
   /**
-   * Stops delivering events and embedding, and returns the listening connection; the data source
-   * stays open. Records not yet embedded are embedded by another process's sweep, or by this
+   * Stops delivering events and embedding, and returns the listening and renewal connections; the
+   * data source stays open. Records not yet embedded are embedded by another process's sweep, or by this
    * store's next start. Idempotent.
    */
   @Override
@@ -374,6 +376,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
       vectors.close();
     }
     events.close();
+    claims.close();
   }
 
   /** Builder for {@link PostgresBreadcrumbStore}. Not thread-safe. */

@@ -75,6 +75,25 @@ public abstract class WorkClaimsContract {
   }
 
   @Test
+  void renewingManyAtOnceExtendsTheCurrentClaimsAndLeavesOutTheLostOnes() {
+    Claim held = claims.tryClaim("held", "a", LEASE).orElseThrow();
+    Claim completed = claims.tryClaim("completed", "a", LEASE).orElseThrow();
+    Claim takenOver = claims.tryClaim("taken", "a", Duration.ofSeconds(10)).orElseThrow();
+    claims.complete(completed);
+    clock.advance(Duration.ofSeconds(20));
+    Claim other = claims.tryClaim("taken", "b", LEASE).orElseThrow();
+
+    java.util.Map<String, Claim> renewed = claims.renewAll(List.of(held, completed, takenOver), LEASE);
+
+    assertThat(renewed).containsOnlyKeys("held");
+    assertThat(renewed.get("held")).isEqualTo(new Claim("held", "a", held.token(), BreadcrumbStoreContract.START.plus(Duration.ofSeconds(50))));
+    clock.advance(Duration.ofSeconds(20));
+    assertThat(claims.tryClaim("held", "b", LEASE)).as("still held after 40 s").isEmpty();
+    assertThat(claims.heldUntil("taken")).as("b's claim is untouched").contains(other.expiresAt());
+    assertThat(claims.renewAll(List.of(), LEASE)).isEmpty();
+  }
+
+  @Test
   void aCompletedKeyCanNeverBeClaimedAgain() {
     Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
     claims.complete(first);

@@ -1,13 +1,20 @@
 package dev.rcrt.postgres.internal;
 
 import dev.rcrt.core.WorkClaims;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link WorkClaims} in the {@code work_claims} table: each operation is one statement, atomic
@@ -16,11 +23,16 @@ import java.util.Optional;
  */
 public final class PostgresClaims implements WorkClaims {
   private final Transactions tx;
+  private final DataSource dataSource;
   private final String table;
   private final Clock clock;
+  private final Object renewing = new Object();
+  private @Nullable Connection renewal; // guarded by renewing
+  private boolean closed; // guarded by renewing
 
-  public PostgresClaims(Transactions tx, Tables tables, Clock clock) {
+  public PostgresClaims(Transactions tx, DataSource dataSource, Tables tables, Clock clock) {
     this.tx = tx;
+    this.dataSource = dataSource;
     this.table = tables.schema + ".work_claims";
     this.clock = clock;
   }
@@ -51,6 +63,80 @@ public final class PostgresClaims implements WorkClaims {
         Rows.at(until), claim.key(), claim.token(), Rows.at(now)) == 1
         ? Optional.of(new Claim(claim.key(), claim.owner(), claim.token(), until))
         : Optional.empty());
+  }
+
+  /**
+   * One {@code UPDATE … FROM unnest(keys, tokens)} for all of {@code claims}, on a connection of
+   * its own: a worker's renewals cost one statement per tick and never wait for a pooled connection
+   * behind the worker's other statements (a busy pool would otherwise let a live holder's lease run
+   * out). The connection is taken from the store's data source on first use, replaced when it
+   * fails, and closed with the store.
+   */
+  @Override
+  public Map<String, Claim> renewAll(List<Claim> claims, Duration lease) {
+    if (claims.isEmpty()) {
+      return Map.of();
+    }
+    synchronized (renewing) {
+      if (closed) { // the store was closed before its last holder stopped: the pool, as any other call
+        return tx.read("renew " + claims.size() + " claims", c -> renewOn(c, claims, lease));
+      }
+      try {
+        if (renewal == null || !renewal.isValid(5)) {
+          closeRenewal();
+          renewal = dataSource.getConnection();
+          renewal.setAutoCommit(true);
+        }
+        return renewOn(renewal, claims, lease);
+      } catch (SQLException e) {
+        closeRenewal();
+        throw Transactions.translate("renew " + claims.size() + " claims", e);
+      }
+    }
+  }
+
+  private Map<String, Claim> renewOn(Connection c, List<Claim> claims, Duration lease) throws SQLException {
+    Map<String, Claim> byKey = new HashMap<>();
+    claims.forEach(claim -> byKey.put(claim.key(), claim));
+    Instant now = clock.instant();
+    Instant until = now.plus(lease);
+    try (PreparedStatement q = c.prepareStatement("UPDATE " + table + " AS w SET expires_at = ?"
+        + " FROM unnest(?::text[], ?::bigint[]) AS r(key, token)"
+        + " WHERE w.key = r.key AND w.token = r.token AND NOT w.done AND w.expires_at > ? RETURNING w.key")) {
+      q.setObject(1, Rows.at(until));
+      q.setArray(2, c.createArrayOf("text", claims.stream().map(Claim::key).toArray()));
+      q.setArray(3, c.createArrayOf("bigint", claims.stream().map(Claim::token).toArray()));
+      q.setObject(4, Rows.at(now));
+      Map<String, Claim> renewed = new HashMap<>();
+      try (ResultSet rs = q.executeQuery()) {
+        while (rs.next()) {
+          Claim was = byKey.get(rs.getString(1));
+          if (was != null) {
+            renewed.put(was.key(), new Claim(was.key(), was.owner(), was.token(), until));
+          }
+        }
+      }
+      return renewed;
+    }
+  }
+
+  private void closeRenewal() {
+    if (renewal != null) {
+      try {
+        renewal.close();
+      } catch (SQLException ignored) {
+        // a broken connection: the pool replaces it
+      }
+      renewal = null;
+    }
+  }
+
+  /** Gives the renewal connection back to the data source; later renewals use the pool. Idempotent. */
+  public void close() {
+    synchronized (renewing) {
+      closed = true;
+      closeRenewal();
+    }
   }
 
   @Override
