@@ -135,7 +135,8 @@ class DurableRunChaosTest {
           repeatedRecordedRounds.add("turn " + turn + " round " + round);
         }
       }
-      Thread.sleep(150); // a model takes a moment: kills land inside calls
+      // a model takes a moment: kills land inside calls; the short-lease turns (from 500) take 2 to 4 s, longer than many leases
+      Thread.sleep(turn >= 500 && turn < 600 && round == 1 ? 2000 + (turn * 137) % 2000 : 150);
       ObjectNode message = RcrtJson.object().put("role", "assistant");
       if (round == 1) {
         message.putNull("content");
@@ -192,8 +193,13 @@ class DurableRunChaosTest {
 
   /** {@link #start(int, int)}, waiting for it to listen only when {@code await}. */
   private Process start(int i, int generation, boolean await) throws Exception {
+    return start(i, generation, await, 1000);
+  }
+
+  /** {@link #start(int, int, boolean)} with a lease of {@code leaseMs}. */
+  private Process start(int i, int generation, boolean await, int leaseMs) throws Exception {
     Path log = logs.resolve("process-" + i + "-" + generation + ".log");
-    List<String> args = new ArrayList<>(List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--lease", "1000"));
+    List<String> args = new ArrayList<>(List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--lease", String.valueOf(leaseMs)));
     if (i >= 10) { // an agent runner that runs its tools itself
       args.addAll(List.of("--agents", "--no-tools", "--tool-mode", "direct", "--base-url", modelUrl(), "--allow-network", "127.0.0.0/8"));
     } else if (i < 2) {
@@ -285,6 +291,69 @@ class DurableRunChaosTest {
         modelRequests.entrySet().stream().filter(e -> e.getValue().get() > 1).map(e -> e.getKey() + "×" + e.getValue()).sorted().toList(),
         toolRuns.values().stream().mapToInt(AtomicInteger::get).sum(), TURNS);
     assertThat(kills).as("the fleet was really shaken").isGreaterThanOrEqualTo(8);
+  }
+
+  /** Two threads that spin until the returned flag is set: the machine is loaded as a user's often is. */
+  private static java.util.concurrent.atomic.AtomicBoolean busyLoops() {
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    for (int i = 0; i < 2; i++) {
+      Thread spin = new Thread(() -> {
+        long x = 0;
+        while (!stop.get()) {
+          x += System.nanoTime() & 1;
+        }
+        if (x == 42) {
+          System.out.print(""); // keeps the loop from being optimised away
+        }
+      }, "busy-loop-" + i);
+      spin.setDaemon(true);
+      spin.start();
+    }
+    return stop;
+  }
+
+  /**
+   * {@code messages} turns at once on two agent runners that run their tools themselves, each with
+   * a lease of {@code leaseMs}, while two busy loops load the machine; model rounds take 2 to 4 s.
+   *
+   * @return how many rounds were asked more than once
+   */
+  private long shortLeases(int leaseMs, int messages) throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean stop = busyLoops();
+    try {
+      processes.add(start(10, 0, true, leaseMs));
+      processes.add(start(11, 0, true, leaseMs));
+      for (int t = 500; t < 500 + messages; t++) {
+        store.create(new UserMessage("chaos-" + t, "turn-" + t + ": please run the tool").toBreadcrumb());
+      }
+      assertThat(awaitRecords(() -> answeredAll() >= messages, 240)).as("every turn answered").isTrue();
+    } finally {
+      stop.set(true);
+    }
+    for (int t = 500; t < 500 + messages; t++) {
+      assertThat(store.search(Selector.allTags("agent:response", "session:chaos-" + t), 10, 0)).as("turn " + t + " has one answer").hasSize(1);
+      assertThat(toolRuns.get(t)).as("turn " + t + "'s side-effecting tool ran once").hasValue(1);
+    }
+    assertThat(repeatedRecordedRounds).as("no recorded round was asked again").isEmpty();
+    long lapses = modelRequests.values().stream().filter(c -> c.get() > 1).count();
+    long logged = 0;
+    for (String name : List.of("process-10-0.log", "process-11-0.log")) {
+      logged += java.nio.file.Files.readAllLines(logs.resolve(name)).stream().filter(l -> l.contains("abandoned its step of run")).count();
+    }
+    System.out.printf("short leases: %d ms, %d turns of 2–4 s rounds, two busy loops: %d rounds asked twice, %d steps abandoned (logged)%n",
+        leaseMs, messages, lapses, logged);
+    assertThat(logged).as("each round asked again was a step its holder abandoned and logged").isGreaterThanOrEqualTo(lapses);
+    return lapses;
+  }
+
+  @Test
+  void twoRunnersOn300MsLeasesUnderLoadAskEveryRoundOnceAndRunEveryToolOnce() throws Exception {
+    assertThat(shortLeases(300, 20)).as("rounds asked twice").isZero();
+  }
+
+  @Test
+  void twoRunnersOn100MsLeasesUnderLoadStillRunEveryToolOnceAndLogEveryLapse() throws Exception {
+    shortLeases(100, 30);
   }
 
   private long answeredAll() {

@@ -49,9 +49,12 @@ public interface WorkClaims {
   Optional<Claim> tryClaim(String key, String owner, Duration lease);
 
   /**
-   * Extends {@code claim} by {@code lease} from now, if it is still the current claim.
+   * Extends {@code claim} by {@code lease} from now, if it is still the current claim: nobody took
+   * the key over since (its token is the key's), it is not completed and not given back. A claim
+   * whose lease ran out with nobody taking the key over is still current (nobody else could act on
+   * it meanwhile) and is renewed: the token, not the clock, fences.
    *
-   * @return the extended claim, or empty if it was lost (taken over after expiring, or completed)
+   * @return the extended claim, or empty if it was lost (taken over after expiring, completed or released)
    */
   Optional<Claim> renew(Claim claim, Duration lease);
 

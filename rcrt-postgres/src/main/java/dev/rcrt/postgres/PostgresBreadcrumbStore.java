@@ -201,11 +201,10 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
         if (fence == null) {
           Rows.bind(q, row);
         } else {
-          Object[] fenced = new Object[row.length + 3];
+          Object[] fenced = new Object[row.length + 2];
           fenced[0] = fence.key();
           fenced[1] = fence.token();
-          fenced[2] = Rows.at(now);
-          System.arraycopy(row, 0, fenced, 3, row.length);
+          System.arraycopy(row, 0, fenced, 2, row.length);
           Rows.bind(q, fenced);
         }
         try (ResultSet rs = q.executeQuery()) {
@@ -217,8 +216,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
           }
         }
       }
-      if (fence != null && Rows.longValue(c, tables.claimCurrent(), fence.key(), fence.token(), Rows.at(now)) == null) {
-        throw new ClaimLostException(fence.key(), "taken over, completed or run out in the store's work_claims");
+      if (fence != null && Rows.longValue(c, tables.claimCurrent(), fence.key(), fence.token()) == null) {
+        throw new ClaimLostException(fence.key(), "taken over, completed or given back in the store's work_claims");
       }
       if (create.idempotencyKey() != null) {
         Breadcrumb earlier = Rows.one(c, tables.byIdempotencyKey(), create.idempotencyKey());

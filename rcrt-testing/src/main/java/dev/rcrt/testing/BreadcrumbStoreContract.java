@@ -554,18 +554,23 @@ public abstract class BreadcrumbStoreContract {
     Breadcrumb written = store.create(BreadcrumbCreate.builder("f.v1", "by a").build(), first);
     assertThat(store.get(written.id())).isPresent();
 
-    clock.advance(lease.plusSeconds(1)); // a stalls past its lease: not yet taken over, but no longer its to act on
-    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "a, run out").build(), first))
-        .isInstanceOf(ClaimLostException.class).hasMessageContaining("fence");
+    clock.advance(lease.plusSeconds(1)); // a stalls past its lease, nobody takes over: the token fences, so nobody else acted
+    store.create(BreadcrumbCreate.builder("f.v1", "a, run out, not taken over").build(), first);
     WorkClaims.Claim second = claims.tryClaim("fence", "b", lease).orElseThrow();
     assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "a, taken over").idempotencyKey("once").build(), first))
         .isInstanceOf(ClaimLostException.class);
     Breadcrumb byB = store.create(BreadcrumbCreate.builder("f.v1", "by b").idempotencyKey("once").build(), second);
     assertThat(byB.title()).isEqualTo("by b");
+    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "a, taken over, new key").build(), first))
+        .isInstanceOf(ClaimLostException.class).hasMessageContaining("fence");
     claims.complete(second);
     assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "b, completed").build(), second))
         .isInstanceOf(ClaimLostException.class);
-    assertThat(titles(Selector.schema("f.v1"))).containsExactlyInAnyOrder("by a", "by b");
+    WorkClaims.Claim third = claims.tryClaim("fence-2", "c", lease).orElseThrow();
+    claims.release(third);
+    assertThatThrownBy(() -> store.create(BreadcrumbCreate.builder("f.v1", "c, given back").build(), third))
+        .isInstanceOf(ClaimLostException.class);
+    assertThat(titles(Selector.schema("f.v1"))).containsExactlyInAnyOrder("by a", "a, run out, not taken over", "by b");
   }
 
   private BreadcrumbEvent next(BlockingQueue<BreadcrumbEvent> events) throws InterruptedException {

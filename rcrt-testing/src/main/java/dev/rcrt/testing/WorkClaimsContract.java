@@ -94,6 +94,20 @@ public abstract class WorkClaimsContract {
   }
 
   @Test
+  void aClaimWhoseLeaseRanOutWithNobodyTakingOverIsStillRenewedByItsHolder() {
+    Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
+    clock.advance(LEASE.plusSeconds(5)); // the holder was stalled; nobody claimed the key meanwhile
+    assertThat(claims.heldUntil("k")).as("free to take over").isEmpty();
+
+    Claim renewed = claims.renew(first, LEASE).orElseThrow();
+
+    assertThat(renewed.token()).as("the token, not the clock, fences").isEqualTo(first.token());
+    assertThat(claims.tryClaim("k", "b", LEASE)).as("held again").isEmpty();
+    claims.release(renewed);
+    assertThat(claims.renew(renewed, LEASE)).as("a claim given back is not renewed").isEmpty();
+  }
+
+  @Test
   void aCompletedKeyCanNeverBeClaimedAgain() {
     Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
     claims.complete(first);

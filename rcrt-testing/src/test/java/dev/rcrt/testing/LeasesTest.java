@@ -35,7 +35,7 @@ class LeasesTest {
     leases.close();
   }
 
-  /** The claims of the store, with renewals that block until the test lets them through. */
+  /** The claims of the store, with batch renewals (the renewal thread's) that block until the test lets them through. */
   private static final class SlowClaims implements WorkClaims {
     final WorkClaims inner;
     final CountDownLatch entered = new CountDownLatch(1);
@@ -52,8 +52,9 @@ class LeasesTest {
       return inner.tryClaim(key, owner, lease);
     }
 
+    /** The renewal thread's batches: they wait for {@link #release}. */
     @Override
-    public Optional<Claim> renew(Claim claim, Duration lease) {
+    public java.util.Map<String, Claim> renewAll(java.util.List<Claim> claims, Duration lease) {
       renewals.incrementAndGet();
       entered.countDown();
       try {
@@ -62,10 +63,16 @@ class LeasesTest {
         Thread.currentThread().interrupt();
       }
       try {
-        return inner.renew(claim, lease);
+        return inner.renewAll(claims, lease);
       } finally {
         renewed.release();
       }
+    }
+
+    /** A holder's own check ({@code verify}): straight through. */
+    @Override
+    public Optional<Claim> renew(Claim claim, Duration lease) {
+      return inner.renew(claim, lease);
     }
 
     @Override
@@ -105,7 +112,7 @@ class LeasesTest {
   }
 
   @Test
-  void aHolderStalledPastItsLeaseMayNotActAndItsFencedWriteWritesNothing() throws Exception {
+  void aHolderStalledPastItsLeaseKeepsItsWorkUntilAnotherTakesItOverAndThenWritesNothing() throws Exception {
     SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
     Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
     held.create(BreadcrumbCreate.builder("f.v1", "while held").build());
@@ -113,14 +120,31 @@ class LeasesTest {
     assertThat(claims.entered.await(30, TimeUnit.SECONDS)).isTrue();
     clock.advance(LEASE); // the renewal never came back: as far as the holder knows, its lease ran out
 
-    assertThat(held.valid()).isFalse();
-    assertThatThrownBy(held::check).isInstanceOf(ClaimLostException.class).hasMessageContaining("ran out");
-    assertThatThrownBy(() -> held.create(BreadcrumbCreate.builder("f.v1", "after the lease").build()))
-        .isInstanceOf(ClaimLostException.class);
+    assertThat(held.valid()).as("it may not act without asking the claims").isFalse();
+    held.create(BreadcrumbCreate.builder("f.v1", "stalled, nobody took over").build()); // the token fences, not the clock
     assertThat(store.claims().orElseThrow().tryClaim("k", "b", LEASE)).as("another worker takes it over").isPresent();
+    assertThatThrownBy(() -> held.create(BreadcrumbCreate.builder("f.v1", "after the takeover").build()))
+        .isInstanceOf(ClaimLostException.class);
     claims.release.countDown();
-    assertThat(store.search(Selector.schema("f.v1"), 10, 0)).extracting(b -> b.title()).containsExactly("while held");
+    assertThatThrownBy(held::check).isInstanceOf(ClaimLostException.class);
+    assertThat(store.search(Selector.schema("f.v1"), 10, 0)).extracting(b -> b.title())
+        .containsExactlyInAnyOrder("while held", "stalled, nobody took over");
     assertThat(held.lost()).isTrue();
+  }
+
+  @Test
+  void aHolderWhoseLeaseRanOutWithNobodyTakingOverChecksWithTheClaimsAndGoesOn() throws Exception {
+    SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
+    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    clock.advance(LEASE.dividedBy(3));
+    assertThat(claims.entered.await(30, TimeUnit.SECONDS)).isTrue();
+    clock.advance(LEASE.multipliedBy(2)); // stalled as by GC or SIGSTOP: its renewals never came back
+    assertThat(held.valid()).isFalse();
+    held.check(); // asks the claims: nobody took the key over, so it is still this worker's, renewed now
+    assertThat(held.valid()).isTrue();
+    assertThat(store.claims().orElseThrow().tryClaim("k", "b", LEASE)).as("renewed").isEmpty();
+    claims.release.countDown();
+    held.complete();
   }
 
   @Test

@@ -82,6 +82,7 @@ public final class ToolRunner implements AutoCloseable {
   private final ToolLoader loader;
   private final ExecutionChain chain;
   private final TimeSource time;
+  private final Duration defaultTimeout;
   private final ExecutorService listenerThreads;
   private final Duration claimLease;
   private final int maxAttempts;
@@ -99,6 +100,7 @@ public final class ToolRunner implements AutoCloseable {
     this.store = b.store;
     this.policy = b.policy;
     this.time = b.time;
+    this.defaultTimeout = b.defaultTimeout;
     this.claimLease = b.claimLease;
     this.maxAttempts = b.maxAttempts;
     this.discovery = new ToolDiscovery(b.store, b.policy);
@@ -165,6 +167,11 @@ public final class ToolRunner implements AutoCloseable {
   /** The time this runner measures deadlines on ({@link Builder#timeSource}). */
   public TimeSource timeSource() {
     return time;
+  }
+
+  /** The run time limit of a call whose tool names none ({@link Builder#defaultTimeout}; 30 s unless set). */
+  public Duration defaultTimeout() {
+    return defaultTimeout;
   }
 
   /** The policy this runner enforces. */

@@ -29,12 +29,13 @@ public final class MemoryClaims implements WorkClaims {
   }
 
   /**
-   * Whether {@code claim} is the key's current claim: same token, not completed, lease not run out.
-   * Callers that must act atomically with this answer hold this object's monitor meanwhile.
+   * Whether {@code claim} is the key's current claim: same token (nobody took the key over), not
+   * completed, not given back. Callers that must act atomically with this answer hold this
+   * object's monitor meanwhile.
    */
   public synchronized boolean isCurrent(Claim claim) {
     State s = states.get(claim.key());
-    return s != null && !s.done && s.token == claim.token() && s.expiresAt.isAfter(clock.get());
+    return s != null && !s.done && s.token == claim.token() && !s.expiresAt.equals(Instant.MIN);
   }
 
   @Override
@@ -52,8 +53,8 @@ public final class MemoryClaims implements WorkClaims {
   @Override
   public synchronized Optional<Claim> renew(Claim claim, Duration lease) {
     State s = states.get(claim.key());
-    if (s == null || s.done || s.token != claim.token() || !s.expiresAt.isAfter(clock.get())) {
-      return Optional.empty();
+    if (s == null || s.done || s.token != claim.token() || s.expiresAt.equals(Instant.MIN)) {
+      return Optional.empty(); // taken over, completed or given back; a lease that ran out with nobody taking over is renewed
     }
     State next = new State(s.owner, s.token, clock.get().plus(lease), false);
     states.put(claim.key(), next);

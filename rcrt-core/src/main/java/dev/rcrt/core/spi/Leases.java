@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A holder acts only while it holds: {@link Held#valid()} is false once a renewal found the
  * claim lost or once a lease's worth of time has passed since the last renewal was sent (a stalled
- * process cannot know whether it still holds), {@link Held#verify()} asks the claims now, and
- * {@link Held#create} writes a record fenced by the claim. Renewals are counted and their lateness
+ * process cannot know whether it still holds), {@link Held#check()} then asks the claims, {@link
+ * Held#verify()} always does, and {@link Held#create} writes a record fenced by the claim's token.
+ * A holder whose lease ran out with nobody taking over keeps its work: the token, not the clock,
+ * fences. Renewals are counted and their lateness
  * measured ({@link #stats()}); renewals later than a third of the lease are logged.
  *
  * <p>Used by agent runs (one claim per run step) and listening tool runners (one per {@code
@@ -286,9 +288,10 @@ public final class Leases implements AutoCloseable {
     }
 
     /**
-     * Whether this worker may still act: not lost, not stopped, and less than a lease has passed
-     * since the last successful renewal was sent. A process that was stalled longer than its lease
-     * finds this false even if nobody took its claim over yet.
+     * Whether this worker may act without asking the claims: not lost, not stopped, and less than a
+     * lease has passed since the last successful renewal was sent. False for a process that was
+     * stalled longer than its lease, even if nobody took its claim over: {@link #check()} then asks
+     * the claims.
      */
     public synchronized boolean valid() {
       return !lost && !stopped && time.nanoTime() - validUntil < 0;
@@ -296,15 +299,17 @@ public final class Leases implements AutoCloseable {
 
     /**
      * Checks with the claims, now, that this worker still holds the claim (a renewal on the calling
-     * thread): the check before a side effect such as a tool call.
+     * thread): the check before a side effect such as a tool call. A claim whose lease ran out with
+     * nobody taking the key over is still held (the token, not the clock, fences: nobody else could
+     * act on it meanwhile), and is renewed.
      *
-     * @throws ClaimLostException if it does not
+     * @throws ClaimLostException if it does not (taken over, completed, given back, or stopped here)
      * @throws RuntimeException what the claims throw (the store is unreachable)
      */
     public void verify() {
       Claim current;
       synchronized (this) {
-        if (!valid()) {
+        if (lost || stopped) {
           throw lapsed();
         }
         current = claim;
@@ -313,18 +318,21 @@ public final class Leases implements AutoCloseable {
     }
 
     /**
-     * Checks, without asking the claims, that this worker may still act ({@link #valid()}).
+     * Checks that this worker may still act: at once while its lease is fresh ({@link #valid()});
+     * after a stall past its lease, by asking the claims ({@link #verify()}), so a live holder
+     * whose renewals came late keeps its work unless another worker took it over meanwhile.
      *
      * @throws ClaimLostException if it may not
+     * @throws RuntimeException what the claims throw (the store is unreachable)
      */
-    public synchronized void check() {
+    public void check() {
       if (!valid()) {
-        throw lapsed();
+        verify();
       }
     }
 
-    private ClaimLostException lapsed() {
-      String why = lost ? "found lost" : stopped ? "no longer renewed" : "its lease of " + lease.toMillis() + " ms ran out before it was renewed";
+    private synchronized ClaimLostException lapsed() {
+      String why = lost ? "found lost" : "no longer renewed";
       markLost(why);
       return new ClaimLostException(claim.key(), why);
     }
@@ -332,15 +340,17 @@ public final class Leases implements AutoCloseable {
     /**
      * Writes {@code create} fenced by this claim: in the store's own claims, checked in the same
      * atomic step as the write ({@link BreadcrumbStore#create(BreadcrumbCreate, Claim)}); in this
-     * JVM's claims (a store without claims), checked and written while they are locked.
+     * JVM's claims (a store without claims), checked and written while they are locked. The fence
+     * is the claim's token: the write happens only if nobody took the key over since this worker
+     * took it (and it is not completed or given back), whatever this worker's clock says.
      *
      * @return the stored record
-     * @throws ClaimLostException if the claim is lost or its lease may have run out; nothing is written
+     * @throws ClaimLostException if the claim is lost; nothing is written
      */
     public Breadcrumb create(BreadcrumbCreate create) {
       Claim fence;
       synchronized (this) {
-        if (!valid()) {
+        if (lost || stopped) {
           throw lapsed();
         }
         fence = claim;
@@ -351,12 +361,12 @@ public final class Leases implements AutoCloseable {
         }
         synchronized (claims) {
           if (claims instanceof MemoryClaims local && !local.isCurrent(fence)) {
-            throw new ClaimLostException(fence.key(), "taken over, completed or run out in this JVM's claims");
+            throw new ClaimLostException(fence.key(), "taken over, completed or given back in this JVM's claims");
           }
           return store.create(create);
         }
       } catch (ClaimLostException e) {
-        markLost("a fenced write found it taken over, completed or run out");
+        markLost("a fenced write found it taken over, completed or given back");
         throw e;
       }
     }

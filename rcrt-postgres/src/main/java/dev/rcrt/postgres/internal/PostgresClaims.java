@@ -54,13 +54,17 @@ public final class PostgresClaims implements WorkClaims {
     });
   }
 
+  /**
+   * Extends the claim while its token is unchanged (nobody took the key over), it is not completed
+   * and not given back: a holder whose renewal came late, after its lease ran out with nobody
+   * taking over, keeps the claim, since nobody else could act meanwhile.
+   */
   @Override
   public Optional<Claim> renew(Claim claim, Duration lease) {
-    Instant now = clock.instant();
-    Instant until = now.plus(lease);
+    Instant until = clock.instant().plus(lease);
     return tx.read("renew claim '" + claim.key() + "'", c -> Rows.update(c,
-        "UPDATE " + table + " SET expires_at = ? WHERE key = ? AND token = ? AND NOT done AND expires_at > ?",
-        Rows.at(until), claim.key(), claim.token(), Rows.at(now)) == 1
+        "UPDATE " + table + " SET expires_at = ? WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity'",
+        Rows.at(until), claim.key(), claim.token()) == 1
         ? Optional.of(new Claim(claim.key(), claim.owner(), claim.token(), until))
         : Optional.empty());
   }
@@ -98,15 +102,13 @@ public final class PostgresClaims implements WorkClaims {
   private Map<String, Claim> renewOn(Connection c, List<Claim> claims, Duration lease) throws SQLException {
     Map<String, Claim> byKey = new HashMap<>();
     claims.forEach(claim -> byKey.put(claim.key(), claim));
-    Instant now = clock.instant();
-    Instant until = now.plus(lease);
+    Instant until = clock.instant().plus(lease);
     try (PreparedStatement q = c.prepareStatement("UPDATE " + table + " AS w SET expires_at = ?"
         + " FROM unnest(?::text[], ?::bigint[]) AS r(key, token)"
-        + " WHERE w.key = r.key AND w.token = r.token AND NOT w.done AND w.expires_at > ? RETURNING w.key")) {
+        + " WHERE w.key = r.key AND w.token = r.token AND NOT w.done AND w.expires_at > '-infinity' RETURNING w.key")) {
       q.setObject(1, Rows.at(until));
       q.setArray(2, c.createArrayOf("text", claims.stream().map(Claim::key).toArray()));
       q.setArray(3, c.createArrayOf("bigint", claims.stream().map(Claim::token).toArray()));
-      q.setObject(4, Rows.at(now));
       Map<String, Claim> renewed = new HashMap<>();
       try (ResultSet rs = q.executeQuery()) {
         while (rs.next()) {

@@ -73,7 +73,7 @@ public final class Tables {
    * committed first makes the check fail.
    */
   public String insertFenced() {
-    return "WITH fence AS (SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > ? FOR SHARE),"
+    return "WITH fence AS (SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity' FOR SHARE),"
         + " ins AS (INSERT INTO " + breadcrumbs
         + " (id, version, schema_name, tags, context, record, expires_at, max_reads, idempotency_key)"
         + " SELECT ?, 1, ?, ?, ?::jsonb, ?::json, ?, ?, ? FROM fence ON CONFLICT DO NOTHING"
@@ -81,9 +81,13 @@ public final class Tables {
         + recorded("ins", "CREATED");
   }
 
-  /** Whether the claim (key, token) is current and unexpired at {@code ?}. */
+  /**
+   * Whether the claim (key, token) is current: nobody took the key over since (its token is
+   * unchanged), it is not completed and not given back. A lease that ran out with nobody taking
+   * over still fences: nobody else could act meanwhile.
+   */
   public String claimCurrent() {
-    return "SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > ?";
+    return "SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity'";
   }
 
   /** Writes an update of a record locked by {@link #recordLock()}, with its version, event and wake-up, in one statement. */

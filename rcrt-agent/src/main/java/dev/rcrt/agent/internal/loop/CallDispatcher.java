@@ -11,6 +11,7 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.llm.ToolCall;
@@ -22,6 +23,7 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -166,7 +169,7 @@ final class CallDispatcher {
         return new Outcome(runner.fail(stored, ToolErrorCode.TOOL_FAILED,
             "agent '" + toolName + "' was interrupted before it answered (its process stopped); call it again if still needed"), null);
       }
-      return settings.eventMode() ? awaited(stored, toolName) : answered(runAgain(stored, held), toolName);
+      return settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held));
     }
     JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
     ToolRequest request =
@@ -185,10 +188,34 @@ final class CallDispatcher {
       if (settings.eventMode()) {
         return awaited(runner.submit(request, options), toolName);
       }
-      return answered(runner.call(request, options), toolName);
+      ToolCallOptions calling = options;
+      return underClaim(requestId, toolName, tool, () -> runner.call(request, calling));
     } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
       Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
-      return settings.eventMode() ? awaited(again, toolName) : answered(runAgain(again, held), toolName);
+      return settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held));
+    }
+  }
+
+  /**
+   * Runs a call in this process under the request's own claim ({@code tool.request:<id>}, the key a
+   * listening runner claims), taken for the tool's whole time limit plus a run lease and given back
+   * when the call returns. A call under way is therefore never started again elsewhere while its
+   * process lives, however late that process's run renewals come (a holder stalled past its run
+   * lease loses the run, not the call): the run's new holder finds the call's claim held and waits
+   * for its response, or for the claim's end if that process died.
+   */
+  private Outcome underClaim(String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call) {
+    Duration limit = (tool != null && tool.timeout() != null ? tool.timeout() : settings.runner().defaultTimeout()).plus(settings.runLease());
+    String key = "tool.request:" + requestId;
+    Optional<WorkClaims.Claim> mine = settings.claims().tryClaim(key, settings.owner(), limit);
+    if (mine.isEmpty()) {
+      Instant until = settings.claims().heldUntil(key).orElse(settings.time().instant());
+      return new Outcome(null, new Waiting("'" + toolName + "', under way in another process (request " + requestId + ")", false, until));
+    }
+    try {
+      return answered(call.get(), toolName);
+    } finally {
+      settings.claims().release(mine.get());
     }
   }
 
