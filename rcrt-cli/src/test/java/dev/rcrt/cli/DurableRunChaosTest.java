@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Durable runs tried by killing: two agent-runner JVMs ({@code ./rcrt runner --agents --no-tools
  * --tool-mode event}) and two tool-runner JVMs ({@code ./rcrt runner}) on one PostgreSQL store,
  * SIGKILLed at random moments (during model calls, during tools, holding claims) and restarted,
- * while 100 turns run: each one model round with a tool call, then an answer, against a scripted
+ * with the claims table locked for 3 s midway, while 100 turns run: each one model round with a tool call, then an answer, against a scripted
  * model (an OpenAI-compatible HTTP server here) that counts its requests and checks, on each one,
  * that the round it is asked for is not recorded yet. The tool is an HTTP endpoint here that takes
  * a moment, so kills land inside it.
@@ -252,6 +252,7 @@ class DurableRunChaosTest {
       store.create(new UserMessage("chaos-" + t, "turn-" + t + ": please run the tool").toBreadcrumb());
     }
     Random random = new Random(24);
+    java.util.concurrent.CompletableFuture<Boolean> lockHolder = null;
     int kills = 0;
     int killedInModel = 0;
     int killedInTool = 0;
@@ -267,10 +268,15 @@ class DurableRunChaosTest {
         kills++;
         running[victim] = start(victim, kills, false); // restarted at once; it takes up what it finds when it is up
         processes.add(running[victim]);
+        if (kills == 8) {
+          lockHolder = holdClaimsLocked(3); // the database stalls too: claims, renewals and fenced writes wait 3 s
+        }
       }
     }
     awaitRecords(() -> answeredAll() >= TURNS, (int) Math.max(1, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime())));
     assertThat(answeredAll()).as("turns answered within 240 s (" + kills + " kills)").isEqualTo(TURNS);
+    assertThat(lockHolder).as("the claims were locked mid-run").isNotNull();
+    assertThat(lockHolder.get(60, TimeUnit.SECONDS)).as("the lock was held and let go").isTrue();
 
     for (int t = 0; t < TURNS; t++) {
       List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:chaos-" + t), 10, 0);
@@ -291,6 +297,32 @@ class DurableRunChaosTest {
         modelRequests.entrySet().stream().filter(e -> e.getValue().get() > 1).map(e -> e.getKey() + "×" + e.getValue()).sorted().toList(),
         toolRuns.values().stream().mapToInt(AtomicInteger::get).sum(), TURNS);
     assertThat(kills).as("the fleet was really shaken").isGreaterThanOrEqualTo(8);
+  }
+
+  /**
+   * Holds {@code work_claims} locked ({@code EXCLUSIVE}: reads go on, claims, renewals and fenced
+   * writes wait) for {@code seconds}, in a transaction of the test's own, as an operator's long
+   * statement or a stuck migration would; completes with true once it let go.
+   */
+  private java.util.concurrent.CompletableFuture<Boolean> holdClaimsLocked(int seconds) {
+    return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try (var c = TestPostgres.dataSource().getConnection()) {
+        c.setAutoCommit(false);
+        try (var s = c.createStatement()) {
+          s.execute("LOCK TABLE " + schema + ".work_claims IN EXCLUSIVE MODE");
+          // the fault lasts this long; nothing is waited for
+          new java.util.concurrent.CountDownLatch(1).await(seconds, TimeUnit.SECONDS);
+        } finally {
+          c.rollback();
+        }
+        return true;
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    });
   }
 
   /** Two threads that spin until the returned flag is set: the machine is loaded as a user's often is. */
