@@ -312,8 +312,14 @@ public final class TurnLoop {
   /**
    * The run's answer, when one was written after its records were read: a cancellation ({@code
    * Runs.cancel}), or another process's. Only this agent's answers count, as in {@link RunRecords}.
+   * With the store's own claims, looked for only once the run's claim is completed.
    */
   private @Nullable Breadcrumb answeredMeanwhile(String runId) {
+    if (store.claims().isPresent() && !settings.claims().isCompleted(RunIds.claimKey(runId))) {
+      // the store's own claims: whoever answers or cancels a run completes its claim, so a claim not completed means no answer,
+      // found by its key instead of a search of the answers (which cost a turn most of its database time)
+      return null;
+    }
     for (Breadcrumb b : store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags(RunIds.tag(runId), "agent:response"), 10, 0)) {
       if (!Round.is(b) && Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
         return b;
