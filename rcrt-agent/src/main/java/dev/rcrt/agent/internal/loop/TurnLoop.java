@@ -256,6 +256,7 @@ public final class TurnLoop {
       }
     }
     int replayed = run.lastRound() == null ? 0 : run.lastRound().index() - 1; // the last round's results come after its dispatch
+    boolean ranCalls = false;
     while (true) {
       Breadcrumb meanwhile = answeredMeanwhile(runId);
       if (meanwhile != null) { // cancelled (Runs.cancel), or answered elsewhere, while these steps ran: take no further one
@@ -282,6 +283,7 @@ public final class TurnLoop {
         }
         last.appendTo(messages, results);
         replayed = last.index();
+        ranCalls = true;
       }
       int next = last == null ? 1 : last.index() + 1;
       if (next > settings.maxRounds()) {
@@ -290,7 +292,14 @@ public final class TurnLoop {
         return answered(ctx, run, null, envelopeOf(last), limit, AgentResponse.Status.ROUND_LIMIT, null);
       }
       ChatRequest request = request(offer, llm, messages);
-      held.check(); // a holder that lost the run asks nothing: the model's time and tokens are its new holder's to spend
+      // a holder that lost the run asks nothing: the model's time and tokens are its new holder's to spend. After calls ran
+      // (they take time, and a cancellation may have come meanwhile), the claims are asked; otherwise the lease's freshness is enough
+      if (ranCalls) {
+        held.verify();
+        ranCalls = false;
+      } else {
+        held.check();
+      }
       StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
       ChatResponse response = listener != null ? settings.llm().chat(request, listener) : settings.llm().chat(request);
       if (response.model() == null) {
