@@ -82,7 +82,7 @@ class DurableRunChaosTest {
     server.start();
     int port = server.getAddress().getPort();
     store.create(BreadcrumbCreate.builder("tool.v1", "slowtool").context(RcrtJson.parse("""
-        {"name":"slowtool","description":"Takes a moment, then says which turn asked.",
+        {"name":"slowtool","description":"Takes a moment, then says which turn asked.","limits":{"timeout_ms":6000},
          "input_schema":{"type":"object","properties":{"turn":{"type":"integer"}},"required":["turn"]},
          "implementation":{"type":"http","endpoint":"http://127.0.0.1:%d/tool"}}""".formatted(port))).build());
     store.create(BreadcrumbCreate.builder("tool.v1", "paytool").context(RcrtJson.parse("""
@@ -412,7 +412,10 @@ class DurableRunChaosTest {
     assertThat(answers).singleElement().satisfies(a -> assertThat(a.context().get("message").asText()).isEqualTo("answer 999"));
     assertThat(modelRequests.get("999/1")).as("the recorded round was not asked again").hasValue(1);
     assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).hasSize(1);
-    System.out.printf("resume after SIGKILL: the other process ran the request again %.2f s after the kill (lease 1 s)%n", resumedAfter);
+    System.out.printf("resume after SIGKILL: the other process ran the request again %.2f s after the kill (the call's claim: the tool's"
+        + " 6 s limit plus the 1 s lease)%n", resumedAfter);
+    assertThat(resumedAfter).as("not before the call's claim ran out: the killed process's call might still have been running")
+        .isGreaterThanOrEqualTo(4.0);
   }
 
   /** Sends {@code SIGSTOP} or {@code SIGCONT} (by name, without {@code SIG}) to a process. */
