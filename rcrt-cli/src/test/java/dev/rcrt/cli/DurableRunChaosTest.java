@@ -94,7 +94,7 @@ class DurableRunChaosTest {
   @AfterEach
   void tearDown() {
     stallRelease.countDown();
-    processes.forEach(p -> signal(p, "CONT"));
+    processes.stream().filter(Process::isAlive).forEach(p -> signal(p, "CONT"));
     processes.forEach(Process::destroyForcibly);
     server.stop(0);
     store.close();
