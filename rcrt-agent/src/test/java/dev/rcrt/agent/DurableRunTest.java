@@ -212,17 +212,7 @@ class DurableRunTest {
         ? ChatResponse.text("not sent: " + r.messages().get(r.messages().size() - 1).content())
         : ChatResponse.toolCalls(new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")));
     java.util.concurrent.Semaphore letGo = new java.util.concurrent.Semaphore(0); // a step ended with the run waiting
-    AgentObserver watching = new AgentObserver() {
-      @Override
-      public Turn turnStarted(String agentId, String sessionId) {
-        return (response, failure) -> {};
-      }
-
-      @Override
-      public void runWaiting(String agentId, String runId, String what) {
-        letGo.release();
-      }
-    };
+    AgentObserver watching = waits(what -> letGo.release());
     AgentExecutor executor = executor(llm, runner(b -> b.approvalExpiry(Duration.ofHours(1))), b -> b.observer(watching));
     Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
 
@@ -357,18 +347,10 @@ class DurableRunTest {
         : ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"1+1\"}")));
     List<String> waits = new java.util.concurrent.CopyOnWriteArrayList<>(); // told on the run's thread
     java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
-    AgentObserver watching = new AgentObserver() {
-      @Override
-      public Turn turnStarted(String agentId, String sessionId) {
-        return (response, failure) -> {};
-      }
-
-      @Override
-      public void runWaiting(String agentId, String runId, String what) {
-        waits.add(what);
-        told.countDown();
-      }
-    };
+    AgentObserver watching = waits(what -> {
+      waits.add(what);
+      told.countDown();
+    });
     AgentExecutor executor = executor(llm, runner(b -> {}),
         b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(30)).observer(watching));
     CompletionStage<AgentResponse> answer = executor.askAsync("s7", "1+1?");
@@ -404,6 +386,21 @@ class DurableRunTest {
     assertThat(ended.error().code()).isEqualTo("agent_timeout");
     assertThat(answers("s9")).hasSize(1);
     assertThatThrownBy(() -> executor.resume("unknown").toCompletableFuture().join()).hasCauseInstanceOf(ValidationException.class);
+  }
+
+  /** An observer told only when a run stops to wait: {@code waiting} gets what it waits for. */
+  private static AgentObserver waits(Consumer<String> waiting) {
+    return new AgentObserver() {
+      @Override
+      public Turn turnStarted(String agentId, String sessionId) {
+        return (response, failure) -> {};
+      }
+
+      @Override
+      public void runWaiting(String agentId, String runId, String what) {
+        waiting.accept(what);
+      }
+    };
   }
 
   /** The first run with {@code status}, looked for again after each record written (the store's events), never by sleeping. */

@@ -55,6 +55,15 @@ public record ToolRequest(
   /** The schema name of request breadcrumbs. */
   public static final String SCHEMA = "tool.request.v1";
 
+  /**
+   * The {@link dev.rcrt.core.WorkClaims} key under which request {@code requestId} is run, {@code
+   * tool.request:<id>}: the key a listening runner claims before it runs a request, and an agent
+   * before it runs a call in process, so that one call is never under way in two places.
+   */
+  public static String claimKey(String requestId) {
+    return "tool.request:" + requestId;
+  }
+
   /** Validates required fields. */
   public ToolRequest {
     Objects.requireNonNull(requestId, "requestId");

@@ -61,12 +61,7 @@ public final class PostgresClaims implements WorkClaims {
    */
   @Override
   public Optional<Claim> renew(Claim claim, Duration lease) {
-    Instant until = clock.instant().plus(lease);
-    return tx.read("renew claim '" + claim.key() + "'", c -> Rows.update(c,
-        "UPDATE " + table + " SET expires_at = ? WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity'",
-        Rows.at(until), claim.key(), claim.token()) == 1
-        ? Optional.of(new Claim(claim.key(), claim.owner(), claim.token(), until))
-        : Optional.empty());
+    return tx.read("renew claim '" + claim.key() + "'", c -> Optional.ofNullable(renewOn(c, List.of(claim), lease).get(claim.key())));
   }
 
   /**

@@ -206,7 +206,7 @@ final class CallDispatcher {
    */
   private Outcome underClaim(String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call) {
     Duration limit = (tool != null && tool.timeout() != null ? tool.timeout() : settings.runner().defaultTimeout()).plus(settings.runLease());
-    String key = "tool.request:" + requestId;
+    String key = ToolRequest.claimKey(requestId);
     Optional<WorkClaims.Claim> mine = settings.claims().tryClaim(key, settings.owner(), limit);
     if (mine.isEmpty()) {
       Instant until = settings.claims().heldUntil(key).orElse(settings.time().instant());

@@ -129,7 +129,7 @@ public final class RequestWorker {
   }
 
   private static String keyOf(Breadcrumb request) {
-    return "tool.request:" + request.id();
+    return ToolRequest.claimKey(request.id());
   }
 
   private void onEvent(BreadcrumbEvent event) {
