@@ -388,6 +388,81 @@ class DurableRunTest {
     assertThatThrownBy(() -> executor.resume("unknown").toCompletableFuture().join()).hasCauseInstanceOf(ValidationException.class);
   }
 
+  // ------------------------------------------------------------------ specialists are child runs
+
+  /** A primary "boss" that hands payments to an enabled specialist "payer", whose payment needs approval. */
+  private ScriptedLlmClient bossAndPayer() {
+    agent = AgentDefinition.fromBreadcrumb(store.create(BreadcrumbCreate.builder("agent.def.v1", "boss")
+        .context(RcrtJson.parse("{\"agent_id\":\"boss\",\"model\":\"boss-model\",\"system_prompt\":\"You delegate.\",\"is_primary\":true}")).build()));
+    store.create(BreadcrumbCreate.builder("agent.def.v1", "payer")
+        .context(RcrtJson.parse("{\"agent_id\":\"payer\",\"model\":\"payer-model\",\"system_prompt\":\"You pay.\",\"enabled\":true}")).build());
+    return ScriptedLlmClient.answering(r -> {
+      boolean asked = "user".equals(r.messages().get(r.messages().size() - 1).role());
+      if (r.model().equals("payer-model")) {
+        return asked ? ChatResponse.toolCalls(new ToolCall("p1", "wire-money", "{\"to\":\"bob\"}")) : ChatResponse.text("paid bob");
+      }
+      return asked ? ChatResponse.toolCalls(new ToolCall("b1", "payer", "{\"message\":\"pay bob\"}"))
+          : ChatResponse.text("boss: " + r.messages().get(r.messages().size() - 1).content());
+    });
+  }
+
+  /** The payer's child run, once its payment waits for approval. */
+  private Run childWaitingForApproval(Runs runs) throws InterruptedException {
+    Run waiting = awaitStatus(runs, Run.Status.WAITING_FOR_APPROVAL, r -> r.agentId().equals("payer"));
+    assertThat(waiting.pending()).singleElement().satisfies(p -> assertThat(p.tool()).isEqualTo("wire-money"));
+    return waiting;
+  }
+
+  /** The parent has one answer, the child one (tagged with its parent), and the payment was made once. */
+  private void assertOneAnswerEachAndOnePayment(String session, ScriptedLlmClient llm) {
+    assertThat(answers(session)).singleElement().satisfies(a -> assertThat(a.contextText("message")).isEqualTo("boss: paid bob"));
+    String parent = answers(session).get(0).tagValue("run:").orElseThrow();
+    assertThat(answers(session + "/payer")).singleElement().satisfies(a -> {
+      assertThat(a.contextText("message")).isEqualTo("paid bob");
+      assertThat(a.tags()).contains("parent_run:" + parent);
+    });
+    assertThat(wired).hasValue(1);
+    assertThat(llm.requests()).extracting(ChatRequest::model).containsExactly("boss-model", "payer-model", "payer-model", "boss-model");
+  }
+
+  @Test
+  void aSpecialistIsAChildRunWhosePendingApprovalSuspendsTheParentAndWhoseDecisionResumesBoth() throws Exception {
+    ScriptedLlmClient llm = bossAndPayer();
+    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
+    CompletionStage<AgentResponse> pending = asking.askAsync("s10", "get bob paid");
+
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run child = childWaitingForApproval(runs);
+    Run parent = runs.list(10).stream().filter(r -> r.agentId().equals("boss")).findFirst().orElseThrow();
+    assertThat(parent.status()).isNotIn(Run.Status.DONE, Run.Status.FAILED);
+    assertThat(parent.pending()).singleElement().satisfies(p -> assertThat(p.tool()).isEqualTo("payer"));
+    assertThat(pending.toCompletableFuture()).isNotDone();
+
+    runs.approve(child.id(), child.pending().get(0).requestId(), Principal.host(), "ok");
+
+    assertThat(pending.toCompletableFuture().get(30, TimeUnit.SECONDS).message()).isEqualTo("boss: paid bob");
+    assertOneAnswerEachAndOnePayment("s10", llm);
+  }
+
+  @Test
+  void aChildRunsDecisionResumesTheParentInAnotherProcessWhenTheOneThatStartedItIsGone() throws Exception {
+    ScriptedLlmClient llm = bossAndPayer();
+    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
+    asking.askAsync("s11", "get bob paid");
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run child = childWaitingForApproval(runs);
+
+    asking.close(); // the process that started both runs is gone; another serves the primary agent
+    AgentExecutor serving = executor(llm, runner(b -> {}), b -> {});
+    Subscription served = serving.start();
+    closing.add(served::close);
+    runs.approve(child.id(), child.pending().get(0).requestId(), Principal.host(), "ok");
+
+    Run done = awaitStatus(runs, Run.Status.DONE, r -> r.agentId().equals("boss"));
+    assertThat(done.answer().message()).isEqualTo("boss: paid bob");
+    assertOneAnswerEachAndOnePayment("s11", llm);
+  }
+
   /** An observer told only when a run stops to wait: {@code waiting} gets what it waits for. */
   private static AgentObserver waits(Consumer<String> waiting) {
     return new AgentObserver() {
@@ -405,10 +480,15 @@ class DurableRunTest {
 
   /** The first run with {@code status}, looked for again after each record written (the store's events), never by sleeping. */
   private Run awaitStatus(Runs runs, Run.Status status) throws InterruptedException {
+    return awaitStatus(runs, status, r -> true);
+  }
+
+  /** The first run with {@code status} that {@code which} accepts, looked for again after each record written. */
+  private Run awaitStatus(Runs runs, Run.Status status, java.util.function.Predicate<Run> which) throws InterruptedException {
     java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
     try (Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
       while (true) {
-        List<Run> found = runs.list(10, status);
+        List<Run> found = runs.list(10, status).stream().filter(which).toList();
         if (!found.isEmpty()) {
           return found.get(0);
         }

@@ -288,8 +288,18 @@ class ProductionLoopTest {
     List<ChatMessage> back = llm.requests().get(llm.requests().size() - 1).messages();
     assertThat(back.get(back.size() - 2).content()).isEqualTo("Tokyo: 22°C, sunny");
     assertThat(back.get(back.size() - 1).content()).startsWith("Error: unknown tool 'code_gen'");
+    // the specialist's turn is a child run: it answers the parent's stored call, in a sub-session, under the parent's run
+    Breadcrumb call = store.search(Selector.schema("tool.request.v1").withAllTags("run:" + answer.tagValue("run:").orElseThrow()), 10, 0)
+        .stream().filter(r -> "web_search".equals(r.contextText("tool"))).findFirst().orElseThrow();
+    List<Breadcrumb> child = store.search(Selector.schema("agent.response.v1").withAllTags("session:main/web_search", "agent:response"), 10, 0);
+    assertThat(child).singleElement().satisfies(a -> {
+      assertThat(a.contextText("trigger_id")).isEqualTo(call.id());
+      assertThat(a.tags()).contains("parent_run:" + answer.tagValue("run:").orElseThrow(), "run:" + Run.idOf("web_search", call.id()));
+    });
+    assertThat(store.search(Selector.schema("tool.response.v1").withAllTags("request:" + call.id()), 10, 0)).singleElement()
+        .satisfies(r -> assertThat(r.context().at("/output/run_id").asText()).isEqualTo(Run.idOf("web_search", call.id())));
     assertThat(store.search(Selector.allTags("session:main/web_search"), 10, 0)).extracting(Breadcrumb::schemaName)
-        .contains("user.message.v1", "agent.response.v1");
+        .doesNotContain("user.message.v1"); // no message another served agent would answer
   }
 
   @Test

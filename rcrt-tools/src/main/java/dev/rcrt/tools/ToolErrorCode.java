@@ -41,6 +41,13 @@ public enum ToolErrorCode implements ErrorCode {
    * approval.decision.v1} arrives or the approval request expires.
    */
   TOOL_APPROVAL_PENDING("tool_approval_pending", false),
+  /**
+   * The call's work goes on and has no result yet: a specialist agent's child run waits (for an
+   * approval decision, a tool runner, or the process that holds it). Like {@link
+   * #TOOL_APPROVAL_PENDING}, no response is recorded: the request stays open until its caller runs
+   * it again ({@link ToolRunner#run(dev.rcrt.core.Breadcrumb, ToolDefinition, ToolHandler)}).
+   */
+  TOOL_WAITING("tool_waiting", false),
   /** The tool's breadcrumb changed after it was offered or pinned; that version was not run. */
   TOOL_CHANGED("tool_changed", false),
   /** The input broke the input schema (the message names the pointer), or holds a number beyond a double. */

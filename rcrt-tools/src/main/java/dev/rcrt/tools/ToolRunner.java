@@ -213,6 +213,20 @@ public final class ToolRunner implements AutoCloseable {
   }
 
   /**
+   * Runs a stored {@code tool.request.v1} again whose tool the caller pins and implements: {@code
+   * tool} (checked against the version the request pinned) with {@code handler} as its code, for
+   * the request's writer, through the whole chain (trust, approval, validation, recording). For a
+   * caller whose tool is no record, such as a specialist agent offered as a tool, whose call can
+   * end {@link ToolErrorCode#TOOL_WAITING} and is then run again when its work moved on. A request
+   * that already has a response is not run again; its recorded response is returned.
+   *
+   * @throws dev.rcrt.core.ValidationException if the breadcrumb is not a well-formed {@code tool.request.v1}
+   */
+  public ToolResponse run(Breadcrumb request, ToolDefinition tool, ToolHandler handler) {
+    return chain.run(Objects.requireNonNull(request, "request"), Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(handler, "handler"));
+  }
+
+  /**
    * Answers a stored {@code tool.request.v1} with an error response ({@code code}, saying {@code
    * why}) without running it, unless it is answered already: for a caller that stops waiting (no
    * runner answered in time) or cannot carry a call on (an interrupted specialist). Recorded by the

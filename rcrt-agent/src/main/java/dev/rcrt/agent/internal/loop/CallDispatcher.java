@@ -18,7 +18,9 @@ import dev.rcrt.llm.ToolCall;
 import dev.rcrt.tools.ApprovalRequest;
 import dev.rcrt.tools.ToolCallOptions;
 import dev.rcrt.tools.ToolDefinition;
+import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolErrorCode;
+import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -33,6 +35,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -47,10 +50,10 @@ import org.jspecify.annotations.Nullable;
  * taken up again when the record arrives. Thread-safe.
  */
 final class CallDispatcher {
-  /** Runs a specialist's own turn: a sub-session answered by another agent one level deeper. */
+  /** The loop of a specialist's child runs, one level deeper, its parallel calls on {@code pool}. */
   @FunctionalInterface
   interface Specialists {
-    AgentResponse ask(AgentDefinition specialist, String session, String message);
+    TurnLoop loop(AgentDefinition specialist, ExecutorService pool);
   }
 
   private final LoopSettings settings;
@@ -72,8 +75,13 @@ final class CallDispatcher {
    * @param approval true when a call waits for an approval decision, false when for a runner
    * @param wakeAt when to look again without a new record (an approval's expiry, a response
    *     timeout), or null
+   * @param children the child runs (of specialists) the calls wait for: their records move this run on
    */
-  record Waiting(String what, boolean approval, @Nullable Instant wakeAt) {}
+  record Waiting(String what, boolean approval, @Nullable Instant wakeAt, List<String> children) {
+    Waiting(String what, boolean approval, @Nullable Instant wakeAt) {
+      this(what, approval, wakeAt, List.of());
+    }
+  }
 
   /** One call's outcome: its response, or what it waits for. */
   private record Outcome(@Nullable ToolResponse response, @Nullable Waiting waiting) {}
@@ -133,14 +141,18 @@ final class CallDispatcher {
       }
     }
     Waiting waiting = null;
+    List<String> children = new ArrayList<>();
     for (Outcome o : outcomes) {
       if (o.response() != null) {
         run.answered(o.response());
-      } else if (waiting == null || o.waiting() != null && o.waiting().approval() && !waiting.approval()) {
-        waiting = o.waiting();
+      } else {
+        children.addAll(Objects.requireNonNull(o.waiting(), "waiting").children());
+        if (waiting == null || o.waiting().approval() && !waiting.approval()) {
+          waiting = o.waiting();
+        }
       }
     }
-    return waiting;
+    return waiting == null ? null : new Waiting(waiting.what(), waiting.approval(), waiting.wakeAt(), List.copyOf(children));
   }
 
   private Outcome joined(Future<Outcome> running, Round.Call call) {
@@ -165,11 +177,8 @@ final class CallDispatcher {
     ToolRunner runner = settings.runner();
     boolean specialist = tool != null && "agent".equals(tool.implementation().type());
     if (stored != null) {
-      if (specialist) { // the specialist's turn ran in the process that died; its handler is not a record
-        return new Outcome(runner.fail(stored, ToolErrorCode.TOOL_FAILED,
-            "agent '" + toolName + "' was interrupted before it answered (its process stopped); call it again if still needed"), null);
-      }
-      return settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held));
+      return specialist ? childAgain(stored, Objects.requireNonNull(tool, "tool"), held)
+          : settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held), null);
     }
     JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
     ToolRequest request =
@@ -180,20 +189,30 @@ final class CallDispatcher {
       options = options.withTool(tool);
     }
     try {
-      if (specialist) {
-        ToolDefinition offered = Objects.requireNonNull(tool, "tool"); // only an offered tool is a specialist
-        ToolResponse answered = runner.call(request, options.withHandler((in, ctx) -> askSpecialist(offered, in, session)));
-        return new Outcome(answered, null);
+      if (specialist) { // a child run: the request is its trigger, and the specialist's steps are the call's code
+        ChildCall child = new ChildCall(Objects.requireNonNull(tool, "tool"), requestId);
+        ToolCallOptions calling = options.withHandler(child);
+        return underClaim(requestId, toolName, tool, () -> runner.call(request, calling), child);
       }
       if (settings.eventMode()) {
         return awaited(runner.submit(request, options), toolName);
       }
       ToolCallOptions calling = options;
-      return underClaim(requestId, toolName, tool, () -> runner.call(request, calling));
+      return underClaim(requestId, toolName, tool, () -> runner.call(request, calling), null);
     } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
       Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
-      return settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held));
+      return specialist ? childAgain(again, Objects.requireNonNull(tool, "tool"), held)
+          : settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held), null);
     }
+  }
+
+  /** A specialist's call written before: its child run is taken up where it stands (once the parent's claim is confirmed held). */
+  private Outcome childAgain(Breadcrumb stored, ToolDefinition tool, Leases.Held held) {
+    ChildCall child = new ChildCall(tool, stored.id());
+    return underClaim(stored.id(), tool.name(), tool, () -> {
+      held.verify();
+      return settings.runner().run(stored, tool, child);
+    }, child);
   }
 
   /**
@@ -204,7 +223,8 @@ final class CallDispatcher {
    * lease loses the run, not the call): the run's new holder finds the call's claim held and waits
    * for its response, or for the claim's end if that process died.
    */
-  private Outcome underClaim(String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call) {
+  private Outcome underClaim(
+      String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call, @Nullable ChildCall child) {
     Duration limit = (tool != null && tool.timeout() != null ? tool.timeout() : settings.runner().defaultTimeout()).plus(settings.runLease());
     String key = ToolRequest.claimKey(requestId);
     Optional<WorkClaims.Claim> mine = settings.claims().tryClaim(key, settings.owner(), limit);
@@ -213,7 +233,7 @@ final class CallDispatcher {
       return new Outcome(null, new Waiting("'" + toolName + "', under way in another process (request " + requestId + ")", false, until));
     }
     try {
-      return answered(call.get(), toolName);
+      return answered(call.get(), toolName, child);
     } finally {
       settings.claims().release(mine.get());
     }
@@ -225,8 +245,13 @@ final class CallDispatcher {
     return settings.runner().run(stored);
   }
 
-  /** A direct call's response, or, when it waits for approval, the wait. */
-  private Outcome answered(ToolResponse response, String tool) {
+  /** A direct call's response, or, when it waits for approval or for its child run, the wait. */
+  private Outcome answered(ToolResponse response, String tool, @Nullable ChildCall child) {
+    TurnLoop.Progress stepped = child == null ? null : child.waiting;
+    if (ToolErrorCode.TOOL_WAITING.is(response.errorCode()) && stepped != null) {
+      return new Outcome(null, new Waiting("agent '" + tool + "' (its run " + stepped.runId() + " waits for " + stepped.waitingFor() + ")",
+          stepped.status() == dev.rcrt.agent.Run.Status.WAITING_FOR_APPROVAL, stepped.wakeAt(), List.of(stepped.runId())));
+    }
     if (!ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
       return new Outcome(response, null);
     }
@@ -265,47 +290,97 @@ final class CallDispatcher {
 
 
   /**
-   * The code behind a specialist offered as a tool: runs the specialist's own turn in a
-   * sub-session within the specialist timeout, on the specialist threads so that the caller can
-   * stop waiting at the timeout. Runs inside the tool chain (trust, approval, validation, recording).
+   * The code behind a specialist offered as a tool: takes the steps of the call's child run (the
+   * specialist's run answering the stored request, one level deeper) on the specialist threads, at
+   * most the specialist timeout, so that the caller can stop waiting. Runs inside the tool chain
+   * (trust, approval, validation, recording). The child's answer is the call's output ({@code
+   * message}, {@code run_id}); a child that waits (for approval, a runner, another process holding
+   * it) ends the call {@code tool_waiting}, unanswered, and the parent waits for it as for any call.
    */
-  private JsonNode askSpecialist(ToolDefinition tool, JsonNode input, String session) {
-    AgentDefinition specialist;
-    try {
-      specialist = AgentDefinition.fromBreadcrumb(settings.runner().store().get(tool.sourceId()).orElseThrow());
-    } catch (RuntimeException e) {
-      throw new ToolException(ToolErrorCode.TOOL_NOT_FOUND, "agent '" + tool.name() + "' is no longer available");
+  private final class ChildCall implements ToolHandler {
+    private final ToolDefinition tool;
+    private final String requestId;
+    /** Where the child run stands when it waits; set by the call, read after it by the same thread. */
+    volatile TurnLoop.@Nullable Progress waiting;
+
+    ChildCall(ToolDefinition tool, String requestId) {
+      this.tool = tool;
+      this.requestId = requestId;
     }
-    String message = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
-    CompletableFuture<AgentResponse> answered = new CompletableFuture<>();
-    // the deadline is set before the turn starts, so it is measured from here whatever the pool does
-    CompletableFuture<AgentResponse> bounded = settings.time().orTimeout(answered, settings.specialistTimeout());
-    Future<?> turn;
-    try {
-      turn = settings.threads().specialist(() -> {
-        try {
-          answered.complete(specialists.ask(specialist, session, message));
-        } catch (Throwable t) {
-          answered.completeExceptionally(t);
-          Throwables.rethrowIfFatal(t);
-        }
-      });
-    } catch (AgentException busy) {
-      throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' was not asked: " + busy.getMessage());
-    }
-    try {
-      return RcrtJson.object().put("message", bounded.get().message());
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof TimeoutException) {
-        turn.cancel(true);
-        throw new ToolException(
-            ToolErrorCode.TOOL_TIMEOUT, "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout().toMillis() + " ms");
+
+    @Override
+    public JsonNode execute(JsonNode input, ToolContext context) {
+      AgentDefinition specialist;
+      Breadcrumb asked;
+      try {
+        specialist = AgentDefinition.fromBreadcrumb(settings.runner().store().get(tool.sourceId()).orElseThrow());
+        asked = settings.runner().store().get(requestId).orElseThrow(); // the chain wrote it before it ran this
+      } catch (RuntimeException e) {
+        throw new ToolException(ToolErrorCode.TOOL_NOT_FOUND, "agent '" + tool.name() + "' is no longer available");
       }
-      throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
-    } catch (InterruptedException e) {
-      turn.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new ToolException(ToolErrorCode.TOOL_FAILED, "interrupted while agent '" + tool.name() + "' was answering");
+      ExecutorService calls = Executors.newFixedThreadPool(settings.parallelism(), settings.threads().factory());
+      try {
+        TurnLoop loop = specialists.loop(specialist, calls);
+        TurnLoop.Progress p = stepped(loop, asked);
+        Breadcrumb answer = p.answer();
+        if (answer == null) {
+          waiting = p;
+          throw new ToolException(ToolErrorCode.TOOL_WAITING, "agent '" + tool.name() + "' has not answered yet: its run " + p.runId()
+              + " waits for " + (p.waitingFor().isEmpty() ? "its steps" : p.waitingFor()));
+        }
+        AgentResponse said = AgentResponse.fromBreadcrumb(answer);
+        if (said.status() == AgentResponse.Status.ERROR || said.status() == AgentResponse.Status.CANCELLED) {
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' did not answer (run " + p.runId() + "): " + said.message());
+        }
+        return RcrtJson.object().put("message", said.message()).put("run_id", p.runId());
+      } finally {
+        calls.shutdownNow();
+      }
+    }
+
+    /** The child's steps taken now, bounded by the specialist timeout; past it they are stopped and the child run ends as timed out. */
+    private TurnLoop.Progress stepped(TurnLoop loop, Breadcrumb asked) {
+      CompletableFuture<TurnLoop.Progress> done = new CompletableFuture<>();
+      // the deadline is set before the steps start, so it is measured from here whatever the pool does
+      CompletableFuture<TurnLoop.Progress> bounded = settings.time().orTimeout(done, settings.specialistTimeout());
+      Future<?> turn;
+      try {
+        turn = settings.threads().specialist(() -> {
+          try {
+            done.complete(loop.answerOrEnd(asked));
+          } catch (Throwable t) {
+            done.completeExceptionally(t);
+            Throwables.rethrowIfFatal(t);
+          }
+        });
+      } catch (AgentException busy) {
+        if (AgentException.CLOSED.equals(busy.code())) {
+          throw stopped(loop, asked);
+        }
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' was not asked: " + busy.getMessage());
+      }
+      try {
+        return bounded.get();
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof TimeoutException) {
+          turn.cancel(true);
+          String late = "agent '" + tool.name() + "' did not answer within " + settings.specialistTimeout().toMillis() + " ms";
+          loop.end(asked, late, new AgentResponse.Error("agent_timeout", late));
+          throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, late);
+        }
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "agent '" + tool.name() + "' failed: " + (e.getCause() == null ? e : e.getCause().getMessage()));
+      } catch (InterruptedException e) {
+        turn.cancel(true);
+        Thread.currentThread().interrupt();
+        throw stopped(loop, asked);
+      }
+    }
+
+    /** This executor is stopping: the child run goes on wherever it is taken up, and so does the call, which has no answer yet. */
+    private ToolException stopped(TurnLoop loop, Breadcrumb asked) {
+      waiting = new TurnLoop.Progress(loop.runIdOf(asked), null, dev.rcrt.agent.Run.Status.RUNNING,
+          "its steps (the process taking them was stopped)", settings.time().instant().plus(settings.runLease()));
+      return new ToolException(ToolErrorCode.TOOL_WAITING, "agent '" + tool.name() + "' was stopped while answering; its run goes on");
     }
   }
 }

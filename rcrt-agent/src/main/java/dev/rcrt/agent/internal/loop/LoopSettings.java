@@ -45,4 +45,10 @@ public record LoopSettings(
     String owner,
     Duration runLease,
     Duration turnTimeout) {
+
+  /** The same settings with {@code timeout} as the turn timeout (a specialist's child runs). */
+  public LoopSettings withTurnTimeout(Duration timeout) {
+    return new LoopSettings(llm, runner, maxRounds, historyLimit, parallelism, threads, streamListener, eventMode, responseTimeout,
+        maxAgentDepth, specialistTimeout, time, budget, observer, claims, leases, owner, runLease, timeout);
+  }
 }

@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * at once. Wake-ups come from the records that move a run on ({@code tool.response.v1}, {@code
  * approval.decision.v1}), from new messages ({@link #serve}), and from timers at the time a waiting
  * run asked to be looked at again (an approval's expiry, a response timeout, the deadline, a lease
- * another process held).
+ * another process held). A run whose call waits for a specialist's child run is woken by the
+ * child's records: its responses and decisions (known here from the parent's last step, or, in
+ * fleet mode, from the child's records, which name their parent) and its answer (tagged {@code
+ * parent_run:}), whichever process writes them.
  *
  * <p><b>Answers.</b> {@link #answerOf} gives a future completed by the run's answer record,
  * whichever process writes it; nothing polls the store.
@@ -56,6 +59,8 @@ public final class RunDriver implements AutoCloseable {
   /** The message of each run that may have recorded nothing yet, by run id: such a run is found by its message, not its id. */
   private final Map<String, String> triggers = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Breadcrumb>> awaited = new ConcurrentHashMap<>();
+  /** Child runs (specialists' runs) that runs driven here wait for, and the run each moves on. */
+  private final Map<String, String> parents = new ConcurrentHashMap<>();
   /** Runs with a step queued or running here, and the wake-ups each has had; guarded by itself. */
   private final Map<String, Wakes> driving = new HashMap<>();
   private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
@@ -109,6 +114,10 @@ public final class RunDriver implements AutoCloseable {
     if (p.answer() != null || p.status() != Run.Status.RUNNING) {
       triggers.remove(p.runId());
     }
+    p.children().forEach(child -> parents.put(child, p.runId()));
+    if (p.answer() != null || p.status() == Run.Status.DONE || p.status() == Run.Status.FAILED) {
+      parents.values().removeIf(p.runId()::equals);
+    }
     if (p.answer() != null) {
       CompletableFuture<Breadcrumb> waiting = awaited.get(p.runId());
       if (waiting != null) {
@@ -138,12 +147,23 @@ public final class RunDriver implements AutoCloseable {
       return;
     }
     Optional<String> run = event.breadcrumb().tagValue("run:");
-    if (run.isPresent() && (fleet || awaited.containsKey(run.get()))) {
+    if (run.isEmpty()) {
+      return;
+    }
+    String parent = parents.get(run.get());
+    if (parent != null) {
+      wake(parent); // a child run's decision or response: the parent's step takes the child's steps
+    } else if (fleet || awaited.containsKey(run.get())) {
       wake(run.get());
     }
   }
 
   private void onAnswer(BreadcrumbEvent event) {
+    Optional<String> parent = event.breadcrumb().tagValue(Trigger.PARENT_TAG);
+    if (event.type() == BreadcrumbEvent.Type.CREATED && parent.isPresent()
+        && (fleet || awaited.containsKey(parent.get()) || parents.containsValue(parent.get()))) {
+      wake(parent.get()); // a child run answered (in any process): its parent's call has its output
+    }
     Optional<String> run = event.breadcrumb().tagValue("run:");
     if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent()) {
       CompletableFuture<Breadcrumb> waiting = awaited.get(run.get());

@@ -43,6 +43,8 @@ public final class RunRecords {
   final TreeMap<Integer, Round> rounds = new TreeMap<>();
   final Map<String, Breadcrumb> requests = new HashMap<>();
   final Map<String, ToolResponse> responses = new HashMap<>();
+  /** When each response read from the store was recorded, by request id. */
+  final Map<String, Instant> answeredAt = new HashMap<>();
   final Map<String, ApprovalRequest> approvals = new HashMap<>();
   final List<Breadcrumb> decisions = new ArrayList<>();
   @Nullable Breadcrumb answer;
@@ -96,6 +98,7 @@ public final class RunRecords {
       } else if (schema.equals(ToolResponse.SCHEMA) && ToolResponse.writtenByARunner(b, policy)) {
         ToolResponse r = ToolResponse.fromBreadcrumb(b);
         responses.putIfAbsent(r.requestId(), r);
+        answeredAt.putIfAbsent(r.requestId(), b.createdAt());
       } else if (schema.equals(ApprovalRequest.SCHEMA)) {
         ApprovalRequest a = ApprovalRequest.fromBreadcrumb(b);
         approvals.putIfAbsent(a.requestId(), a);

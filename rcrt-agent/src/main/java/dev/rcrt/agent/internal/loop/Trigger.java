@@ -6,6 +6,8 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.tools.ToolRequest;
+import java.util.List;
 
 /**
  * What starts a turn: a {@code user.message.v1}, or RCRT's {@code agent.context.v1}, which a
@@ -14,6 +16,12 @@ import dev.rcrt.core.ValidationException;
  * consumer:<agent_id>} and {@code session:<id>}). The latter answers the user message its {@code
  * trigger_event_id} names, with the assembled breadcrumbs as context.
  *
+ * <p>A third kind starts a <b>child run</b>: the {@code tool.request.v1} of a parent run's call to
+ * a specialist agent. The specialist answers the request's {@code message} (else its whole input as
+ * JSON) in the sub-session {@code <parent session>/<specialist>}, with no session memory (the
+ * parent says what it needs); every record of the child run carries {@code parent_run:<parent
+ * run>}, so a process that sees one knows which run it moves on.
+ *
  * @param question the user message answered; its id is the response's {@code trigger_event_id}
  * @param message what was said, in the trigger's session
  * @param context the context builder's breadcrumbs as a prompt section, or empty
@@ -21,6 +29,26 @@ import dev.rcrt.core.ValidationException;
 record Trigger(Breadcrumb question, UserMessage message, String context) {
   /** The schema RCRT's context builders write. */
   static final String AGENT_CONTEXT = "agent.context.v1";
+
+  /** The tag on every record of a child run, naming its parent run. */
+  static final String PARENT_TAG = "parent_run:";
+
+  /** Whether this starts a child run (a parent's call to a specialist). */
+  boolean child() {
+    return ToolRequest.SCHEMA.equals(question.schemaName());
+  }
+
+  /** The tags every record of the run {@code trigger} starts carries besides its own: {@code parent_run:} for a child run. */
+  static List<String> runTags(Breadcrumb trigger) {
+    return ToolRequest.SCHEMA.equals(trigger.schemaName())
+        ? trigger.tagValue("run:").map(parent -> List.of(PARENT_TAG + parent)).orElse(List.of()) : List.of();
+  }
+
+  /** The session of the run {@code trigger} starts: a child run's is a sub-session of its parent's. */
+  static String sessionOf(Breadcrumb trigger) {
+    String session = UserMessage.sessionOf(trigger);
+    return ToolRequest.SCHEMA.equals(trigger.schemaName()) ? session + "/" + trigger.contextText("tool") : session;
+  }
 
   /** The id of the user message {@code trigger} asks about: its own, or the one an {@code agent.context.v1} names. */
   static String questionId(Breadcrumb trigger) {
@@ -31,10 +59,15 @@ record Trigger(Breadcrumb question, UserMessage message, String context) {
   /**
    * Reads a trigger.
    *
-   * @throws ValidationException for a record that is neither, an {@code agent.context.v1} whose
+   * @throws ValidationException for a record that is none of the three, an {@code agent.context.v1} whose
    *     {@code trigger_event_id} names no stored user message, or a user message without content
    */
   static Trigger read(BreadcrumbStore store, Breadcrumb trigger) {
+    if (ToolRequest.SCHEMA.equals(trigger.schemaName())) {
+      JsonNode input = ToolRequest.fromBreadcrumb(trigger).input();
+      String text = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
+      return new Trigger(trigger, new UserMessage(sessionOf(trigger), text), "");
+    }
     if (!AGENT_CONTEXT.equals(trigger.schemaName())) {
       return new Trigger(trigger, UserMessage.fromBreadcrumb(trigger), "");
     }

@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,7 +66,7 @@ public final class TurnLoop {
     this.depth = depth;
     this.store = settings.runner().store();
     this.offers = new Offers(settings, agent, depth);
-    this.dispatcher = new CallDispatcher(settings, agent, pool, this::askSpecialist);
+    this.dispatcher = new CallDispatcher(settings, agent, pool, this::childLoop);
     this.clock = settings.time();
   }
 
@@ -80,8 +79,14 @@ public final class TurnLoop {
    * @param waitingFor what it waits for in words, or empty
    * @param wakeAt when a waiting run should be looked at again even if no record arrives (an
    *     approval's expiry, a call's response timeout, the run's deadline), or null
+   * @param children the child runs its calls wait for (specialists' runs): a record of one moves this run on
    */
-  public record Progress(String runId, @Nullable Breadcrumb answer, Run.Status status, String waitingFor, @Nullable Instant wakeAt) {}
+  public record Progress(
+      String runId, @Nullable Breadcrumb answer, Run.Status status, String waitingFor, @Nullable Instant wakeAt, List<String> children) {
+    public Progress(String runId, @Nullable Breadcrumb answer, Run.Status status, String waitingFor, @Nullable Instant wakeAt) {
+      this(runId, answer, status, waitingFor, wakeAt, List.of());
+    }
+  }
 
   /** The agent this loop runs. */
   public AgentDefinition agent() {
@@ -163,7 +168,12 @@ public final class TurnLoop {
     if (settings.claims().isCompleted(key)) {
       return Optional.of(new Progress(runId, null, Run.Status.DONE, "", null)); // answered: nothing to read
     }
-    RunRecords known = RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
+    List<Breadcrumb> records = RunRecords.read(store, runId);
+    Optional<String> parent = parentOf(records);
+    if (parent.isPresent()) { // another agent's child run moved on: its parent (perhaps this agent's) is what to look at
+      return Optional.of(new Progress(parent.get(), null, Run.Status.RUNNING, "its child run " + runId + " moved on", clock.instant()));
+    }
+    RunRecords known = RunRecords.of(records, settings.runner().policy(), runId, agent.agentId());
     String started = known.startedBy;
     if (known.answer != null) {
       return Optional.of(new Progress(runId, known.answer, Run.Status.DONE, "", null));
@@ -172,6 +182,45 @@ public final class TurnLoop {
       return Optional.empty(); // no round recorded: such a run is found by its trigger, not by its id
     }
     return store.get(started).map(t -> take(t, false));
+  }
+
+  /**
+   * The parent run of {@code records}, when they are another agent's child run (a round of it,
+   * written by an agent other than this one, names it); empty for this agent's own runs.
+   */
+  private Optional<String> parentOf(List<Breadcrumb> records) {
+    for (Breadcrumb b : records) {
+      if (Round.is(b) && !Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
+        Optional<String> parent = b.tagValue(Trigger.PARENT_TAG);
+        if (parent.isPresent()) {
+          return parent;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Takes the steps of a child run (this loop's agent answering a parent's stored call, {@link
+   * Trigger}) as {@link #answer} does; a run ended elsewhere meanwhile comes with its recorded answer.
+   */
+  Progress answerOrEnd(Breadcrumb request) {
+    Progress p = answer(request);
+    if (p.answer() != null || p.status() != Run.Status.DONE) {
+      return p;
+    }
+    Breadcrumb answer = RunRecords.load(store, settings.runner().policy(), p.runId(), agent.agentId()).answer;
+    return new Progress(p.runId(), answer, Run.Status.DONE, "", null);
+  }
+
+  /**
+   * Ends the run {@code trigger} starts with an error answer ({@code error}), and completes its
+   * claim, so a step still under way records nothing more; nothing is written when it has an answer.
+   */
+  Breadcrumb end(Breadcrumb trigger, String why, AgentResponse.Error error) {
+    Breadcrumb answer = recordEnd(trigger, "Sorry, I could not answer: " + why, AgentResponse.Status.ERROR, error);
+    settings.claims().complete(new dev.rcrt.core.WorkClaims.Claim(RunIds.claimKey(runIdOf(trigger)), settings.owner(), 0, clock.instant()));
+    return answer;
   }
 
   /**
@@ -186,7 +235,7 @@ public final class TurnLoop {
     if (held.isEmpty()) {
       return elsewhere(runId);
     }
-    AgentObserver.Turn observed = settings.observer().turnStarted(agent.agentId(), UserMessage.sessionOf(received));
+    AgentObserver.Turn observed = settings.observer().turnStarted(agent.agentId(), Trigger.sessionOf(received));
     Progress progress;
     try {
       RunRecords records = fresh ? new RunRecords(runId, agent.agentId(), settings.runner().policy())
@@ -244,8 +293,8 @@ public final class TurnLoop {
     String session = said.sessionId();
     Model llm = llmConfig();
     Offer offer = offers.offer(said.content(), session, llm.name(), trigger.context());
-    List<ChatMessage> messages =
-        opening(offer, SessionMemory.before(store, trigger.question(), session, settings.historyLimit()), said.content());
+    List<ChatMessage> memory = trigger.child() ? List.of() : SessionMemory.before(store, trigger.question(), session, settings.historyLimit());
+    List<ChatMessage> messages = opening(offer, memory, said.content());
     RunContext ctx = new RunContext(runId, session, trigger, offer, held);
     Instant started = run.startedAt != null ? run.startedAt : clock.instant();
     Instant deadline = deadline(started, run);
@@ -272,7 +321,7 @@ public final class TurnLoop {
         if (waiting != null) {
           Instant wake = waiting.wakeAt() == null || waiting.wakeAt().isAfter(deadline) ? deadline : waiting.wakeAt();
           return new Progress(runId, null, waiting.approval() ? Run.Status.WAITING_FOR_APPROVAL : Run.Status.WAITING_FOR_TOOLS,
-              waiting.what(), wake);
+              waiting.what(), wake, waiting.children());
         }
         List<String> results = results(last, run);
         if (last.protocol() == Offer.Protocol.ENVELOPE && !last.returnsToModel()) {
@@ -313,7 +362,8 @@ public final class TurnLoop {
         return answered(ctx, run, response, envelope, answer, AgentResponse.Status.SUCCESS, null);
       }
       // recorded without any secret value the runner knows (a key the model echoed); this process's calls still get their input
-      BreadcrumbCreate record = round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started);
+      BreadcrumbCreate record = round.toBreadcrumb(agent.agentId(), session, trigger.question().id(), runId, received.id(), started)
+          .withTags(Trigger.runTags(received));
       run.addLive(held.create(record.withContext(settings.runner().scrub(record.context()))), round); // fenced: a lost holder records nothing
     }
   }
@@ -409,7 +459,9 @@ public final class TurnLoop {
 
   /**
    * When the run must end: its start (recorded with its rounds) plus the turn timeout, plus the
-   * time its calls waited for approval (a person may take days; the approval's own expiry bounds that).
+   * time its calls waited for approval (a person may take days; the approval's own expiry bounds
+   * that), plus the time its calls to specialists took (each child run has its own deadline, and
+   * may wait for approval too).
    */
   private Instant deadline(Instant started, RunRecords run) {
     Duration waited = Duration.ZERO;
@@ -418,12 +470,21 @@ public final class TurnLoop {
       Instant end = decided != null ? decided : a.expiresAt().isBefore(clock.instant()) ? a.expiresAt() : clock.instant();
       waited = waited.plus(Duration.between(a.requestedAt(), end).abs());
     }
+    for (Round round : run.rounds.values()) {
+      for (Round.Call c : round.calls()) {
+        Breadcrumb asked = c.specialist() && c.requestId() != null ? run.requests.get(c.requestId()) : null;
+        if (asked != null) {
+          Instant end = run.answeredAt.getOrDefault(c.requestId(), clock.instant());
+          waited = waited.plus(Duration.between(asked.createdAt(), end).abs());
+        }
+      }
+    }
     return started.plus(settings.turnTimeout()).plus(waited);
   }
 
   private String timedOut(Instant deadline) {
     return "Sorry, I could not answer in time: this turn passed its deadline (" + deadline + ", "
-        + settings.turnTimeout().toSeconds() + " s after it started, not counting time spent waiting for approval).";
+        + settings.turnTimeout().toSeconds() + " s after it started, not counting time spent waiting for approval or for specialists).";
   }
 
   /**
@@ -434,8 +495,9 @@ public final class TurnLoop {
   private Progress answered(
       RunContext ctx, RunRecords run, @Nullable ChatResponse last, @Nullable Envelope envelope, String message,
       AgentResponse.Status status, AgentResponse.@Nullable Error error) {
+    List<String> tags = Trigger.runTags(ctx.trigger().question());
     Breadcrumb stored = RunAnswer.write(ctx.held()::create, run, last, ctx.session(), ctx.trigger().question().id(), message, status, error,
-        envelope == null ? b -> b : envelope::decorate);
+        b -> (envelope == null ? b : envelope.decorate(b)).withTags(tags));
     run.add(stored);
     return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);
   }
@@ -455,22 +517,15 @@ public final class TurnLoop {
     if (run.answer != null) {
       return run.answer;
     }
-    return RunAnswer.write(store::create, run, null, UserMessage.sessionOf(trigger), Trigger.questionId(trigger), message, status, error, b -> b);
+    return RunAnswer.write(store::create, run, null, Trigger.sessionOf(trigger), Trigger.questionId(trigger), message, status, error,
+        b -> b.withTags(Trigger.runTags(trigger)));
   }
 
-  /** A specialist's own turn, one level deeper, on a pool of its own (the caller's may be full of waiting calls). */
-  private AgentResponse askSpecialist(AgentDefinition specialist, String session, String message) {
-    ExecutorService pool = Executors.newFixedThreadPool(settings.parallelism(), settings.threads().factory());
-    try {
-      TurnLoop sub = new TurnLoop(settings, specialist, depth + 1, pool);
-      Progress p = sub.ask(new UserMessage(session + "/" + specialist.agentId(), message));
-      if (p.answer() == null) {
-        throw new dev.rcrt.tools.ToolException(dev.rcrt.tools.ToolErrorCode.TOOL_FAILED,
-            "agent '" + specialist.agentId() + "' could not finish its turn now: it waits (" + p.waitingFor() + ")");
-      }
-      return AgentResponse.fromBreadcrumb(p.answer());
-    } finally {
-      pool.shutdownNow();
-    }
+  /**
+   * The loop of a specialist's child runs: one level deeper, its time limit the specialist timeout
+   * (not counting approval waits, as for any run).
+   */
+  private TurnLoop childLoop(AgentDefinition specialist, ExecutorService pool) {
+    return new TurnLoop(settings.withTurnTimeout(settings.specialistTimeout()), specialist, depth + 1, pool);
   }
 }

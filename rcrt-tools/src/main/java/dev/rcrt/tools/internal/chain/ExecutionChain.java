@@ -16,6 +16,7 @@ import dev.rcrt.tools.ToolDiscovery;
 import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolEventListener;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolInterceptor;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -114,6 +115,20 @@ public final class ExecutionChain {
   }
 
   /**
+   * Runs a stored request again with the caller's own pinned {@code tool} and its {@code handler}
+   * (a specialist agent, whose code is no record), for the request's writer, and records the
+   * response, unless it is answered already.
+   */
+  public ToolResponse run(Breadcrumb stored, ToolDefinition tool, ToolHandler handler) {
+    ToolRequest request = ToolRequest.fromBreadcrumb(stored);
+    ToolResponse earlier = earlierAnswer(request.requestId());
+    if (earlier != null) {
+      return earlier;
+    }
+    return record(new CallState(time, request, Principal.writerOf(stored), responseTags(stored, List.of()), stored, tool, null, 0, handler), null);
+  }
+
+  /**
    * Answers a stored request with an error response without running it (a poison request that
    * runners kept dying on, a request nobody answered in time), unless it is answered already.
    *
@@ -184,8 +199,8 @@ public final class ExecutionChain {
     ToolResponse response = null;
     try {
       response = new RealToolChain(links, 0, call, defaultTimeout, known).proceed(request);
-      if (ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
-        return response; // not an answer: the request stays open until a decision (callEnd still follows)
+      if (ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode()) || ToolErrorCode.TOOL_WAITING.is(response.errorCode())) {
+        return response; // not an answer: the request stays open until a decision or its next run (callEnd still follows)
       }
       if (!response.success()) {
         if (ToolErrorCode.TOOL_CAPABILITY_DENIED.is(response.errorCode()) && call.tool != null) {
