@@ -100,24 +100,25 @@ public final class RunnerCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--no-tools leaves nothing to do without --agents");
     }
     Duration leaseTime = lease.lease(spec);
+    // SIGTERM or Ctrl-C: let the main thread finish the calls in flight and close the store (its embedding model with it: a
+    // process that ends while ONNX Runtime loads or runs the model can crash in it), then end with status 0
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread onSignal = new Thread(() -> {
+      stop.countDown();
+      try {
+        if (stopped.await(90, TimeUnit.SECONDS)) {
+          Runtime.getRuntime().halt(0);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "rcrt-runner-stop");
+    Runtime.getRuntime().addShutdownHook(onSignal);
     try (Workspace workspace = new Workspace(store, cli)) {
       if (workspace.store() instanceof InMemoryBreadcrumbStore) {
         throw new ParameterException(spec.commandLine(),
             "a runner needs a store other processes share: pass --store postgresql://… or set RCRT_STORE");
       }
-      CountDownLatch stopped = new CountDownLatch(1);
-      Thread onSignal = new Thread(() -> {
-        // SIGTERM or Ctrl-C: let the main thread finish the calls in flight, then end with status 0
-        stop.countDown();
-        try {
-          if (stopped.await(90, TimeUnit.SECONDS)) {
-            Runtime.getRuntime().halt(0);
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "rcrt-runner-stop");
-      Runtime.getRuntime().addShutdownHook(onSignal);
       List<AgentExecutor> executors = new ArrayList<>();
       List<Subscription> serving = new ArrayList<>();
       try (ToolRunner runner = workspace.runner(approval.forService(), trust.policy(),
@@ -140,14 +141,14 @@ public final class RunnerCommand implements Callable<Integer> {
         if (!runner.drain(Duration.ofSeconds(60))) {
           cli.note("calls still running after 60 s were abandoned; their requests are taken over by other runners");
         }
-      } finally {
-        cli.note("runner stopped");
-        stopped.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(onSignal);
-        } catch (IllegalStateException shuttingDown) {
-          // the hook is running: it ends the process with status 0
-        }
+      }
+    } finally { // the store is closed: nothing runs in native code any more
+      cli.note("runner stopped");
+      stopped.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(onSignal);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it ends the process with status 0
       }
     }
     return 0;
