@@ -52,7 +52,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Connections.</b> The host supplies the {@link DataSource} and owns pooling (HikariCP is
  * the usual choice); the store borrows a connection per call and returns it, and keeps one for
- * {@code LISTEN} from its first subscription until {@link #close()}, and one for lease renewals of
+ * {@code LISTEN} from its first subscription until {@link #close()} (one per process: store objects
+ * on the same data source and schema, with the same clock and event settings, share one event
+ * reader, which the last of them to close stops), and one for lease renewals of
  * its {@link #claims()} from the first batch renewal ({@code WorkClaims.renewAll}) until {@link
  * #close()}, so that a busy pool never lets a live holder's lease run out: size the pool for both.
  * It never closes the data source.
@@ -113,6 +115,11 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   private final Clock clock;
   private final Transactions tx;
   private final EventPump events;
+  /** Where this store's listeners are called. */
+  private final Executor eventExecutor;
+  /** This store's subscriptions, closed with it (the pump may outlive it, shared with other store objects). */
+  private final java.util.Set<Subscription> subscriptions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
   private final PostgresClaims claims;
   private final Duration retention;
   private final @Nullable EmbeddingIndexer indexer;
@@ -126,13 +133,13 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     this.tables = new Tables(b.schema);
     this.clock = b.clock;
     this.tx = new Transactions(dataSource, tables);
-    Executor executor = b.eventExecutor != null ? b.eventExecutor : DaemonThreads.pool(0, "rcrt-store-events");
-    this.events = new EventPump(dataSource, tables, clock, executor, b.pollInterval, b.eventRetention);
-    this.claims = new PostgresClaims(tx, dataSource, tables, clock);
-    this.retention = b.eventRetention;
+    this.eventExecutor = b.eventExecutor != null ? b.eventExecutor : DaemonThreads.pool(0, "rcrt-store-events");
     if (b.migrate) {
       migrate(dataSource, b.schema);
     }
+    this.events = EventPump.acquire(dataSource, tables, clock, b.pollInterval, b.eventRetention);
+    this.claims = new PostgresClaims(tx, dataSource, tables, clock);
+    this.retention = b.eventRetention;
     if (b.embeddings != null) {
       VectorTable table = new VectorTable(tables);
       LuceneVectorIndex index = new LuceneVectorIndex(b.exactBelow);
@@ -315,7 +322,12 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     Objects.requireNonNull(selector, "selector");
     Objects.requireNonNull(listener, "listener");
     try {
-      return events.subscribe(selector, listener);
+      Subscription s = events.subscribe(selector, listener, eventExecutor);
+      subscriptions.add(s);
+      return () -> {
+        subscriptions.remove(s);
+        s.close();
+      };
     } catch (SQLException e) {
       throw Transactions.translate("subscribe", e);
     }
@@ -368,13 +380,18 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
    */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     if (feed != null && indexer != null && vectors != null && vectorEvents != null) {
       vectorEvents.close();
       indexer.close();
       feed.close();
       vectors.close();
     }
-    events.close();
+    subscriptions.forEach(Subscription::close);
+    subscriptions.clear();
+    events.release();
     claims.close();
   }
 

@@ -65,6 +65,37 @@ class CrossProcessEventsTest {
     }
   }
 
+  @Test
+  void storeObjectsOfOneProcessShareOneEventReaderWhichTheLastToCloseStops() throws Exception {
+    String schema = TestPostgres.freshSchema();
+    PostgresBreadcrumbStore first = open(schema);
+    PostgresBreadcrumbStore second = open(schema);
+    java.util.concurrent.BlockingQueue<String> firstSaw = new java.util.concurrent.LinkedBlockingQueue<>();
+    java.util.concurrent.BlockingQueue<String> secondSaw = new java.util.concurrent.LinkedBlockingQueue<>();
+    first.subscribe(Selector.schema("note.v1"), e -> firstSaw.add(e.breadcrumb().title()));
+    second.subscribe(Selector.schema("note.v1"), e -> secondSaw.add(e.breadcrumb().title()));
+    first.create(BreadcrumbCreate.builder("note.v1", "one").build());
+    assertThat(firstSaw.poll(20, TimeUnit.SECONDS)).isEqualTo("one");
+    assertThat(secondSaw.poll(20, TimeUnit.SECONDS)).isEqualTo("one");
+    List<Thread> readers = readers(schema);
+    assertThat(readers).as("one event reader for both store objects").hasSize(1);
+
+    first.close(); // its subscription ends with it; the reader goes on for the other store object
+    second.create(BreadcrumbCreate.builder("note.v1", "two").build());
+    assertThat(secondSaw.poll(20, TimeUnit.SECONDS)).isEqualTo("two");
+    assertThat(firstSaw).isEmpty();
+    assertThat(readers(schema)).isEqualTo(readers);
+
+    second.close();
+    readers.get(0).join(TimeUnit.SECONDS.toMillis(20));
+    assertThat(readers.get(0).isAlive()).as("the last store object to close stops the reader").isFalse();
+  }
+
+  /** The event reader threads of {@code schema} in this JVM. */
+  private static List<Thread> readers(String schema) {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("rcrt-postgres-events-" + schema)).toList();
+  }
+
   /** A write whose connection the test just ended is retried, as a host would on store_unavailable. */
   private static void createRetrying(PostgresBreadcrumbStore store, String title) {
     for (int attempt = 0; ; attempt++) {

@@ -36,15 +36,23 @@ import org.slf4j.LoggerFactory;
  * and reading resumes after the last delivered event: nothing is skipped, nothing is delivered
  * twice to one subscription. Each subscription starts after the last event committed when it
  * subscribed.
+ *
+ * <p><b>One reader per process.</b> Store objects of one process on the same data source and
+ * schema (with the same clock, poll interval and retention) share one pump ({@link #acquire}): one
+ * listening connection and one read of each event, however many store objects and subscriptions
+ * there are. Each store object gives its share back ({@link #release}); the last one closes it.
  */
-public final class EventPump implements AutoCloseable {
+public final class EventPump {
   private static final Logger LOG = LoggerFactory.getLogger(EventPump.class);
   private static final int BATCH = 500;
 
+  /** The pumps of this process, by what they read; guarded by itself. */
+  private static final Map<Key, EventPump> SHARED = new java.util.HashMap<>();
+
+  private final Key key;
   private final DataSource dataSource;
   private final Tables tables;
   private final Clock clock;
-  private final Executor executor;
   private final Duration pollInterval;
   private final Duration retention;
   private final Map<OrderedSubscription, Position> subscriptions = new ConcurrentHashMap<>();
@@ -53,23 +61,64 @@ public final class EventPump implements AutoCloseable {
   private @Nullable Position last;
   private long trimmedAt;
   private @Nullable Thread thread; // started by the first subscription
+  private int shares; // guarded by SHARED
 
-  /**
-   * @param executor where listeners are called, one event at a time per subscription
-   * @param pollInterval the longest wait for a notification before reading anyway
-   * @param retention how long events are kept for subscribers that catch up
-   */
-  public EventPump(DataSource dataSource, Tables tables, Clock clock, Executor executor, Duration pollInterval, Duration retention) {
+  /** What a pump reads and how: store objects that agree on all of it share one. The data source is compared by identity. */
+  private record Key(Object dataSource, String schema, Clock clock, Duration pollInterval, Duration retention) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.dataSource == dataSource && k.schema.equals(schema) && k.clock.equals(clock)
+          && k.pollInterval.equals(pollInterval) && k.retention.equals(retention);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(System.identityHashCode(dataSource), schema, clock, pollInterval, retention);
+    }
+  }
+
+  private EventPump(Key key, DataSource dataSource, Tables tables, Clock clock, Duration pollInterval, Duration retention) {
+    this.key = key;
     this.dataSource = dataSource;
     this.tables = tables;
     this.clock = clock;
-    this.executor = executor;
     this.pollInterval = pollInterval;
     this.retention = retention;
   }
 
-  /** Subscribes to the events committed after this call. */
-  public Subscription subscribe(Selector selector, BreadcrumbListener listener) throws SQLException {
+  /**
+   * This process's pump for the events of {@code tables} in {@code dataSource}: the one another
+   * store object already holds, else a new one. Each call is one share, given back by {@link #release}.
+   *
+   * @param pollInterval the longest wait for a notification before reading anyway
+   * @param retention how long events are kept for subscribers that catch up
+   */
+  public static EventPump acquire(DataSource dataSource, Tables tables, Clock clock, Duration pollInterval, Duration retention) {
+    Key key = new Key(dataSource, tables.schema, clock, pollInterval, retention);
+    synchronized (SHARED) {
+      EventPump pump = SHARED.computeIfAbsent(key, k -> new EventPump(k, dataSource, tables, clock, pollInterval, retention));
+      pump.shares++;
+      return pump;
+    }
+  }
+
+  /** Gives back one share; the last one stops the reading. The caller closes its own subscriptions first. */
+  public void release() {
+    synchronized (SHARED) {
+      if (--shares > 0) {
+        return;
+      }
+      SHARED.remove(key, this);
+    }
+    close();
+  }
+
+  /**
+   * Subscribes to the events committed after this call.
+   *
+   * @param executor where {@code listener} is called, one event at a time
+   */
+  public Subscription subscribe(Selector selector, BreadcrumbListener listener, Executor executor) throws SQLException {
     OrderedSubscription subscription = new OrderedSubscription(selector, listener, executor, subscriptions::remove);
     try (Connection c = dataSource.getConnection()) {
       Position from = lastEvent(c);
@@ -216,8 +265,7 @@ public final class EventPump implements AutoCloseable {
   }
 
   /** Stops reading; subscriptions get nothing more. */
-  @Override
-  public void close() {
+  private void close() {
     closed = true;
     Thread t;
     synchronized (this) {
