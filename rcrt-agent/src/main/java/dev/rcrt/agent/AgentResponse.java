@@ -84,7 +84,17 @@ public record AgentResponse(
    * @param code the {@link dev.rcrt.core.RcrtException#code()}, such as {@code llm_timeout}
    * @param message what happened; never contains a secret
    */
-  public record Error(String code, String message) {}
+  public record Error(String code, String message) {
+    /** The model refused to answer (OpenAI's {@code refusal}); the message quotes the refusal. */
+    public static final String MODEL_REFUSED = "model_refused";
+    /** The provider's content filter withheld or cut the answer ({@code finish_reason: "content_filter"}). */
+    public static final String MODEL_CONTENT_FILTERED = "model_content_filtered";
+    /**
+     * The answer hit the model's output token limit ({@code finish_reason: "length"}): the message
+     * gives the cut-off text, and a tool call in it was not run.
+     */
+    public static final String MODEL_TRUNCATED = "model_truncated";
+  }
 
   /** The breadcrumb to write for this response. */
   public BreadcrumbCreate toBreadcrumb() {

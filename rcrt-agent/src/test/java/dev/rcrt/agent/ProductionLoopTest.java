@@ -248,6 +248,39 @@ class ProductionLoopTest {
     assertThat(context).doesNotContain("SECRET_SOURCE");
   }
 
+  // ------------------------------------------------------------------ model outcomes
+
+  @Test
+  void aRefusalAFilteredAnswerAndACutOffAnswerEndTheRunAsNamedErrorsAndACutOffCallNeverRuns() {
+    java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+    runner = runner(b -> b.tool("pay", "Pays someone", java.util.Map.class, java.util.Map.class, in -> {
+      ran.incrementAndGet();
+      return java.util.Map.of("paid", true);
+    }));
+    ChatResponse refused = new ChatResponse(ChatMessage.assistant(null, List.of()), "stop", null, null, "I can't help with that.");
+    ChatResponse filtered = new ChatResponse(ChatMessage.assistant("Here is how", List.of()), "content_filter", null, null);
+    ChatResponse cutText = new ChatResponse(ChatMessage.assistant("Tokyo, Del", List.of()), "length", null, null);
+    ChatResponse cutCall = new ChatResponse(ChatMessage.assistant(null, List.of(new ToolCall("c1", "pay", "{\"to\": \"bob\", \"amo"))), "length", null, null);
+    java.util.Map<String, ChatResponse> byQuestion = java.util.Map.of("refuse", refused, "filter", filtered, "cut", cutText, "call", cutCall);
+    AgentExecutor executor = executor(ScriptedLlmClient.answering(r -> byQuestion.get(last(r.messages()).content())), b -> {});
+
+    for (var expected : java.util.Map.of("refuse", AgentResponse.Error.MODEL_REFUSED, "filter", AgentResponse.Error.MODEL_CONTENT_FILTERED,
+        "cut", AgentResponse.Error.MODEL_TRUNCATED, "call", AgentResponse.Error.MODEL_TRUNCATED).entrySet()) {
+      AgentResponse answer = AgentResponse.fromBreadcrumb(executor.answer(ask("o-" + expected.getKey(), expected.getKey())));
+      assertThat(answer.status()).as(expected.getKey()).isEqualTo(AgentResponse.Status.ERROR);
+      assertThat(answer.error().code()).as(expected.getKey()).isEqualTo(expected.getValue());
+    }
+    assertThat(AgentResponse.fromBreadcrumb(answerIn("o-refuse")).message()).contains("I can't help with that.");
+    assertThat(AgentResponse.fromBreadcrumb(answerIn("o-cut")).message()).contains("Tokyo, Del");
+    assertThat(AgentResponse.fromBreadcrumb(answerIn("o-call")).message()).contains("'pay'", "no call of it was run");
+    assertThat(ran).as("a half-written call never runs").hasValue(0);
+    assertThat(store.search(Selector.schema("tool.request.v1"), 10, 0)).isEmpty();
+  }
+
+  private Breadcrumb answerIn(String session) {
+    return store.search(Selector.allTags("agent:response", "session:" + session), 1, 0).get(0);
+  }
+
   // ------------------------------------------------------------------ agents as tools
 
   @Test

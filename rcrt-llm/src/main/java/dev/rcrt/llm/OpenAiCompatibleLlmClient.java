@@ -134,12 +134,27 @@ public final class OpenAiCompatibleLlmClient implements LlmClient {
    *
    * @param model the embedding model, such as {@code text-embedding-3-small} or {@code
    *     nomic-embed-text}
-   * @param dimensions the length of its vectors (1,536 for {@code text-embedding-3-small}, 768 for
-   *     {@code nomic-embed-text}); a model that answers another length fails with {@code
-   *     embedding_failed}
+   * @param dimensions the length of its vectors, sent as OpenAI's {@code dimensions}, so that a
+   *     model that can shorten its vectors answers with this length ({@code text-embedding-3-small}
+   *     gives 512 when asked, 1,536 by default); a model that answers another length fails with
+   *     {@code embedding_failed}. An endpoint that refuses the parameter (OpenAI's {@code
+   *     text-embedding-ada-002}, some local servers) fails with {@code embedding_failed} naming it:
+   *     use {@link #embeddings(String, int, boolean)} with {@code false} there
    */
   public EmbeddingProvider embeddings(String model, int dimensions) {
-    return new OpenAiEmbeddings(this, exchange, Endpoint.embeddings(endpoint), model, dimensions);
+    return embeddings(model, dimensions, true);
+  }
+
+  /**
+   * {@link #embeddings(String, int)}, choosing whether {@code dimensions} is sent.
+   *
+   * @param sendDimensions true to ask the model for vectors of {@code dimensions} (OpenAI's {@code
+   *     dimensions}: {@code text-embedding-3} models and later, matryoshka models elsewhere); false
+   *     for a model that answers with its own length and refuses the parameter ({@code
+   *     text-embedding-ada-002}, {@code nomic-embed-text} on some servers): the length is then only checked
+   */
+  public EmbeddingProvider embeddings(String model, int dimensions, boolean sendDimensions) {
+    return new OpenAiEmbeddings(this, exchange, Endpoint.embeddings(endpoint), model, dimensions, sendDimensions);
   }
 
   /** Runs {@code attempt} until it answers, or fails in a way {@link Builder#maxRetries} does not retry. */

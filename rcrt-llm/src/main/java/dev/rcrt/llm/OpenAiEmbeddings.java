@@ -15,7 +15,7 @@ import java.util.Objects;
 
 /**
  * OpenAI's embeddings API ({@code POST /v1/embeddings}: {@code {model, input: [texts],
- * encoding_format: "float"}} → {@code {data: [{index, embedding}]}}) on an {@link
+ * encoding_format: "float", dimensions?}} → {@code {data: [{index, embedding}]}}) on an {@link
  * OpenAiCompatibleLlmClient}'s endpoint; made by {@link OpenAiCompatibleLlmClient#embeddings}.
  * Thread-safe.
  */
@@ -25,9 +25,10 @@ final class OpenAiEmbeddings implements EmbeddingProvider {
   private final URI uri;
   private final String model;
   private final int dimensions;
+  private final boolean sendDimensions;
   private final String where;
 
-  OpenAiEmbeddings(OpenAiCompatibleLlmClient client, Exchange exchange, URI uri, String model, int dimensions) {
+  OpenAiEmbeddings(OpenAiCompatibleLlmClient client, Exchange exchange, URI uri, String model, int dimensions, boolean sendDimensions) {
     this.client = client;
     this.exchange = exchange;
     this.uri = uri;
@@ -39,6 +40,7 @@ final class OpenAiEmbeddings implements EmbeddingProvider {
       throw new IllegalArgumentException("dimensions < 1: " + dimensions);
     }
     this.dimensions = dimensions;
+    this.sendDimensions = sendDimensions;
     this.where = uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath();
   }
 
@@ -55,6 +57,9 @@ final class OpenAiEmbeddings implements EmbeddingProvider {
   @Override
   public List<float[]> embed(List<String> texts) {
     ObjectNode body = RcrtJson.object().put("model", model).put("encoding_format", "float");
+    if (sendDimensions) {
+      body.put("dimensions", dimensions);
+    }
     ArrayNode input = body.putArray("input");
     // OpenAI refuses empty strings in input
     texts.forEach(t -> input.add(t.isEmpty() ? " " : t));

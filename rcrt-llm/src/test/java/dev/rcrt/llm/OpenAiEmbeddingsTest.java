@@ -53,7 +53,21 @@ class OpenAiEmbeddingsTest {
         .withRequestBody(matchingJsonPath("$.model", equalTo("text-embedding-3-small")))
         .withRequestBody(matchingJsonPath("$.encoding_format", equalTo("float")))
         .withRequestBody(matchingJsonPath("$.input[0]", equalTo("first")))
-        .withRequestBody(matchingJsonPath("$.input[1]", equalTo(" "))));
+        .withRequestBody(matchingJsonPath("$.input[1]", equalTo(" ")))
+        .withRequestBody(matchingJsonPath("$.dimensions", equalTo("3"))));
+  }
+
+  @Test
+  void aModelThatRefusesTheParameterIsAskedWithoutIt() {
+    server.stubFor(post(urlEqualTo("/v1/embeddings")).willReturn(okJson("""
+        {"object":"list","model":"text-embedding-ada-002","data":[{"object":"embedding","index":0,"embedding":[1.0,0.0]}],
+         "usage":{"prompt_tokens":1,"total_tokens":1}}""")));
+    EmbeddingProvider ada = OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey(KEY).build()
+        .embeddings("text-embedding-ada-002", 2, false);
+
+    assertThat(ada.embed(List.of("x")).get(0)).containsExactly(1.0f, 0.0f);
+    server.verify(postRequestedFor(urlEqualTo("/v1/embeddings")).withRequestBody(matchingJsonPath("$.model", equalTo("text-embedding-ada-002")))
+        .withRequestBody(com.github.tomakehurst.wiremock.client.WireMock.notContaining("dimensions")));
   }
 
   @Test

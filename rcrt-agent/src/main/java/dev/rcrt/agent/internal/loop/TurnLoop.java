@@ -354,6 +354,10 @@ public final class TurnLoop {
       if (response.model() == null) {
         response = response.withModel(llm.name());
       }
+      AgentResponse.Error unusable = unusable(response);
+      if (unusable != null) { // a refusal, a filtered or a cut-off answer is no answer, and a half-written call never runs
+        return answered(ctx, run, response, null, unusable.message(), AgentResponse.Status.ERROR, unusable);
+      }
       String content = response.message().content() == null ? "" : response.message().content();
       Envelope envelope = offer.protocol() == Offer.Protocol.ENVELOPE ? Envelope.parse(content).orElse(null) : null;
       Round round = plan(ctx, next, response, envelope);
@@ -385,6 +389,26 @@ public final class TurnLoop {
       }
     }
     return null;
+  }
+
+  /**
+   * The error a model's answer ends the run with when it cannot be used as an answer ({@link
+   * ChatResponse#outcome()}): a refusal, a filtered answer, a cut-off one; null for a complete answer.
+   */
+  private static AgentResponse.@Nullable Error unusable(ChatResponse response) {
+    String text = response.message().content() == null ? "" : response.message().content();
+    return switch (response.outcome()) {
+      case COMPLETE -> null;
+      case REFUSED -> new AgentResponse.Error(AgentResponse.Error.MODEL_REFUSED, "The model refused to answer: " + response.refusal());
+      case CONTENT_FILTERED -> new AgentResponse.Error(AgentResponse.Error.MODEL_CONTENT_FILTERED,
+          "The provider's content filter withheld the model's answer (finish_reason \"content_filter\"); nothing it wrote was used.");
+      case TRUNCATED -> response.message().hasToolCalls()
+          ? new AgentResponse.Error(AgentResponse.Error.MODEL_TRUNCATED, "The model's answer was cut off at its output token limit"
+              + " (finish_reason \"length\") while it wrote a call to '" + response.message().toolCalls().get(response.message().toolCalls().size() - 1).name()
+              + "'; no call of it was run. Raise max_tokens, or ask for less.")
+          : new AgentResponse.Error(AgentResponse.Error.MODEL_TRUNCATED, "The model's answer was cut off at its output token limit"
+              + " (finish_reason \"length\"); raise max_tokens, or ask for less. What it wrote: " + text);
+    };
   }
 
   /** What one run's steps share. */

@@ -82,7 +82,7 @@ public final class ChatCompletionsWire {
   }
 
   /**
-   * Reads a chat completion {@code {choices: [{message, finish_reason}], usage}}.
+   * Reads a chat completion {@code {choices: [{message: {content, refusal, tool_calls}, finish_reason}], usage, model}}.
    *
    * @throws LlmException {@code llm_provider_error} for an {@code error} object, {@code
    *     llm_bad_response} for anything that is not a completion
@@ -123,7 +123,9 @@ public final class ChatCompletionsWire {
     JsonNode content = message.get("content");
     ChatMessage assistant =
         ChatMessage.assistant(content == null || content.isNull() ? null : content.asText(), calls);
-    return new ChatResponse(assistant, text(choice, "finish_reason"), usage(body.get("usage")), text(body, "model"));
+    JsonNode refusal = message.get("refusal");
+    return new ChatResponse(assistant, text(choice, "finish_reason"), usage(body.get("usage")), text(body, "model"),
+        refusal == null || refusal.isNull() ? null : refusal.asText());
   }
 
   /** The provider's message from an {@code error} object or string. */

@@ -30,6 +30,8 @@ public final class StreamAssembler {
   private final StringBuilder content = new StringBuilder();
   private final Map<Integer, Call> calls = new TreeMap<>();
   private @Nullable String finishReason;
+  /** The refusal streamed as {@code delta.refusal} fragments, or null when the model did not refuse. */
+  private @Nullable StringBuilder refusal;
   private ChatResponse.@Nullable Usage usage;
   private @Nullable String model;
   private boolean sawContent;
@@ -100,6 +102,10 @@ public final class StreamAssembler {
         listener.onToken(text.textValue());
       }
     }
+    JsonNode refused = delta.get("refusal");
+    if (refused != null && refused.isTextual()) {
+      refusal = (refusal == null ? new StringBuilder() : refusal).append(refused.textValue());
+    }
     for (JsonNode fragment : delta.path("tool_calls")) {
       Call call = calls.computeIfAbsent(fragment.path("index").asInt(calls.size()), i -> new Call());
       if (fragment.hasNonNull("id")) {
@@ -126,6 +132,6 @@ public final class StreamAssembler {
       out.add(new ToolCall(c.id.isEmpty() ? "call_" + e.getKey() : c.id, c.name, c.arguments.toString()));
     }
     String text = content.length() == 0 ? null : content.toString();
-    return new ChatResponse(ChatMessage.assistant(text, out), finishReason, usage, model);
+    return new ChatResponse(ChatMessage.assistant(text, out), finishReason, usage, model, refusal == null ? null : refusal.toString());
   }
 }
