@@ -173,4 +173,49 @@ class BuiltinToolsTest {
       assertThat(RcrtJson.write(r.output())).doesNotContain("hunter2").doesNotContain("otters key");
     }
   }
+
+  @Test
+  void aSearchByMeaningSaysWhenItsAnswerComesFromPartOfTheStore() throws Exception {
+    dev.rcrt.testing.TestEmbeddings model = new dev.rcrt.testing.TestEmbeddings();
+    java.util.concurrent.CountDownLatch indexing = new java.util.concurrent.CountDownLatch(1);
+    dev.rcrt.core.EmbeddingProvider slow = new dev.rcrt.core.EmbeddingProvider() {
+      @Override
+      public String model() {
+        return model.model();
+      }
+
+      @Override
+      public int dimensions() {
+        return model.dimensions();
+      }
+
+      @Override
+      public java.util.List<float[]> embed(java.util.List<String> texts) {
+        if (!texts.equals(java.util.List.of("otters"))) { // records wait until the test lets them through; the query does not
+          try {
+            indexing.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return model.embed(texts);
+      }
+    };
+    InMemoryBreadcrumbStore embedded = InMemoryBreadcrumbStore.builder().embeddings(slow).build();
+    BuiltinTools.seed(embedded);
+    embedded.create(dev.rcrt.core.BreadcrumbCreate.builder("note.v1", "otters").context(RcrtJson.parse("{\"text\":\"otters swim\"}")).build());
+    try (ToolRunner searching = ToolRunner.builder(embedded).build()) {
+      JsonNode partial = searching.call(ToolRequest.of("breadcrumb-search", RcrtJson.parse("{\"query\":\"otters\",\"wait_ms\":50}"), "agent-x")).output();
+      assertThat(partial.get("complete").asBoolean()).isFalse();
+      assertThat(partial.get("not_indexed").asLong()).isPositive();
+
+      indexing.countDown();
+      JsonNode whole = searching.call(ToolRequest.of("breadcrumb-search", RcrtJson.parse("{\"query\":\"otters\",\"wait_ms\":60000}"), "agent-x")).output();
+      assertThat(whole.get("complete").asBoolean()).isTrue();
+      assertThat(whole.has("not_indexed")).isFalse();
+      assertThat(whole.get("breadcrumbs")).extracting(b -> b.get("title").asText()).contains("otters");
+    } finally {
+      indexing.countDown();
+    }
+  }
 }

@@ -54,7 +54,12 @@ public final class ToolCallCommand implements Callable<Integer> {
         cli.note(response.error() + " [" + response.errorCode() + "]");
         return 1;
       }
-      cli.out().println(RcrtJson.writePretty(response.requireOutput()));
+      com.fasterxml.jackson.databind.JsonNode output = response.requireOutput();
+      cli.out().println(RcrtJson.writePretty(output));
+      if (output.path("complete").isBoolean() && !output.get("complete").asBoolean()) { // a search by meaning that did not see every record
+        cli.note("the answer comes from part of the store: " + output.path("not_indexed").asLong() + " records were not indexed yet;"
+            + " ask again, or wait longer with wait_ms");
+      }
       return 0;
     }
   }
