@@ -95,7 +95,8 @@ import org.jspecify.annotations.Nullable;
  * and its unit vector is kept in {@code breadcrumb_vectors} with the version it came from: the
  * truth the fleet shares. Every process answers {@link #vectorSearch()} from its own in-memory index
  * (Lucene; exact below {@link Builder#exactVectorSearchBelow(int)} vectors, HNSW above), rebuilt
- * from the table when the store is built and kept in step with it by polling every {@link
+ * from the table on the store's first write or search by meaning (a process that only reads
+ * otherwise never loads the index nor runs the model) and kept in step with it by polling every {@link
  * Builder#pollInterval(Duration)} (at once for this process's own vectors). A new or changed record
  * is therefore found by meaning once it is embedded and the index has read its row: the lag is the
  * embedding time plus at most one poll interval ({@link VectorSearch#pending()}, {@link
@@ -104,7 +105,7 @@ import org.jspecify.annotations.Nullable;
  * version is the one the vector came from, so an old vector never answers. A failing provider
  * never fails a write: the record waits and is embedded when it works again, and records whose
  * writer stopped before embedding them are found by a sweep once a minute (one process at a time,
- * by a work claim). No PostgreSQL extension is needed; pgvector could answer the same searches in
+ * by a work claim, among the processes that write or search by meaning). No PostgreSQL extension is needed; pgvector could answer the same searches in
  * the database (see migration V4), but it is not packaged everywhere this store runs.
  *
  * <p>Thread-safe.
@@ -216,9 +217,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
         }
         try (ResultSet rs = q.executeQuery()) {
           if (rs.next()) {
-            if (indexer != null) {
-              indexer.offer(id);
-            }
+            embedLater(id);
             return stored;
           }
         }
@@ -276,11 +275,22 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
           RcrtJson.write(stored.context()), RcrtJson.write(stored), id);
       return stored;
     });
-    if (vectors != null && indexer != null) {
+    if (vectors != null) {
       vectors.removeBefore(id, updated.version());
-      indexer.offer(id);
     }
+    embedLater(id);
     return updated;
+  }
+
+  /**
+   * Queues a record this process wrote to be embedded, and starts keeping the index (its rebuild
+   * and the fleet's sweep) on the first write: a process that only reads never runs the model.
+   */
+  private void embedLater(String id) {
+    if (indexer != null && feed != null) {
+      indexer.offer(id);
+      feed.start();
+    }
   }
 
   @Override

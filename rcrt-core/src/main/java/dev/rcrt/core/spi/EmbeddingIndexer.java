@@ -39,6 +39,8 @@ public final class EmbeddingIndexer implements AutoCloseable {
   private static final int QUERY_CACHE = 256;
   private static final long FIRST_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 30_000;
+  /** How long {@link #close()} waits for a batch under way: 10 s. */
+  public static final java.time.Duration CLOSE_WAIT = java.time.Duration.ofSeconds(10);
 
   /** Reads a record's current version when its turn to be embedded comes. */
   public interface Source {
@@ -197,6 +199,11 @@ public final class EmbeddingIndexer implements AutoCloseable {
     return vector;
   }
 
+  /**
+   * Stops embedding and waits, at most {@link #CLOSE_WAIT}, for the batch under way to end, so that
+   * what it writes does not meet a store or pool closed after this call. Records still waiting are
+   * left to the store's sweep (logged once, not as a failure). Idempotent.
+   */
   @Override
   public void close() {
     synchronized (lock) {
@@ -204,6 +211,13 @@ public final class EmbeddingIndexer implements AutoCloseable {
       lock.notifyAll();
     }
     worker.interrupt();
+    if (Thread.currentThread() != worker) {
+      try {
+        worker.join(CLOSE_WAIT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Called holding the lock: the smallest ticket not yet done, or {@code Long.MAX_VALUE}. */
@@ -248,7 +262,13 @@ public final class EmbeddingIndexer implements AutoCloseable {
         }
         backoff = FIRST_BACKOFF_MS;
       } catch (RuntimeException | LinkageError e) {
-        if (failingSince == 0) {
+        boolean closing;
+        synchronized (lock) {
+          closing = closed;
+        }
+        if (closing) {
+          LOG.info("embedding for store '{}' stopped with the store; {} records are left to the store's sweep", name, pending());
+        } else if (failingSince == 0) {
           failingSince = System.currentTimeMillis();
           LOG.warn("embedding for store '{}' failed; {} records wait and will be indexed when it works again: {}", name, pending(), e.toString());
         }

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * to its {@link EmbeddingIndexer}: records a writer could not embed before it stopped are embedded
  * by another process. At start each process looks at once, for records written before it started.
  *
- * <p>One daemon thread; {@link #close()} ends it.
+ * <p>One daemon thread, started by {@link #start()} (the store's first write or search by meaning,
+ * so that a process that only reads by other means never rebuilds the index nor runs the model);
+ * {@link #close()} ends it.
  */
 public final class VectorFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VectorFeed.class);
@@ -58,6 +60,7 @@ public final class VectorFeed implements AutoCloseable {
   private long nextSweep;
   private boolean woken;
   private boolean closed;
+  private boolean started;
   private volatile boolean rebuilt;
 
   public VectorFeed(
@@ -73,6 +76,16 @@ public final class VectorFeed implements AutoCloseable {
     this.sweepKey = "rcrt/vectors/sweep/" + tables.schema;
     this.poll = poll;
     this.thread = DaemonThreads.factory("rcrt-vectors-" + tables.schema).newThread(this::run);
+  }
+
+  /** Starts reading the table and sweeping, once; a no-op after the first call and after {@link #close()}. */
+  public void start() {
+    synchronized (lock) {
+      if (started || closed) {
+        return;
+      }
+      started = true;
+    }
     thread.start();
   }
 
@@ -99,6 +112,7 @@ public final class VectorFeed implements AutoCloseable {
    * is done), at most {@code timeout}.
    */
   public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+    start();
     long deadline = System.nanoTime() + timeout.toNanos();
     long[] target = tx.read("read the vectors' position", c -> {
       try (PreparedStatement q = c.prepareStatement(table.last()); ResultSet rs = q.executeQuery()) {
@@ -118,13 +132,23 @@ public final class VectorFeed implements AutoCloseable {
     }
   }
 
+  /** Stops the thread and waits for it (at most 10 s), so that the index closed after this call is no longer read into. */
   @Override
   public void close() {
+    boolean running;
     synchronized (lock) {
       closed = true;
+      running = started;
       lock.notifyAll();
     }
     thread.interrupt();
+    if (running && Thread.currentThread() != thread) {
+      try {
+        thread.join(Duration.ofSeconds(10).toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private void run() {
@@ -148,6 +172,11 @@ public final class VectorFeed implements AutoCloseable {
           failing = false;
         }
       } catch (RuntimeException e) {
+        synchronized (lock) {
+          if (closed) {
+            return; // closed under a read: nothing is wrong
+          }
+        }
         // the database is away, or a row is unreadable: the feed keeps trying, so the index never stops for good
         if (!failing) {
           LOG.warn("vector index cannot read its table; searches by meaning answer from what it holds until it can: {}", e.toString());
