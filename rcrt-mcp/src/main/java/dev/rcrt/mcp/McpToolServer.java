@@ -54,6 +54,7 @@ public final class McpToolServer implements AutoCloseable {
   private final ToolCalls calls;
   private final @Nullable HttpListener http;
   private final CountDownLatch ended;
+  private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
   private McpToolServer(Builder b, McpServer.SyncSpecification<?> spec, @Nullable HttpListener http, CountDownLatch ended) {
     this.ended = ended;
@@ -90,8 +91,12 @@ public final class McpToolServer implements AutoCloseable {
     ended.await();
   }
 
+  /** Stops serving and releases the server's threads (and its HTTP listener); idempotent, and callable from any thread. */
   @Override
   public void close() {
+    if (!closing.compareAndSet(false, true)) {
+      return;
+    }
     catalog.close();
     server.closeGracefully();
     calls.close();

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -74,7 +73,9 @@ public final class A2aServeCommand implements Callable<Integer> {
     Duration leaseTime = lease.lease(spec);
     models.check(spec, cli);
     String token = cli.env().get("RCRT_A2A_TOKEN");
-    try (Workspace workspace = new Workspace(store, cli);
+    // SIGTERM or Ctrl-C: stop serving, close the store (its embedding model with it), then end with status 0
+    try (StopSignal signal = new StopSignal("rcrt-a2a-stop");
+        Workspace workspace = new Workspace(store, cli);
         ToolRunner runner = workspace.runner(approval.forService(), trust.policy(), b -> b.approvers(A2aServer.CALLER))) {
       for (String id : agents) {
         workspace.agent(id); // an unknown agent is a usage error now, not a 404 later
@@ -92,7 +93,7 @@ public final class A2aServeCommand implements Callable<Integer> {
       try (A2aServer server = builder.start()) {
         cli.note("A2A server listening on " + server.uri() + " serving " + server.agents() + (token == null ? "" : " (bearer token required)")
             + "; cards at " + server.uri() + "/a2a/ID/.well-known/agent-card.json; Ctrl-C to stop");
-        new CountDownLatch(1).await(); // until the process is stopped
+        signal.await();
       }
       return 0;
     }

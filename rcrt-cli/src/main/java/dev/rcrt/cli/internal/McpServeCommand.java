@@ -6,7 +6,6 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,11 +42,14 @@ public final class McpServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Workspace workspace = new Workspace(store, cli);
+    // SIGTERM or Ctrl-C: stop serving, close the store (its embedding model with it), then end with status 0
+    try (StopSignal signal = new StopSignal("rcrt-mcp-stop");
+        Workspace workspace = new Workspace(store, cli);
         ToolRunner runner = workspace.runner(approval.withoutTerminal(cli), trust.policy())) {
       McpToolServer.Builder builder = McpToolServer.builder(runner).serverInfo("rcrt", "0.1.0");
       if (http == null) {
         try (McpToolServer server = builder.stdio(new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out))) {
+          signal.onStop(server::close); // a signal ends the wait for the client's end of stdin
           server.awaitClose();
         }
         return 0;
@@ -55,7 +57,7 @@ public final class McpServeCommand implements Callable<Integer> {
       String token = cli.env().get("RCRT_MCP_TOKEN");
       try (McpToolServer server = builder.http(http.host(), http.port(), token == null || token.isBlank() ? null : token)) {
         cli.note("MCP server listening on " + server.uri() + (token == null ? "" : " (bearer token required)") + "; Ctrl-C to stop");
-        new CountDownLatch(1).await(); // until the process is stopped
+        signal.await();
       }
       return 0;
     }

@@ -14,8 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,8 +63,6 @@ public final class RunnerCommand implements Callable<Integer> {
 
   @Mixin LeaseOption lease;
 
-  private final CountDownLatch stop = new CountDownLatch(1);
-
   public RunnerCommand(Cli cli) {
     this.cli = cli;
   }
@@ -100,21 +96,8 @@ public final class RunnerCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--no-tools leaves nothing to do without --agents");
     }
     Duration leaseTime = lease.lease(spec);
-    // SIGTERM or Ctrl-C: let the main thread finish the calls in flight and close the store (its embedding model with it: a
-    // process that ends while ONNX Runtime loads or runs the model can crash in it), then end with status 0
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread onSignal = new Thread(() -> {
-      stop.countDown();
-      try {
-        if (stopped.await(90, TimeUnit.SECONDS)) {
-          Runtime.getRuntime().halt(0);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "rcrt-runner-stop");
-    Runtime.getRuntime().addShutdownHook(onSignal);
-    try (Workspace workspace = new Workspace(store, cli)) {
+    // SIGTERM or Ctrl-C: finish the calls in flight, close the store (its embedding model with it), then end with status 0
+    try (StopSignal signal = new StopSignal("rcrt-runner-stop"); Workspace workspace = new Workspace(store, cli)) {
       if (workspace.store() instanceof InMemoryBreadcrumbStore) {
         throw new ParameterException(spec.commandLine(),
             "a runner needs a store other processes share: pass --store postgresql://… or set RCRT_STORE");
@@ -133,7 +116,7 @@ public final class RunnerCommand implements Callable<Integer> {
         cli.note("runner listening on " + store.store(cli) + (noTools ? "" : " for tool requests (concurrency " + concurrency + ")")
             + (executors.isEmpty() ? "" : " serving agents " + executors.stream().map(e -> e.agent().agentId()).toList())
             + "; SIGTERM to stop");
-        stop.await();
+        signal.await();
         cli.note("stopping: no new work; finishing what is in flight");
         serving.forEach(Subscription::close);
         executors.forEach(AgentExecutor::close);
@@ -141,14 +124,8 @@ public final class RunnerCommand implements Callable<Integer> {
         if (!runner.drain(Duration.ofSeconds(60))) {
           cli.note("calls still running after 60 s were abandoned; their requests are taken over by other runners");
         }
-      }
-    } finally { // the store is closed: nothing runs in native code any more
-      cli.note("runner stopped");
-      stopped.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(onSignal);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running: it ends the process with status 0
+      } finally {
+        cli.note("runner stopped");
       }
     }
     return 0;

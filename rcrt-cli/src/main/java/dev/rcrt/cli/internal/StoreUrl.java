@@ -134,10 +134,16 @@ public record StoreUrl(String kind, @Nullable URI uri) {
     MiniLmEmbeddings minilm = MiniLmEmbeddings.create();
     try {
       PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(pool).schema(schema).embeddings(minilm).build();
-      return new Opened(store, () -> {
-        store.close();
-        minilm.close();
-        pool.close();
+      return new Opened(store, () -> { // the model after the store (nothing embeds any more), the pool last, whatever fails
+        try {
+          store.close();
+        } finally {
+          try {
+            minilm.close();
+          } finally {
+            pool.close();
+          }
+        }
       });
     } catch (RuntimeException e) {
       minilm.close();

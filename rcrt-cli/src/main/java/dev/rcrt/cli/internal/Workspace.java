@@ -47,14 +47,23 @@ public final class Workspace implements AutoCloseable {
     this.store = opened.store();
     this.resources = opened.resources();
     this.transpiled = store instanceof dev.rcrt.core.InMemoryBreadcrumbStore ? TranspileCache.of(cli) : null;
-    if (transpiled != null) {
-      transpiled.loadInto(store);
+    try {
+      if (transpiled != null) {
+        transpiled.loadInto(store);
+      }
+      List<Path> breadcrumbs = options.paths();
+      BuiltinTools.seed(store);
+      BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
+      LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
+      report.problems().forEach(p -> cli.note("skipped " + p));
+    } catch (RuntimeException | Error e) { // what was opened is closed (its embedding model may be loading), then the failure goes on
+      try {
+        resources.close();
+      } catch (Exception closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
     }
-    List<Path> breadcrumbs = options.paths();
-    BuiltinTools.seed(store);
-    BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
-    LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
-    report.problems().forEach(p -> cli.note("skipped " + p));
   }
 
   public BreadcrumbStore store() {
