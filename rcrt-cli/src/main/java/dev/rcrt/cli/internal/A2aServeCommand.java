@@ -74,7 +74,7 @@ public final class A2aServeCommand implements Callable<Integer> {
     models.check(spec, cli);
     String token = cli.env().get("RCRT_A2A_TOKEN");
     // SIGTERM or Ctrl-C: stop serving, close the store (its embedding model with it), then end with status 0
-    try (StopSignal signal = new StopSignal("rcrt-a2a-stop");
+    try (StopSignal signal = new StopSignal();
         Workspace workspace = new Workspace(store, cli);
         ToolRunner runner = workspace.runner(approval.forService(), trust.policy(), b -> b.approvers(A2aServer.CALLER))) {
       for (String id : agents) {

@@ -43,7 +43,7 @@ public final class McpServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     // SIGTERM or Ctrl-C: stop serving, close the store (its embedding model with it), then end with status 0
-    try (StopSignal signal = new StopSignal("rcrt-mcp-stop");
+    try (StopSignal signal = new StopSignal();
         Workspace workspace = new Workspace(store, cli);
         ToolRunner runner = workspace.runner(approval.withoutTerminal(cli), trust.policy())) {
       McpToolServer.Builder builder = McpToolServer.builder(runner).serverInfo("rcrt", "0.1.0");

@@ -97,7 +97,7 @@ public final class RunnerCommand implements Callable<Integer> {
     }
     Duration leaseTime = lease.lease(spec);
     // SIGTERM or Ctrl-C: finish the calls in flight, close the store (its embedding model with it), then end with status 0
-    try (StopSignal signal = new StopSignal("rcrt-runner-stop"); Workspace workspace = new Workspace(store, cli)) {
+    try (StopSignal signal = new StopSignal(); Workspace workspace = new Workspace(store, cli)) {
       if (workspace.store() instanceof InMemoryBreadcrumbStore) {
         throw new ParameterException(spec.commandLine(),
             "a runner needs a store other processes share: pass --store postgresql://… or set RCRT_STORE");

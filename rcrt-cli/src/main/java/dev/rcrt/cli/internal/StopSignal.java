@@ -1,39 +1,45 @@
 package dev.rcrt.cli.internal;
 
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * How a serving command ({@code runner}, {@code a2a serve}, {@code mcp serve}) ends on SIGTERM or
- * Ctrl-C: the shutdown hook only tells the command's thread to stop ({@link #await()} returns) and
- * waits, at most 90 s, for the command to close everything it opened, in its own order (stop taking
- * work, finish what is in flight, close the store and with it the embedding model, then the pool);
- * then the process ends with status 0. The JVM never exits while a thread of the command is still
- * inside native code (ONNX Runtime loading or running MiniLM crashed the process with SIGSEGV when
- * it did). Open it before the store, close it after (try-with-resources). Thread-safe.
+ * Ctrl-C (SIGINT): the signal does not start the JVM's shutdown; it only tells the command's thread
+ * to stop ({@link #await()} returns), and the command closes everything it opened in its own order
+ * (stop taking work, finish what is in flight, close the store and with it the embedding model,
+ * then the pool) and returns, and the process exits with its status, 0.
+ *
+ * <p>Why not a shutdown hook: the JVM runs every shutdown hook at once, and ONNX Runtime registers
+ * one that releases its native environment. A process whose embedding thread was still loading or
+ * running MiniLM when that hook ran crashed with SIGSEGV (seen in {@code SharedStoreTest} and
+ * reproduced by {@code ShutdownSignalsTest}); here nothing native runs any more when the hooks do.
+ * A second signal while the command closes ends the process at once (status 128 + the signal's
+ * number), for a close that hangs. Open it before the store, close it after (try-with-resources):
+ * closing restores the signals' previous handlers. Thread-safe.
  */
 final class StopSignal implements AutoCloseable {
-  /** The longest a stop waits for the command to close what it opened. */
-  private static final long CLOSE_WAIT_SECONDS = 90;
+  private static final Signal TERM = new Signal("TERM");
+  private static final Signal INT = new Signal("INT");
 
   private final CountDownLatch stop = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
-  private final Thread hook;
+  private final AtomicInteger received = new AtomicInteger();
+  private final SignalHandler previousTerm;
+  private final SignalHandler previousInt;
   private volatile Runnable onStop = () -> {};
 
-  StopSignal(String name) {
-    this.hook = new Thread(() -> {
+  StopSignal() {
+    SignalHandler handler = signal -> {
+      if (received.getAndIncrement() > 0) {
+        System.exit(128 + signal.getNumber()); // asked twice: the close hangs, or the user means it
+      }
       stop.countDown();
       onStop.run();
-      try {
-        if (stopped.await(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-          Runtime.getRuntime().halt(0);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, name);
-    Runtime.getRuntime().addShutdownHook(hook);
+    };
+    this.previousTerm = Signal.handle(TERM, handler);
+    this.previousInt = Signal.handle(INT, handler);
   }
 
   /** Waits until the process is asked to stop. */
@@ -50,14 +56,10 @@ final class StopSignal implements AutoCloseable {
     this.onStop = action;
   }
 
-  /** The command closed what it opened: a stop under way ends the process now, with status 0. */
+  /** Restores the signals' previous handlers: from now on they end the process as the JVM does. */
   @Override
   public void close() {
-    stopped.countDown();
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook is running: it ends the process
-    }
+    Signal.handle(TERM, previousTerm);
+    Signal.handle(INT, previousInt);
   }
 }

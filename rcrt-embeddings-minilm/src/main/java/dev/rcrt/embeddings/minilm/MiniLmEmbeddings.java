@@ -101,7 +101,10 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
    * loaded model is released with this object. ONNX Runtime cannot be interrupted inside a run, and
    * a JVM that exits while one of its threads is in the native library can crash there (seen on JDK
    * 25: SIGBUS in {@code libonnxruntime.so} as a runner process exited), so the threads are waited
-   * for rather than left running. Idempotent.
+   * for rather than left running. Close it <b>before</b> the JVM's shutdown begins, not from a
+   * shutdown hook: ONNX Runtime registers a hook of its own that releases its native environment,
+   * the JVM runs all hooks at once, and a model still loading or running then crashes the process
+   * with SIGSEGV (the command line handles SIGTERM itself for this reason). Idempotent.
    */
   @Override
   public void close() {
