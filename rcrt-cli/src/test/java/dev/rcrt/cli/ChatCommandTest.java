@@ -159,6 +159,33 @@ class ChatCommandTest {
   }
 
   @Test
+  void aRefusalAndACutOffToolCallExitOneWithOneLineAndNoCallRuns() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(com.github.tomakehurst.wiremock.client.WireMock.okJson("""
+        {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o-2024-08-06",
+         "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": "I'm sorry, I cannot assist with that request."},
+                      "logprobs": null, "finish_reason": "stop"}]}""")));
+    CliHarness refused = CliHarness.run(Map.of("RCRT_API_KEY", "k"), "", "chat", "--base-url", server.baseUrl() + "/v1", "hi");
+    assertThat(refused.status).isEqualTo(1);
+    assertThat(refused.out().strip()).isEqualTo("The model refused to answer: I'm sorry, I cannot assist with that request.");
+
+    server.resetAll();
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withHeader("Content-Type", "text/event-stream").withBody("""
+        data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"calculator","arguments":""}}]},"finish_reason":null}]}
+
+        data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"expression\\": \\"17 *"}}]},"finish_reason":null}]}
+
+        data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}
+
+        data: [DONE]
+
+        """)));
+    CliHarness cut = CliHarness.run(Map.of("RCRT_API_KEY", "k"), "", "chat", "--stream", "--base-url", server.baseUrl() + "/v1", "What is 17 * 23?");
+    assertThat(cut.status).isEqualTo(1);
+    assertThat(cut.out()).contains("cut off at its output token limit", "'calculator'", "no call of it was run");
+    assertThat(server.getAllServeEvents()).as("the cut-off call was not run, so the model was not asked again").hasSize(1);
+  }
+
+  @Test
   void theReplKeepsTheSessionAcrossLinesAndStopsAtExit() {
     CliHarness run = CliHarness.run(Map.of(), "remember buy milk\n\nsearch my notes\n/exit\necho never read\n", "chat", "--session", "s1");
     assertThat(run.status).isZero();

@@ -197,6 +197,9 @@ public final class ChatCommand implements Callable<Integer> {
       throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     }
     print(response.message());
+    if (stream && (response.status() == AgentResponse.Status.ERROR || response.status() == AgentResponse.Status.CANCELLED)) {
+      cli.out().println(response.message()); // not the model's streamed text: what ended the run (a refusal, a cut-off answer, a failure)
+    }
     return failed(response, workspace, runId) ? 1 : 0;
   }
 

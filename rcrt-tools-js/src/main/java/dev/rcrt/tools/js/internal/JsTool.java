@@ -65,7 +65,7 @@ final class JsTool implements ToolRuntime.Loaded {
     } catch (BoundedLines.Failure f) {
       if (f.kind() == BoundedLines.Failure.Kind.WAITED_TOO_LONG) {
         throw new ToolException(
-            ToolErrorCode.TOOL_DEFINITION_INVALID, "tool '" + tool + "' code took longer than " + code.program().evaluationMillis() + " ms to evaluate");
+            ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool + "' code took longer than " + code.program().evaluationMillis() + " ms to evaluate");
       }
       throw died(tool, worker, code, text -> text);
     } catch (IOException e) {

@@ -31,14 +31,15 @@ public record JsProgram(
 
   /**
    * The longest evaluating the module may take: the tool's time limit, but at least {@link
-   * #MIN_EVALUATION_MILLIS}, since a worker's first context pays for warming its engine.
+   * #MIN_EVALUATION_MILLIS}, since a worker's first context pays for warming its engine, and on a
+   * loaded machine (two CPU-bound processes beside it on two cores) that alone took over 5 s.
    */
   public long evaluationMillis() {
     return Math.max(timeoutMillis, MIN_EVALUATION_MILLIS);
   }
 
   /** The floor of {@link #evaluationMillis()}. */
-  public static final long MIN_EVALUATION_MILLIS = 5_000;
+  public static final long MIN_EVALUATION_MILLIS = 15_000;
 
   /** The program as a JSON object, the form it travels in to the worker. */
   public ObjectNode toJson() {

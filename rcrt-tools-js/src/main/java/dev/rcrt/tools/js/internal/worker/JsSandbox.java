@@ -155,7 +155,7 @@ final class JsSandbox implements AutoCloseable {
       context.close(true);
       if (timedOut) {
         throw new ToolException(
-            ToolErrorCode.TOOL_DEFINITION_INVALID,
+            ToolErrorCode.TOOL_TIMEOUT, // time is to blame, not the record: retriable
             "tool '" + program.tool() + "' code took longer than " + program.evaluationMillis() + " ms to evaluate");
       }
       if (e instanceof PolyglotException p) {
