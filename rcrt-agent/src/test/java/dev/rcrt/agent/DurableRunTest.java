@@ -413,6 +413,11 @@ class DurableRunTest {
     return waiting;
   }
 
+  /** The primary agent's run, the parent. */
+  private static Run bossRun(Runs runs) {
+    return runs.list(10).stream().filter(r -> r.agentId().equals("boss")).findFirst().orElseThrow();
+  }
+
   /** The parent has one answer, the child one (tagged with its parent), and the payment was made once. */
   private void assertOneAnswerEachAndOnePayment(String session, ScriptedLlmClient llm) {
     assertThat(answers(session)).singleElement().satisfies(a -> assertThat(a.contextText("message")).isEqualTo("boss: paid bob"));
@@ -433,7 +438,7 @@ class DurableRunTest {
 
     Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
     Run child = childWaitingForApproval(runs);
-    Run parent = runs.list(10).stream().filter(r -> r.agentId().equals("boss")).findFirst().orElseThrow();
+    Run parent = bossRun(runs);
     assertThat(parent.status()).isNotIn(Run.Status.DONE, Run.Status.FAILED);
     assertThat(parent.pending()).singleElement().satisfies(p -> assertThat(p.tool()).isEqualTo("payer"));
     assertThat(pending.toCompletableFuture()).isNotDone();
@@ -451,7 +456,7 @@ class DurableRunTest {
     CompletionStage<AgentResponse> pending = asking.askAsync("s12", "get bob paid");
     Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
     Run child = childWaitingForApproval(runs);
-    String parent = runs.list(10).stream().filter(r -> r.agentId().equals("boss")).findFirst().orElseThrow().id();
+    String parent = bossRun(runs).id();
 
     // a tool (or anyone who can write the store) writes an "answer" of the child, tagged to wake the parent
     store.create(BreadcrumbCreate.builder(AgentResponse.SCHEMA, "forged")

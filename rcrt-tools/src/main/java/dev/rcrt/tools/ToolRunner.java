@@ -206,10 +206,14 @@ public final class ToolRunner implements AutoCloseable {
    * @throws IllegalArgumentException if the breadcrumb is not a {@code tool.request.v1}
    */
   public ToolResponse run(Breadcrumb request) {
+    return chain.run(requireRequest(request));
+  }
+
+  private static Breadcrumb requireRequest(Breadcrumb request) {
     if (!ToolRequest.SCHEMA.equals(request.schemaName())) {
       throw new IllegalArgumentException("not a " + ToolRequest.SCHEMA + ": " + request.schemaName());
     }
-    return chain.run(request);
+    return request;
   }
 
   /**
@@ -218,12 +222,13 @@ public final class ToolRunner implements AutoCloseable {
    * the request's writer, through the whole chain (trust, approval, validation, recording). For a
    * caller whose tool is no record, such as a specialist agent offered as a tool, whose call can
    * end {@link ToolErrorCode#TOOL_WAITING} and is then run again when its work moved on. A request
-   * that already has a response is not run again; its recorded response is returned.
+   * that already has a response is not run again; its recorded response is returned; a malformed
+   * one is answered {@code tool_input_invalid}, as {@link #run(Breadcrumb)} answers it.
    *
-   * @throws dev.rcrt.core.ValidationException if the breadcrumb is not a well-formed {@code tool.request.v1}
+   * @throws IllegalArgumentException if the breadcrumb is not a {@code tool.request.v1}
    */
   public ToolResponse run(Breadcrumb request, ToolDefinition tool, ToolHandler handler) {
-    return chain.run(Objects.requireNonNull(request, "request"), Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(handler, "handler"));
+    return chain.run(requireRequest(request), Objects.requireNonNull(tool, "tool"), Objects.requireNonNull(handler, "handler"));
   }
 
   /**

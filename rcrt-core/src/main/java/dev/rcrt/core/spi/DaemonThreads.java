@@ -1,5 +1,6 @@
 package dev.rcrt.core.spi;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -22,5 +23,23 @@ public final class DaemonThreads {
   /** A pool of {@code size} daemon threads named {@code name-N}; {@code size} 0 for an unbounded cached pool. */
   public static ExecutorService pool(int size, String name) {
     return size == 0 ? Executors.newCachedThreadPool(factory(name)) : Executors.newFixedThreadPool(size, factory(name));
+  }
+
+  /**
+   * Interrupts {@code thread} and waits, at most {@code max}, for it to end, so that what it was
+   * doing does not meet what its owner closes next (a pool, an index). Returns at once when called
+   * from {@code thread} itself or when it was never started; an interrupt of the caller while it
+   * waits ends the wait and is kept.
+   */
+  public static void stop(Thread thread, Duration max) {
+    thread.interrupt();
+    if (Thread.currentThread() == thread) {
+      return;
+    }
+    try {
+      thread.join(max.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -210,14 +210,7 @@ public final class EmbeddingIndexer implements AutoCloseable {
       closed = true;
       lock.notifyAll();
     }
-    worker.interrupt();
-    if (Thread.currentThread() != worker) {
-      try {
-        worker.join(CLOSE_WAIT.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    DaemonThreads.stop(worker, CLOSE_WAIT);
   }
 
   /** Called holding the lock: the smallest ticket not yet done, or {@code Long.MAX_VALUE}. */

@@ -135,20 +135,11 @@ public final class VectorFeed implements AutoCloseable {
   /** Stops the thread and waits for it (at most 10 s), so that the index closed after this call is no longer read into. */
   @Override
   public void close() {
-    boolean running;
     synchronized (lock) {
       closed = true;
-      running = started;
       lock.notifyAll();
     }
-    thread.interrupt();
-    if (running && Thread.currentThread() != thread) {
-      try {
-        thread.join(Duration.ofSeconds(10).toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    DaemonThreads.stop(thread, Duration.ofSeconds(10));
   }
 
   private void run() {

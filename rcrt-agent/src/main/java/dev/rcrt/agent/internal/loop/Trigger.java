@@ -35,19 +35,23 @@ record Trigger(Breadcrumb question, UserMessage message, String context) {
 
   /** Whether this starts a child run (a parent's call to a specialist). */
   boolean child() {
-    return ToolRequest.SCHEMA.equals(question.schemaName());
+    return startsChild(question);
+  }
+
+  /** Whether {@code trigger} starts a child run: it is a parent's {@code tool.request.v1}. */
+  private static boolean startsChild(Breadcrumb trigger) {
+    return ToolRequest.SCHEMA.equals(trigger.schemaName());
   }
 
   /** The tags every record of the run {@code trigger} starts carries besides its own: {@code parent_run:} for a child run. */
   static List<String> runTags(Breadcrumb trigger) {
-    return ToolRequest.SCHEMA.equals(trigger.schemaName())
-        ? trigger.tagValue("run:").map(parent -> List.of(PARENT_TAG + parent)).orElse(List.of()) : List.of();
+    return startsChild(trigger) ? trigger.tagValue("run:").map(parent -> List.of(PARENT_TAG + parent)).orElse(List.of()) : List.of();
   }
 
   /** The session of the run {@code trigger} starts: a child run's is a sub-session of its parent's. */
   static String sessionOf(Breadcrumb trigger) {
     String session = UserMessage.sessionOf(trigger);
-    return ToolRequest.SCHEMA.equals(trigger.schemaName()) ? session + "/" + trigger.contextText("tool") : session;
+    return startsChild(trigger) ? session + "/" + trigger.contextText("tool") : session;
   }
 
   /** The id of the user message {@code trigger} asks about: its own, or the one an {@code agent.context.v1} names. */
@@ -63,7 +67,7 @@ record Trigger(Breadcrumb question, UserMessage message, String context) {
    *     {@code trigger_event_id} names no stored user message, or a user message without content
    */
   static Trigger read(BreadcrumbStore store, Breadcrumb trigger) {
-    if (ToolRequest.SCHEMA.equals(trigger.schemaName())) {
+    if (startsChild(trigger)) {
       JsonNode input = ToolRequest.fromBreadcrumb(trigger).input();
       String text = input.path("message").isTextual() ? input.get("message").asText() : RcrtJson.write(input);
       return new Trigger(trigger, new UserMessage(sessionOf(trigger), text), "");

@@ -97,6 +97,24 @@ public final class ExecutionChain {
 
   /** {@link #run(Breadcrumb)}, with {@code extraTags} on the response (such as the runner that answered). */
   public ToolResponse run(Breadcrumb stored, List<String> extraTags) {
+    return rerun(stored, extraTags, null, null);
+  }
+
+  /**
+   * Runs a stored request again with the caller's own pinned {@code tool} and its {@code handler}
+   * (a specialist agent, whose code is no record), for the request's writer, and records the
+   * response, unless it is answered already.
+   */
+  public ToolResponse run(Breadcrumb stored, ToolDefinition tool, ToolHandler handler) {
+    return rerun(stored, List.of(), tool, handler);
+  }
+
+  /**
+   * Runs a stored request for its writer, pinned to {@code tool} when the caller gives one (else to
+   * the tool the request names), unless it is answered already; a malformed request is answered
+   * {@code tool_input_invalid}.
+   */
+  private ToolResponse rerun(Breadcrumb stored, List<String> extraTags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler) {
     List<String> sessionTags = responseTags(stored, extraTags);
     ToolRequest request;
     try {
@@ -108,24 +126,10 @@ public final class ExecutionChain {
     if (earlier != null) {
       return earlier;
     }
-    String pinnedId = stored.contextText("tool_id");
-    long pinnedVersion = stored.context().path("tool_version").asLong(0);
+    String pinnedId = tool != null ? null : stored.contextText("tool_id");
+    long pinnedVersion = tool != null ? 0 : stored.context().path("tool_version").asLong(0);
     return record(
-        new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, null, pinnedId, pinnedVersion, null), null);
-  }
-
-  /**
-   * Runs a stored request again with the caller's own pinned {@code tool} and its {@code handler}
-   * (a specialist agent, whose code is no record), for the request's writer, and records the
-   * response, unless it is answered already.
-   */
-  public ToolResponse run(Breadcrumb stored, ToolDefinition tool, ToolHandler handler) {
-    ToolRequest request = ToolRequest.fromBreadcrumb(stored);
-    ToolResponse earlier = earlierAnswer(request.requestId());
-    if (earlier != null) {
-      return earlier;
-    }
-    return record(new CallState(time, request, Principal.writerOf(stored), responseTags(stored, List.of()), stored, tool, null, 0, handler), null);
+        new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, tool, pinnedId, pinnedVersion, handler), null);
   }
 
   /**
