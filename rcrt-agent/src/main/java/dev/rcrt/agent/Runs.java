@@ -1,7 +1,6 @@
 package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.RunAnswer;
-import dev.rcrt.agent.internal.loop.RunIds;
 import dev.rcrt.agent.internal.loop.RunRecords;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
@@ -118,7 +117,8 @@ public final class Runs {
    * {@code approval.decision.v1} that lets it run in whichever process takes the run up.
    *
    * @throws NotFoundException if the store has no such run
-   * @throws ValidationException if that call does not wait for approval (it has a response, or needs none)
+   * @throws ValidationException if that call does not wait for approval (it has a response, or needs none), its
+   *     approval request expired, or the run has ended (answered, failed, cancelled)
    */
   public ApprovalDecision approve(String runId, String callId, Principal by, @Nullable String reason) {
     return decide(runId, callId, true, by, reason);
@@ -131,6 +131,10 @@ public final class Runs {
 
   private ApprovalDecision decide(String runId, String callId, boolean approve, Principal by, @Nullable String reason) {
     Run run = require(runId);
+    if (run.answer() != null) {
+      throw new ValidationException("run '" + runId + "' has ended (" + run.status().toString().toLowerCase(java.util.Locale.ROOT)
+          + "): no call of it waits for a decision any more");
+    }
     Run.PendingCall call = run.pending().stream().filter(p -> p.requestId().equals(callId)).findFirst().orElseThrow(() ->
         new ValidationException("call '" + callId + "' of run '" + runId + "' does not wait for anything: it has a response or is no call of"
             + " this run; ./rcrt runs show " + runId + " lists its calls"));
@@ -157,8 +161,14 @@ public final class Runs {
    * messages, for each agent the store defines. Calls already written may still be run by
    * listening runners.
    *
+   * <p>The cancellation follows the run's calls to specialists: each call with no response yet
+   * has its child run cancelled the same way (and that child's own, recursively), also a child
+   * that has recorded nothing yet, so nothing the parent started takes another step. Cancelling a
+   * child run alone answers the parent's call as failed, and the parent goes on.
+   *
    * @return the run's answer: the cancellation, or the answer it already had
-   * @throws NotFoundException if the store has no such run
+   * @throws NotFoundException if the store has no such run, or its trigger (the message or
+   *     request it answers) is no longer stored
    */
   public AgentResponse cancel(String runId, @Nullable String reason) {
     Optional<RunRecords> found = records(runId);
@@ -170,9 +180,22 @@ public final class Runs {
     if (run.answer() != null) {
       return run.answer();
     }
-    String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    return ended(runId, RunAnswer.write(store::create, records, null, run.sessionId(), run.triggerId(), why, AgentResponse.Status.CANCELLED,
-        new AgentResponse.Error("run_cancelled", why), b -> b));
+    Breadcrumb trigger = store.get(run.triggerId()).orElseThrow(() -> new NotFoundException(
+        "run '" + runId + "' answers '" + run.triggerId() + "', which is no longer in the store: no process can take the run up again"));
+    return cancel(records, trigger, reason);
+  }
+
+  /**
+   * Cancels the run in which agent {@code agentId} answers {@code message}, as {@link #cancel(String,
+   * String)} does, also before the run has recorded anything (while its first model call is under
+   * way): its one answer, {@code status: "cancelled"}, is written either way, so the step under way
+   * records nothing when it ends.
+   *
+   * @param message the run's {@code user.message.v1}
+   * @return the run's answer: the cancellation, or the answer it already had
+   */
+  public AgentResponse cancel(String agentId, Breadcrumb message, @Nullable String reason) {
+    return cancel(RunRecords.load(store, policy, Run.idOf(agentId, message.id()), agentId), message, reason);
   }
 
   /** An agent and the message of its run. */
@@ -191,29 +214,23 @@ public final class Runs {
     return Optional.empty();
   }
 
-  /** Completes the run's claim after its answer was written: a holder's next fenced write fails, so it takes no further step. */
-  private AgentResponse ended(String runId, Breadcrumb answer) {
-    claims.complete(new WorkClaims.Claim(RunIds.claimKey(runId), "runs:cancel", 0, time.instant()));
-    return AgentResponse.fromBreadcrumb(answer);
-  }
-
-  /**
-   * Cancels the run in which agent {@code agentId} answers {@code message}, as {@link #cancel(String,
-   * String)} does, also before the run has recorded anything (while its first model call is under
-   * way): its one answer, {@code status: "cancelled"}, is written either way, so the step under way
-   * records nothing when it ends.
-   *
-   * @param message the run's {@code user.message.v1}
-   * @return the run's answer: the cancellation, or the answer it already had
-   */
-  public AgentResponse cancel(String agentId, Breadcrumb message, @Nullable String reason) {
-    String runId = Run.idOf(agentId, message.id());
-    if (records(runId).isPresent()) {
-      return cancel(runId, reason);
-    }
+  /** Cancels the run {@code trigger} started, then the child runs of its unanswered calls to specialists. */
+  private AgentResponse cancel(RunRecords records, Breadcrumb trigger, @Nullable String reason) {
+    Run run = records.view(approvers); // its calls as they stood before the answer ended it
     String why = "The run was cancelled" + (reason == null || reason.isBlank() ? "." : ": " + reason);
-    return ended(runId, RunAnswer.write(store::create, RunRecords.load(store, policy, runId, agentId), null, UserMessage.sessionOf(message),
-        message.id(), why, AgentResponse.Status.CANCELLED, new AgentResponse.Error("run_cancelled", why), b -> b));
+    AgentResponse answer = AgentResponse.fromBreadcrumb(RunAnswer.end(store, records, trigger, why, AgentResponse.Status.CANCELLED,
+        new AgentResponse.Error("run_cancelled", why), claims, "runs:cancel", time.instant()));
+    List<String> agents = AgentDefinition.ids(store);
+    for (Run.PendingCall call : run.answer() != null ? List.<Run.PendingCall>of() : run.pending()) {
+      if (agents.contains(call.tool())) { // a specialist's call: the request is its child run's trigger
+        Optional<Breadcrumb> request = store.get(call.requestId());
+        if (request.isPresent()) {
+          cancel(RunRecords.load(store, policy, Run.idOf(call.tool(), call.requestId()), call.tool()), request.get(),
+              "its parent run " + run.id() + " was cancelled");
+        }
+      }
+    }
+    return answer;
   }
 
   private Run require(String runId) {

@@ -332,7 +332,11 @@ class DurableRunTest {
     assertThat(pending.toCompletableFuture().get(10, TimeUnit.SECONDS).status()).isEqualTo(AgentResponse.Status.CANCELLED);
     assertThat(store.claims().orElseThrow().tryClaim("agent.run:" + waiting.id(), "another", Duration.ofMinutes(1)))
         .as("the cancelled run's claim is completed: no process takes a step of it").isEmpty();
-    runs.approve(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), null);
+    assertThatThrownBy(() -> runs.approve(waiting.id(), waiting.pending().get(0).requestId(), Principal.host(), null))
+        .isInstanceOf(dev.rcrt.core.ValidationException.class).hasMessageContaining("has ended (cancelled)");
+    // a decision written anyway (a process that read the run before it ended) wakes nothing that acts
+    store.create(new dev.rcrt.tools.ApprovalDecision(waiting.pending().get(0).requestId(), true, Principal.host(), clock.instant(), null,
+        waiting.id()).toBreadcrumb());
     executor.close(); // waits for a step the decision woke
     assertThat(llm.requests()).hasSize(1);
     assertThat(answers("s6")).hasSize(1);
@@ -487,6 +491,82 @@ class DurableRunTest {
     Run done = awaitStatus(runs, Run.Status.DONE, r -> r.agentId().equals("boss"));
     assertThat(done.answer().message()).isEqualTo("boss: paid bob");
     assertOneAnswerEachAndOnePayment("s11", llm);
+  }
+
+  @Test
+  void cancellingTheParentCancelsTheChildRunItWaitsForSoTheChildsApprovalNoLongerPays() throws Exception {
+    ScriptedLlmClient llm = bossAndPayer();
+    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
+    CompletionStage<AgentResponse> pending = asking.askAsync("s13", "get bob paid");
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run child = childWaitingForApproval(runs);
+    Run parent = bossRun(runs);
+
+    assertThat(runs.cancel(parent.id(), "not today").status()).isEqualTo(AgentResponse.Status.CANCELLED);
+
+    assertThat(pending.toCompletableFuture().get(30, TimeUnit.SECONDS).status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    Run cancelledChild = runs.show(child.id()).orElseThrow();
+    assertThat(cancelledChild.status()).isEqualTo(Run.Status.CANCELLED);
+    assertThat(cancelledChild.answer().message()).contains("its parent run " + parent.id() + " was cancelled");
+    assertThat(answers("s13/payer")).singleElement().satisfies(a -> assertThat(a.tags()).contains("parent_run:" + parent.id()));
+    assertThat(store.claims().orElseThrow().tryClaim("agent.run:" + child.id(), "another", Duration.ofMinutes(1)))
+        .as("the child's claim is completed: no process takes a step of it").isEmpty();
+    assertThatThrownBy(() -> runs.approve(child.id(), child.pending().get(0).requestId(), Principal.host(), "too late"))
+        .isInstanceOf(dev.rcrt.core.ValidationException.class);
+    asking.close();
+    assertThat(wired).as("the payment the child waited to make").hasValue(0);
+    assertThat(answers("s13")).hasSize(1);
+    assertThat(llm.requests()).extracting(ChatRequest::model).containsExactly("boss-model", "payer-model");
+  }
+
+  @Test
+  void cancellingTheParentDuringItsChildsFirstModelCallCancelsTheChildBeforeItActs() throws Exception {
+    java.util.concurrent.CountDownLatch payerAsked = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch payerAnswers = new java.util.concurrent.CountDownLatch(1);
+    ScriptedLlmClient script = bossAndPayer();
+    LlmClient llm = r -> {
+      if (r.model().equals("payer-model")) {
+        payerAsked.countDown();
+        try {
+          payerAnswers.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return script.chat(r);
+    };
+    AgentExecutor asking = executor(llm, runner(b -> b.approvalHandler((request, tool) -> true)), b -> {});
+    CompletionStage<AgentResponse> pending = asking.askAsync("s14", "get bob paid");
+    assertThat(payerAsked.await(30, TimeUnit.SECONDS)).isTrue();
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run parent = bossRun(runs);
+    String childId = Run.idOf("payer", parent.pending().get(0).requestId());
+    assertThat(runs.show(childId)).as("the child has recorded nothing yet").isEmpty();
+
+    runs.cancel(parent.id(), null);
+    payerAnswers.countDown(); // the payer's model asks to pay after the cancellation
+
+    assertThat(pending.toCompletableFuture().get(30, TimeUnit.SECONDS).status()).isEqualTo(AgentResponse.Status.CANCELLED);
+    asking.close();
+    assertThat(runs.show(childId).orElseThrow().status()).isEqualTo(Run.Status.CANCELLED);
+    assertThat(store.search(Selector.allTags("agent:round", "run:" + childId), 10, 0)).as("the payer's late answer is no round").isEmpty();
+    assertThat(wired).hasValue(0);
+  }
+
+  @Test
+  void cancellingAChildRunAloneAnswersTheParentsCallAsFailedAndTheParentGoesOn() throws Exception {
+    ScriptedLlmClient llm = bossAndPayer();
+    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
+    CompletionStage<AgentResponse> pending = asking.askAsync("s15", "get bob paid");
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run child = childWaitingForApproval(runs);
+
+    runs.cancel(child.id(), "wrong payee");
+
+    AgentResponse answer = pending.toCompletableFuture().get(30, TimeUnit.SECONDS);
+    assertThat(answer.status()).isEqualTo(AgentResponse.Status.SUCCESS);
+    assertThat(answer.message()).startsWith("boss: ").contains("wrong payee");
+    assertThat(wired).hasValue(0);
   }
 
   /** An observer told only when a run stops to wait: {@code waiting} gets what it waits for. */

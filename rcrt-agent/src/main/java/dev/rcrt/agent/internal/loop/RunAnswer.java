@@ -3,7 +3,10 @@ package dev.rcrt.agent.internal.loop;
 import dev.rcrt.agent.AgentResponse;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.WorkClaims;
 import dev.rcrt.llm.ChatResponse;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -35,6 +38,29 @@ public final class RunAnswer {
         new AgentResponse("", session, run.agentId, questionId, message, turn.model, status, turn.rounds, turn.toolCalls, turn.usage(), error);
     BreadcrumbCreate written = response.toBreadcrumb().withTags(List.of(RunIds.tag(run.runId))).withIdempotencyKey(RunIds.answerKey(run.runId));
     return store.apply(shape.apply(written));
+  }
+
+  /**
+   * Ends {@code run}, which {@code trigger} started (a user message, an {@code agent.context.v1}, a
+   * parent's {@code tool.request.v1}), without the model: writes its one answer ({@code status},
+   * {@code message}, {@code error}), tagged as the run's other records are (a child run's {@code
+   * parent_run:}, so its parent is woken wherever it is held); nothing is written when the run has
+   * an answer. Then, when {@code claims} is given, completes the run's claim as {@code owner} at
+   * {@code now}: a holder's next fenced write is refused, so a step under way records nothing more.
+   *
+   * @param claims the store's claims, or null to leave the claim to its holder (who ends the run itself)
+   * @return the run's answer: this one, or the one it had
+   */
+  public static Breadcrumb end(
+      BreadcrumbStore store, RunRecords run, Breadcrumb trigger, String message, AgentResponse.Status status, AgentResponse.@Nullable Error error,
+      @Nullable WorkClaims claims, String owner, Instant now) {
+    Breadcrumb answer = run.answer != null ? run.answer
+        : write(store::create, run, null, Trigger.sessionOf(trigger), Trigger.questionId(trigger), message, status, error,
+            b -> b.withTags(Trigger.runTags(trigger)));
+    if (claims != null) {
+      claims.complete(new WorkClaims.Claim(RunIds.claimKey(run.runId), owner, 0, now));
+    }
+    return answer;
   }
 
   /** Counters of one run, from its records. */

@@ -218,9 +218,8 @@ public final class TurnLoop {
    * claim, so a step still under way records nothing more; nothing is written when it has an answer.
    */
   Breadcrumb end(Breadcrumb trigger, String why, AgentResponse.Error error) {
-    Breadcrumb answer = recordEnd(trigger, "Sorry, I could not answer: " + why, AgentResponse.Status.ERROR, error);
-    settings.claims().complete(new dev.rcrt.core.WorkClaims.Claim(RunIds.claimKey(runIdOf(trigger)), settings.owner(), 0, clock.instant()));
-    return answer;
+    return RunAnswer.end(store, RunRecords.load(store, settings.runner().policy(), runIdOf(trigger), agent.agentId()), trigger,
+        "Sorry, I could not answer: " + why, AgentResponse.Status.ERROR, error, settings.claims(), settings.owner(), clock.instant());
   }
 
   /**
@@ -531,18 +530,9 @@ public final class TurnLoop {
    * status: "error"} (nothing is written when it has one already).
    */
   public Breadcrumb recordFailure(Breadcrumb trigger, RcrtException e) {
-    return recordEnd(trigger, "Sorry, I could not answer: " + e.getMessage(), AgentResponse.Status.ERROR, new AgentResponse.Error(e.code(), e.getMessage()));
-  }
-
-  /** Records run {@code trigger} starts as ended with {@code status} and {@code message} (a failure, a cancellation). */
-  public Breadcrumb recordEnd(Breadcrumb trigger, String message, AgentResponse.Status status, AgentResponse.@Nullable Error error) {
-    String runId = runIdOf(trigger);
-    RunRecords run = RunRecords.load(store, settings.runner().policy(), runId, agent.agentId());
-    if (run.answer != null) {
-      return run.answer;
-    }
-    return RunAnswer.write(store::create, run, null, Trigger.sessionOf(trigger), Trigger.questionId(trigger), message, status, error,
-        b -> b.withTags(Trigger.runTags(trigger)));
+    RunRecords run = RunRecords.load(store, settings.runner().policy(), runIdOf(trigger), agent.agentId());
+    return RunAnswer.end(store, run, trigger, "Sorry, I could not answer: " + e.getMessage(), AgentResponse.Status.ERROR,
+        new AgentResponse.Error(e.code(), e.getMessage()), null, settings.owner(), clock.instant());
   }
 
   /**
