@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code ./rcrt} command line. Answers go to stdout, diagnostics to stderr. Exit status: 0 ok,
- * 1 failure (a one-line reason; {@code -v} adds the stack trace), 2 usage error.
+ * 1 failure (a one-line reason; {@code -v} adds the stack trace), 2 usage error (what is wrong and
+ * which {@code --help} to read).
  */
 @Command(
     name = "rcrt",
@@ -134,6 +135,14 @@ public final class Main implements Callable<Integer> {
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));
+    cmd.setParameterExceptionHandler(
+        (e, given) -> {
+          // the error, a suggestion where picocli has one, and where the usage is: not the whole usage
+          cli.note(java.util.Objects.requireNonNullElse(e.getMessage(), e.toString()));
+          CommandLine.UnmatchedArgumentException.printSuggestions(e, cli.err());
+          cli.err().println("Run './" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help' for its usage.");
+          return 2;
+        });
     cmd.setExecutionExceptionHandler(
         (e, line, parsed) -> {
           String reason =

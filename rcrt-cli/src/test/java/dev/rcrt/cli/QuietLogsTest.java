@@ -51,4 +51,20 @@ class QuietLogsTest {
     assertThat(loud).contains("[tool_unreachable]").contains("its cause, scrubbed").contains("\tat java.net.");
     assertThat(plain).contains("[tool_unreachable]").doesNotContain("\tat ");
   }
+
+  @Test
+  void verboseShowsWhereABuiltinToolFailedAndTheStepsOfASuccessfulTurn() throws Exception {
+    Path failed = dir.resolve("calculator.log");
+    Path turn = dir.resolve("chat.log");
+    Process calc = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "tool", "call", "calculator", "{\"expression\":\"1/0\"}", "-v"), failed);
+    Process chat = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "chat", "-v", "what is 2+3*4"), turn);
+    assertThat(calc.waitFor()).isEqualTo(1);
+    assertThat(chat.waitFor()).isEqualTo(0);
+    assertThat(Files.readString(failed)).contains("[tool_failed]").contains("java.lang.ArithmeticException: Division by zero")
+        .contains("\tat dev.rcrt.tools.internal.builtin.Calculator.execute");
+    assertThat(Files.readString(turn))
+        .contains("round 1: asking model").contains("answered with calls to [calculator]")
+        .contains("call 'calculator'").contains("round 2: 'offline-demo' answered with text").contains("ended success")
+        .contains("The answer is 14");
+  }
 }

@@ -55,7 +55,6 @@ class UsageTest {
       "chat --max-rounds 0 hi|--max-rounds must be at least 1",
       "chat --base-url localhost:11434 hi|has no http:// or https:// scheme",
       "validate /no/such/path|no such file or directory: /no/such/path",
-      "tools|Usage: rcrt tools",
       "chat --frobnicate hi|Unknown option: '--frobnicate'",
       "runner|a runner needs a store other processes share",
       "runner --store postgresql://h/db --concurrency 0|--concurrency must be at least 1",
@@ -66,17 +65,27 @@ class UsageTest {
       "chat --trace-content hi|--trace-content needs --trace FILE",
       "chat --no-wait hi|--no-wait needs a store other processes share",
       "runner --store postgresql://h/db --no-tools|--no-tools leaves nothing to do without --agents"})
-  void everyUsageErrorExitsTwoSayingWhatAndShowingTheUsage(String args, String says) {
+  void everyUsageErrorExitsTwoSayingWhatAndWhichHelpToRead(String args, String says) {
     CliHarness run = CliHarness.run(args.split(" "));
     assertThat(run.status).as(run.err()).isEqualTo(2);
-    assertThat(run.err()).contains(says).contains("Usage: rcrt");
+    String command = args.startsWith("tool call") ? "tool call" : args.split(" ")[0];
+    assertThat(run.err()).contains(says).endsWith("Run './rcrt " + command + " --help' for its usage." + System.lineSeparator())
+        .doesNotContain("Usage:");
+  }
+
+  @Test
+  void aCommandGroupWithoutItsSubcommandShowsItsUsage() {
+    CliHarness run = CliHarness.run("tools");
+    assertThat(run.status).isEqualTo(2);
+    assertThat(run.err()).contains("Usage: rcrt tools").contains("list");
   }
 
   @Test
   void anUnknownCommandExitsTwoSuggestingTheNearest() {
     CliHarness run = CliHarness.run("valdate", "x.json");
     assertThat(run.status).isEqualTo(2);
-    assertThat(run.err()).contains("Unmatched arguments from index 0: 'valdate'").contains("Did you mean: rcrt validate");
+    assertThat(run.err()).contains("Unmatched arguments from index 0: 'valdate'").contains("Did you mean: rcrt validate")
+        .contains("Run './rcrt --help' for its usage.");
   }
 
   @Test

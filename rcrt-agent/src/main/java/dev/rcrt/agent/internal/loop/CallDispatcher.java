@@ -40,6 +40,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Dispatch: the calls of one recorded round, run concurrently on the turn's pool, each through
@@ -50,6 +52,8 @@ import org.jspecify.annotations.Nullable;
  * taken up again when the record arrives. Thread-safe.
  */
 final class CallDispatcher {
+  private static final Logger LOG = LoggerFactory.getLogger(CallDispatcher.class);
+
   /** The loop of a specialist's child runs, one level deeper, its parallel calls on {@code pool}. */
   @FunctionalInterface
   interface Specialists {
@@ -253,6 +257,7 @@ final class CallDispatcher {
           stepped.status() == dev.rcrt.agent.Run.Status.WAITING_FOR_APPROVAL, stepped.wakeAt(), List.of(stepped.runId())));
     }
     if (!ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
+      LOG.debug("call '{}' (request {}): {}", tool, response.requestId(), response.success() ? "answered" : "failed [" + response.errorCode() + "]");
       return new Outcome(response, null);
     }
     return new Outcome(null, approvalWait(response.requestId(), tool, approvalRequest(response.requestId())));

@@ -348,6 +348,8 @@ public final class TurnLoop {
       } else {
         held.check();
       }
+      LOG.debug("run {} ({}) round {}: asking model '{}' ({} messages, {} tools offered)", runId, agent.agentId(), next, llm.name(),
+          messages.size(), offer.prompt().tools().size());
       StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
       ChatResponse response = listener != null ? settings.llm().chat(request, listener) : settings.llm().chat(request);
       if (response.model() == null) {
@@ -360,6 +362,8 @@ public final class TurnLoop {
       String content = response.message().content() == null ? "" : response.message().content();
       Envelope envelope = offer.protocol() == Offer.Protocol.ENVELOPE ? Envelope.parse(content).orElse(null) : null;
       Round round = plan(ctx, next, response, envelope);
+      LOG.debug("run {} round {}: '{}' answered{}", runId, next, response.model(), round == null ? " with text (" + content.length() + " chars)"
+          : " with calls to " + round.calls().stream().map(c -> c.call().name()).toList());
       if (round == null) {
         String answer = envelope == null || envelope.message().isEmpty() ? content : envelope.message();
         return answered(ctx, run, response, envelope, answer, AgentResponse.Status.SUCCESS, null);
@@ -522,6 +526,7 @@ public final class TurnLoop {
     Breadcrumb stored = RunAnswer.write(ctx.held()::create, run, last, ctx.session(), ctx.trigger().question().id(), message, status, error,
         b -> (envelope == null ? b : envelope.decorate(b)).withTags(tags));
     run.add(stored);
+    LOG.debug("run {} ended {}{}", ctx.runId(), status.name().toLowerCase(java.util.Locale.ROOT), error == null ? "" : " [" + error.code() + "]");
     return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);
   }
 

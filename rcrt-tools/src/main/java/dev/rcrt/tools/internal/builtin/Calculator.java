@@ -58,7 +58,7 @@ public final class Calculator implements ToolHandler {
       throw new ToolException(
           ToolErrorCode.TOOL_FAILED,
           "calculator cannot evaluate '" + expression + "': " + e.getMessage()
-              + "; use numbers, + - * / % ^, parentheses and functions such as sqrt(x) or pow(a, b)");
+              + "; use numbers, + - * / % ^, parentheses and functions such as sqrt(x) or pow(a, b)", e);
     }
     if (Double.isNaN(value) || Double.isInfinite(value)) {
       throw new ToolException(

@@ -91,8 +91,9 @@ public final class RealToolChain implements ToolChain {
     try {
       response = link.intercept(new RealToolChain(links, index + 1, call, defaultTimeout, known));
     } catch (ToolException e) {
-      if (e.getCause() != null && LOG.isDebugEnabled()) {
-        LOG.debug("tool '{}' failed [{}]; its cause, scrubbed:\n{}", call.toolName(), e.code(), scrubbedTrace(e.getCause()));
+      if (LOG.isDebugEnabled()) { // -v on the command line: where it failed, and why, beyond the one line the model sees
+        LOG.debug("tool '{}' failed [{}]: {}\n{}, scrubbed:\n{}", call.toolName(), e.code(), known.scrub(String.valueOf(e.getMessage())),
+            e.getCause() != null ? "its cause" : "where it was raised", scrubbedTrace(e.getCause() != null ? e.getCause() : e));
       }
       return call.failure(e);
     } catch (Throwable e) { // an interceptor's Error too: the call still ends with its response, a fatal one is rethrown after
