@@ -70,10 +70,44 @@ class ChatCommandTest {
   void badOptionValuesAreUsageErrors() {
     CliHarness rounds = CliHarness.run("chat", "--max-rounds", "0", "hi");
     assertThat(rounds.status).isEqualTo(2);
-    assertThat(rounds.err()).startsWith("--max-rounds must be at least 1, found 0");
+    assertThat(rounds.err()).startsWith("rcrt: --max-rounds must be at least 1, found 0").contains("Run './rcrt chat --help'");
     CliHarness url = CliHarness.run("chat", "--base-url", "localhost:11434/v1", "hi");
     assertThat(url.status).isEqualTo(2);
-    assertThat(url.err()).startsWith("base URL 'localhost:11434/v1' has no http:// or https:// scheme");
+    assertThat(url.err()).startsWith("rcrt: base URL 'localhost:11434/v1' has no http:// or https:// scheme");
+  }
+
+  @Test
+  void runsResumeGoesOnWithTheModelTheRunsRoundsNameAndTheHintsWorkWhenPasted() {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(5)
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            {"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4.1-mini-2025-04-14","choices":[{"index":0,
+              "message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",
+                "function":{"name":"calculator","arguments":"{\\"expression\\":\\"17 * 23\\"}"}}]},
+              "finish_reason":"tool_calls"}]}
+            """)));
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(1)
+        .withRequestBody(matchingJsonPath("$.messages[?(@.role == 'tool')]"))
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            {"id":"chatcmpl-2","object":"chat.completion","choices":[{"index":0,
+              "message":{"role":"assistant","content":"It is 391."},"finish_reason":"stop"}]}
+            """)));
+    String url = dev.rcrt.postgres.TestPostgres.storeUrl(dev.rcrt.postgres.TestPostgres.freshSchema());
+    Map<String, String> env = Map.of("RCRT_API_KEY", "sk-resume-test");
+    // event mode with no runner listening: the run waits for its call, and chat stops waiting
+    CliHarness chat = CliHarness.run(env, "", "chat", "--store", url, "--tool-mode", "event", "--wait", "2s",
+        "--base-url", server.baseUrl() + "/v1", "--model", "gpt-4.1-mini", "What is 17 * 23?");
+    assertThat(chat.status).as(chat.err()).isEqualTo(1);
+    java.util.regex.Matcher hint = java.util.regex.Pattern.compile("runs show (\\S+) --store (\\S+)\\)").matcher(chat.err());
+    assertThat(hint.find()).as(chat.err()).isTrue();
+
+    CliHarness resumed = CliHarness.run(env, "", "runs", "resume", hint.group(1), "--store", hint.group(2), "--base-url", server.baseUrl() + "/v1");
+
+    assertThat(resumed.status).as(resumed.err()).isZero();
+    assertThat(resumed.out().strip()).isEqualTo("It is 391.");
+    assertThat(resumed.err()).contains("resuming on model gpt-4.1-mini-2025-04-14").doesNotContain("sk-resume-test");
+    List<LoggedRequest> asked = server.findAll(com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor(urlEqualTo("/v1/chat/completions")));
+    assertThat(asked).hasSize(2);
+    assertThat(RcrtJson.parse(asked.get(1).getBodyAsString()).get("model").asText()).isEqualTo("gpt-4.1-mini-2025-04-14");
   }
 
   @Test

@@ -51,10 +51,14 @@ class LauncherTest {
   }
 
   @Test
-  void aSuccessfulFirstBuildPrintsNothingOfMavensOutput() throws IOException, Exception {
-    Run run = launch("printf '\\033[0m\\033[0mBUILD NOISE\\n'; mkdir -p rcrt-cli/target; touch rcrt-cli/target/rcrt-cli.jar; exit 0");
+  void aSuccessfulFirstBuildShowsOnlyItsProgressModuleByModule() throws IOException, Exception {
+    Run run = launch("printf '\\033[0m\\033[0mBUILD NOISE\\n[INFO] Building RCRT core 0.1.0-SNAPSHOT                 [1/2]\\n"
+        + "[INFO] Building jar: x.jar\\n\\033[1m[INFO] Building RCRT command line 0.1.0-SNAPSHOT [2/2]\\033[0m\\n';"
+        + " mkdir -p rcrt-cli/target; touch rcrt-cli/target/rcrt-cli.jar; exit 0");
 
-    assertThat(run.err()).startsWith("rcrt: building the command line").doesNotContain("BUILD NOISE").doesNotContain("\u001b");
+    assertThat(run.err()).startsWith("rcrt: building the command line").contains("takes a few minutes")
+        .contains("rcrt:   [1/2] RCRT core\n").contains("rcrt:   [2/2] RCRT command line\n")
+        .doesNotContain("BUILD NOISE").doesNotContain("x.jar").doesNotContain("\u001b");
   }
 
   /** Runs a copy of the launcher with a PATH of the few tools it uses, plus {@code java} when asked: no Maven. */

@@ -20,6 +20,14 @@ class RunsCommandTest {
     assertThat(chat.status).as(chat.err()).isEqualTo(1);
     assertThat(chat.err()).contains("waiting for a runner to answer 'calculator'")
         .contains("stopped waiting after 3 s").contains("./rcrt runs show");
+    // the hint works when pasted: the store URL keeps its user, port, database and schema, and hides only a password
+    java.util.regex.Matcher hint = java.util.regex.Pattern.compile("\\./rcrt (runs show \\S+ --store \\S+)\\)").matcher(chat.err());
+    assertThat(hint.find()).as(chat.err()).isTrue();
+    String shown = hint.group(1);
+    assertThat(shown).contains("?schema=").doesNotContain(":***@").isEqualTo(shown.replace(url.replaceAll(":[^:@/]*@", "@"), url));
+    CliHarness pasted = CliHarness.run(shown.split(" "));
+    assertThat(pasted.status).as(pasted.err()).isZero();
+    assertThat(pasted.out()).contains("waiting_for_tools");
     assertThat(chat.out()).isEmpty();
 
     CliHarness listed = CliHarness.run("runs", "list", "--store", url);
@@ -50,6 +58,18 @@ class RunsCommandTest {
     CliHarness unknown = CliHarness.run("runs", "show", "no-such-run", "--store", url);
     assertThat(unknown.status).isEqualTo(1);
     assertThat(unknown.err()).contains("no run 'no-such-run'");
+  }
+
+  @Test
+  void commandsThatOnlyReadWriteNothingIntoASharedStore() {
+    String url = TestPostgres.storeUrl(TestPostgres.freshSchema());
+    for (String[] reading : List.of(new String[] {"runs", "list"}, new String[] {"tools", "list"}, new String[] {"search", "--selector", "{}"})) {
+      String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(reading), java.util.stream.Stream.of("--store", url)).toArray(String[]::new);
+      CliHarness run = CliHarness.run(args);
+      assertThat(run.status).as(String.join(" ", reading) + ": " + run.err()).isZero();
+    }
+    CliHarness all = CliHarness.run("search", "--selector", "{}", "--store", url);
+    assertThat(all.out()).as("no bundled tool or agent was written by a command that only reads").isEmpty();
   }
 
   @Test

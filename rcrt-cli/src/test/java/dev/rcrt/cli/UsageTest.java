@@ -187,7 +187,7 @@ class UsageTest {
 
     assertThat(search.status).isEqualTo(1);
     assertThat(search.err().strip().lines().toList()).hasSize(1).first().asString()
-        .contains("cannot connect to the store postgresql://127.0.0.1:1/nodb as nobody")
+        .contains("cannot connect to the store postgresql://nobody:***@127.0.0.1:1/nodb: Connection refused")
         .contains("start PostgreSQL")
         .doesNotContain("HikariPool").doesNotContain("Exception").doesNotContain("sekret-4471");
   }

@@ -171,7 +171,8 @@ public final class ChatCommand implements Callable<Integer> {
     }
     Breadcrumb written = workspace.store().create(new UserMessage(sessionId, String.join(" ", message)).toBreadcrumb());
     cli.out().println(dev.rcrt.agent.Run.idOf(agent.agentId(), written.id()));
-    cli.note("message " + written.id() + " written in session " + sessionId + "; ./rcrt runs show RUN follows it");
+    cli.note("message " + written.id() + " written in session " + sessionId + "; ./rcrt runs show " + dev.rcrt.agent.Run.idOf(agent.agentId(),
+        written.id()) + " --store " + breadcrumbs.store(cli) + " follows it");
     return 0;
   }
 
@@ -188,7 +189,8 @@ public final class ChatCommand implements Callable<Integer> {
       response = wait == null ? answered.get() : answered.get(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       cli.note("stopped waiting after " + human(wait) + ": run " + runId + " has not answered"
-          + (shared ? "; it goes on in the processes serving the store (./rcrt runs show " + runId + ")" : "; it ends with this process"));
+          + (shared ? "; it goes on in the processes serving the store (./rcrt runs show " + runId + " --store " + breadcrumbs.store(cli) + ")"
+              : "; it ends with this process"));
       return 1;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package dev.rcrt.cli.internal;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.LlmConfig;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.DemoLlmClient;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.llm.LlmException;
 import dev.rcrt.llm.OpenAiCompatibleLlmClient;

@@ -9,6 +9,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.llm.DemoLlmClient;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
@@ -56,7 +57,7 @@ public final class RunsCommand extends GroupCommand {
     @Override
     public Integer call() {
       Run.Status[] wanted = statuses.stream().map(s -> Run.Status.valueOf(s.strip().toUpperCase(Locale.ROOT))).toArray(Run.Status[]::new);
-      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
         for (Run run : runs(workspace).list(Math.max(1, limit), wanted)) {
           cli.out().printf("%s  %-20s %-24s %s  %s%n", run.id(), run.status().wire(), run.agentId(), run.updatedAt(), waiting(run));
         }
@@ -90,7 +91,7 @@ public final class RunsCommand extends GroupCommand {
 
     @Override
     public Integer call() {
-      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
         Run run = runs(workspace).show(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "' in this store"));
         cli.out().println("run      " + run.id());
         cli.out().println("status   " + run.status().wire());
@@ -143,7 +144,8 @@ public final class RunsCommand extends GroupCommand {
           runs.deny(runId, callId, Principal.host(), reason);
         }
         cli.note((approve() ? "approved" : "denied") + " call " + callId + " of run " + runId
-            + "; the process serving the agent takes the run up (./rcrt runner --agents, or ./rcrt runs resume " + runId + ")");
+            + "; the process serving the agent takes the run up (./rcrt runner --agents, or ./rcrt runs resume " + runId + " --store "
+            + breadcrumbs.store(cli) + ")");
       }
       return 0;
     }
@@ -222,12 +224,27 @@ public final class RunsCommand extends GroupCommand {
       this.cli = cli;
     }
 
+    /**
+     * The agent with the model its run's rounds were answered by (as the model named itself), so a
+     * run resumes on the model it started with, as the hints printed elsewhere promise; {@code
+     * --model} still wins, and the offline demo's name is never sent to a real endpoint.
+     */
+    private AgentDefinition withRecordedModel(AgentDefinition agent, Run run) {
+      String recorded = run.records().stream().filter(b -> b.tags().contains("agent:round")).map(b -> b.contextText("model"))
+          .filter(m -> m != null && !m.isBlank() && !DemoLlmClient.MODEL.equals(m)).findFirst().orElse(null);
+      if (recorded == null || models.model != null || recorded.equals(agent.model())) {
+        return agent;
+      }
+      cli.note("resuming on model " + recorded + ", which answered the run's rounds (--model to choose another)");
+      return agent.withModel(recorded);
+    }
+
     @Override
     public Integer call() throws InterruptedException {
       models.check(spec, cli);
       try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
         Run run = runs(workspace).show(runId).orElseThrow(() -> new NotFoundException("no run '" + runId + "' in this store"));
-        AgentDefinition agent = models.apply(workspace.agent(run.agentId()));
+        AgentDefinition agent = models.apply(withRecordedModel(workspace.agent(run.agentId()), run));
         LlmClient llm = models.client(spec, cli, agent, workspace.store(), trust.policy());
         try (ToolRunner runner = workspace.runner(approval.handler(cli, true), trust.policy());
             AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent)

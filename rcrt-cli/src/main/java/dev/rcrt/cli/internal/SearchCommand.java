@@ -69,7 +69,7 @@ public final class SearchCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), (limit < 1 ? "--limit" : "--nn") + " must be at least 1, found " + Math.min(limit, nn));
     }
     Selector filter = selector == null ? Selector.all() : selector;
-    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+    try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
       List<Breadcrumb> found;
       if (query == null) {
         found = workspace.store().search(filter, limit, 0);

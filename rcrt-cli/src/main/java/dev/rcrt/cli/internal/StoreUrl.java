@@ -127,7 +127,7 @@ public record StoreUrl(String kind, @Nullable URI uri) {
       }
       throw new dev.rcrt.postgres.PostgresStoreException(
           dev.rcrt.core.StoreErrorCode.STORE_UNAVAILABLE.code(),
-          "cannot connect to the store " + this + (user == null ? "" : " as " + decode(user)) + ": " + root.getMessage()
+          "cannot connect to the store " + this + (user == null || uri.getRawUserInfo() != null ? "" : " as " + decode(user)) + ": " + root.getMessage()
               + " (start PostgreSQL, or check --store / RCRT_STORE and PGPASSWORD)",
           true, e);
     }
@@ -158,6 +158,16 @@ public record StoreUrl(String kind, @Nullable URI uri) {
 
   @Override
   public String toString() {
-    return uri == null ? "memory" : kind.equals("rcrt") ? uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") : uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "") + uri.getPath();
+    if (uri == null) {
+      return "memory";
+    }
+    // what a hint shows must work when pasted: the user, port, database and schema stay; only a password is hidden
+    String user = uri.getRawUserInfo();
+    if (user != null && user.indexOf(':') >= 0) {
+      user = user.substring(0, user.indexOf(':')) + ":***";
+    }
+    String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery().replaceAll("(?i)(^|&)(password=)[^&]*", "$1$2***");
+    return uri.getScheme() + "://" + (user == null ? "" : user + "@") + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
+        + (uri.getRawPath() == null ? "" : uri.getRawPath()) + query;
   }
 }

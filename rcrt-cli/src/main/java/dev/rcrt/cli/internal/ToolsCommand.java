@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
 public final class ToolsCommand extends GroupCommand {
 
   static LoadReport<ToolDefinition> discover(Cli cli, StoreOptions breadcrumbs) {
-    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+    try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
       LoadReport<ToolDefinition> tools = new ToolDiscovery(workspace.store()).discover();
       tools.problems().forEach(p -> cli.note("tool skipped: " + p));
       return tools;
@@ -58,7 +58,7 @@ public final class ToolsCommand extends GroupCommand {
 
     @Override
     public Integer call() {
-      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
         LoadReport<ToolDefinition> tools = new ToolDiscovery(workspace.store()).discover();
         tools.problems().forEach(p -> cli.note("tool skipped: " + p));
         ToolTrustPolicy policy = publishers.isEmpty() ? null : ToolTrustPolicy.builder().requireSignatures(publishers.toArray(PublicKey[]::new)).build();
@@ -112,7 +112,7 @@ public final class ToolsCommand extends GroupCommand {
       if (protocol != null && !List.of("native", "text").contains(protocol)) {
         throw new ParameterException(spec.commandLine(), "--protocol must be native or text, found '" + protocol + "'");
       }
-      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+      try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
         return prompt(workspace);
       }
     }

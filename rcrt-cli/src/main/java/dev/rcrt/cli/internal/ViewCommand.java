@@ -30,7 +30,7 @@ public final class ViewCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+    try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
       Breadcrumb b = workspace.store().get(id).orElseThrow(() -> new NotFoundException("no breadcrumb with id '" + id + "'"));
       BreadcrumbView view =
           ContextView.of(workspace.store())

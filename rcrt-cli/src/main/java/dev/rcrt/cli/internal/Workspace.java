@@ -27,7 +27,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The store a command works on: the bundled tools and agent, then the user's {@code --breadcrumbs}
  * files on top (a file record with the same id replaces a bundled one). A file that does not load
- * is reported on stderr and the rest still load.
+ * is reported on stderr and the rest still load. A command that only reads ({@link #reading})
+ * writes no bundled record into a shared store: it shows the store as its processes see it.
  */
 public final class Workspace implements AutoCloseable {
   private final BreadcrumbStore store;
@@ -42,6 +43,20 @@ public final class Workspace implements AutoCloseable {
    * @throws IllegalArgumentException if {@code RCRT_STORE} is not a store URL
    */
   public Workspace(StoreOptions options, Cli cli) {
+    this(options, cli, true);
+  }
+
+  /**
+   * The store of a command that only reads ({@code runs list}, {@code search}, {@code view}, {@code
+   * tools list}): like {@link #Workspace(StoreOptions, Cli)}, but a shared store gets none of the
+   * bundled tools and agent (the in-memory store still does: it has nothing else); {@code
+   * --breadcrumbs} files are still loaded, as asked.
+   */
+  public static Workspace reading(StoreOptions options, Cli cli) {
+    return new Workspace(options, cli, false);
+  }
+
+  private Workspace(StoreOptions options, Cli cli, boolean bundled) {
     this.cli = cli;
     StoreUrl.Opened opened = options.store(cli).open(cli.env());
     this.store = opened.store();
@@ -52,8 +67,10 @@ public final class Workspace implements AutoCloseable {
         transpiled.loadInto(store);
       }
       List<Path> breadcrumbs = options.paths();
-      BuiltinTools.seed(store);
-      BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
+      if (bundled || store instanceof dev.rcrt.core.InMemoryBreadcrumbStore) {
+        BuiltinTools.seed(store);
+        BreadcrumbFiles.upsert(store, AgentDefinition.defaultChatAgent());
+      }
       LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
       report.problems().forEach(p -> cli.note("skipped " + p));
     } catch (RuntimeException | Error e) { // what was opened is closed (its embedding model may be loading), then the failure goes on

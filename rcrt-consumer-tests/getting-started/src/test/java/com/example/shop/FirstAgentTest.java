@@ -21,5 +21,15 @@ class FirstAgentTest {
     var second = model.requests().get(1).messages();
     assertThat(RcrtJson.parse(second.get(second.size() - 1).content()).asDouble()).isEqualTo(37.5);
     assertThat(RcrtJson.write(model.requests().get(0).tools())).contains("openOrders", "customer id");
+    assertThat(model.requests().get(0).tools().findValuesAsText("name")).as("the agent is offered the tools it is given")
+        .containsExactlyInAnyOrder("price", "openOrders");
+  }
+
+  @Test
+  void withoutAKeyOrEndpointTheOfflineDemoModelAnswersNamingTheAgentsTools() {
+    var model = FirstAgent.model(java.util.Map.of());
+    assertThat(model).isInstanceOf(dev.rcrt.llm.DemoLlmClient.class);
+    assertThat(FirstAgent.ask(InMemoryBreadcrumbStore.builder().build(), model, "What do 3 copies of BOOK-7 cost?"))
+        .contains("offline demo model").contains("openOrders, price").doesNotContain("calculator");
   }
 }

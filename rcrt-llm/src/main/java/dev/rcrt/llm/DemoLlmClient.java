@@ -1,14 +1,9 @@
-package dev.rcrt.cli.internal;
+package dev.rcrt.llm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.llm.ChatMessage;
-import dev.rcrt.llm.ChatRequest;
-import dev.rcrt.llm.ChatResponse;
-import dev.rcrt.llm.LlmClient;
-import dev.rcrt.llm.ToolCall;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,14 +15,20 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The offline demo model of {@code ./rcrt chat}: a few keyword rules that call the bundled tools
- * through the real tool-call loop, so a new user sees the whole path with no network and no key.
- * It is a demonstration, never a stand-in for a real model: it is only used when no endpoint and no
- * key are configured, and the CLI says so on stderr.
+ * An offline demonstration model: a few keyword rules that call the SDK's builtin tools through the
+ * real tool-call loop, so a new user sees the whole path (tool discovery, a recorded round, the
+ * call, the answer from its result) with no network and no key. It is what {@code ./rcrt chat}
+ * answers with when no endpoint and no key are configured, and what the getting-started project
+ * uses offline. It is a demonstration, never a stand-in for a real model.
  *
- * <p>It calls only tools offered in the request, and answers from the tool result it is sent. Every
- * answer names the model {@value #MODEL}, so the recorded {@code agent.response.v1} says that no
- * real model answered; a streamed request gets the text in one piece.
+ * <p>What it understands, in a user message: arithmetic ({@code "What is 17 * 23?"}, calls {@code
+ * calculator}), {@code random} numbers, {@code wait}/{@code timer}, {@code echo …}/{@code say …},
+ * {@code remember …}/{@code note …} ({@code breadcrumb-create} of a {@code note.v1}), and {@code
+ * search}/{@code notes} ({@code breadcrumb-search}). It calls only tools offered in the request (by
+ * their OpenAI function names) and answers in English from the tool results it is sent; anything
+ * else gets a help text naming the tools offered. Every answer names the model {@value #MODEL}, so
+ * a recorded {@code agent.response.v1} says that no real model answered; a streamed request gets
+ * the text in one piece. It never throws for a well-formed request. Thread-safe.
  */
 public final class DemoLlmClient implements LlmClient {
   /** The model name every answer carries. */
@@ -36,10 +37,17 @@ public final class DemoLlmClient implements LlmClient {
   /** A run of numbers, operators, parentheses and calculator function names. */
   private static final Pattern ARITHMETIC_RUN =
       Pattern.compile("(?:\\s*(?:\\d+(?:\\.\\d+)?|sqrt|cbrt|pow|abs|log10|log|sin|cos|tan|pi|[-+*/^%×÷(),]))+");
-  private static final Pattern OPERATOR_OR_FUNCTION = Pattern.compile("[-+*/^%×÷]|[a-z]\\(");
+  /** An operator between operands ({@code 17*23}, {@code 2)*4}), or a function call: not a hyphen in a name ({@code BOOK-7}). */
+  private static final Pattern OPERATOR_OR_FUNCTION = Pattern.compile("[\\d)][-+*/^%×÷][-\\d(a-z]|[a-z]\\(");
   private static final Pattern NUMBER = Pattern.compile("-?\\d+(?:\\.\\d+)?");
 
+  /** The builtin tools the rules call. */
+  private static final Set<String> BUILTINS = Set.of("calculator", "random", "timer", "echo", "breadcrumb-create", "breadcrumb-search");
+
   private final AtomicInteger calls = new AtomicInteger();
+
+  /** A demo model; it numbers its tool calls ({@code call_demo_1}, …) from one. */
+  public DemoLlmClient() {}
 
   @Override
   public ChatResponse chat(ChatRequest request) {
@@ -187,10 +195,13 @@ public final class DemoLlmClient implements LlmClient {
   }
 
   private static String help(Set<String> offered) {
-    return "I am the offline demo model, so I only understand a few kinds of request. Tools I can use"
-        + " here: " + String.join(", ", new java.util.TreeSet<>(offered)) + ". Try \"What is 17 * 23?\","
-        + " \"Give me a random number between 1 and 6\", \"echo hello\", \"remember buy milk\" or"
-        + " \"search my notes\". For real answers, pass --base-url or set OPENAI_API_KEY.";
+    String tools = offered.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(offered));
+    boolean builtins = offered.stream().anyMatch(BUILTINS::contains);
+    return "I am the offline demo model, so I only understand a few kinds of request"
+        + (builtins ? "" : ", none of them for the tools offered here") + ". Tools offered to me: " + tools + "."
+        + (builtins ? " Try \"What is 17 * 23?\", \"Give me a random number between 1 and 6\", \"echo hello\", \"remember buy milk\""
+            + " or \"search my notes\"." : "")
+        + " For real answers, connect a real model: an OpenAI-compatible endpoint and key (./rcrt: --base-url, OPENAI_API_KEY).";
   }
 
   @Override
