@@ -75,4 +75,46 @@ class ValidateSeverityTest {
       }
     }
   }
+
+  @Test
+  void aMisspeltFieldIsAWarningNamingTheNearestKnownFieldInValidateAndAtLoad() throws Exception {
+    Path file = copy.resolve("typo.json");
+    Files.writeString(file, """
+        {"schema_name":"tool.code.v1","title":"Shout","tags":["tool"],
+         "context":{"name":"shout","description":"Upper-cases text.","input_schema":{"type":"object"},
+           "code":{"langauge":"javascript","source":"export async function execute(input){return {text: String(input.text).toUpperCase()};}"},
+           "requires_aproval":true,"llm_comment":"RCRT's notes to readers are no fields"}}""");
+
+    CliHarness validate = CliHarness.run("validate", file.toString());
+    assertThat(validate.out())
+        .contains("warning: " + file + ": /context/code/langauge: unknown field of tool.code.v1 code, which nothing reads; did you mean 'language'?")
+        .contains("/context/requires_aproval: unknown field of tool.code.v1, which nothing reads; did you mean 'requires_approval'?")
+        .doesNotContain("llm_comment");
+    assertThat(validate.status).as("warnings only").isZero();
+    assertThat(CliHarness.run("validate", "--strict", file.toString()).status).isEqualTo(1);
+
+    CliHarness listed = CliHarness.run("tools", "list", "--breadcrumbs", file.toString());
+    assertThat(listed.err()).contains("warning: " + file + ": /context/code/langauge").contains("did you mean 'language'?");
+  }
+
+  @Test
+  void toolsListMarksAToolThatCannotRunHereAndItNeverDisplacesARunnableOneOfTheSameName() throws Exception {
+    Path file = copy.resolve("wasm.json");
+    Files.writeString(file, """
+        [{"schema_name":"tool.v1","title":"Calculator in WebAssembly","tags":["tool"],
+          "context":{"name":"calculator","description":"A calculator compiled to wasm.","implementation":{"type":"wasm","module":"calc.wasm"}}},
+         {"schema_name":"tool.v1","title":"Resize","tags":["tool"],
+          "context":{"name":"resize","description":"Resizes images.","implementation":{"type":"wasm","module":"resize.wasm"}}}]""");
+
+    CliHarness listed = CliHarness.run("tools", "list", "--breadcrumbs", file.toString());
+    assertThat(listed.status).isZero();
+    assertThat(listed.out().lines()).anyMatch(l -> l.startsWith("calculator ") && l.contains("builtin") && !l.contains("cannot run"))
+        .anyMatch(l -> l.startsWith("resize ") && l.contains("[cannot run here: tool 'resize' has implementation type 'wasm'"));
+    CliHarness called = CliHarness.run("tool", "call", "calculator", "{\"expression\":\"6*7\"}", "--breadcrumbs", file.toString());
+    assertThat(called.status).as(called.err()).isZero();
+    assertThat(called.out()).contains("42");
+    CliHarness validate = CliHarness.run("validate", file.toString());
+    assertThat(validate.status).isEqualTo(1);
+    assertThat(validate.out()).contains("error: ").contains("implementation type 'wasm', which this runner cannot run");
+  }
 }

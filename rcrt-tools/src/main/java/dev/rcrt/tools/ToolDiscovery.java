@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -24,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Tools are the breadcrumbs of the {@link ToolDefinition#TOOL_SCHEMAS} whose last writer the
  * {@link ToolTrustPolicy} trusts; the others are reported as problems and never offered or run, and
  * they cannot shadow a trusted tool of the same name. When several trusted ones carry the same name,
- * the most recently written wins. Parsed definitions are cached by breadcrumb id and
+ * the most recently written wins, except that a tool this process cannot run (an implementation
+ * type no runtime on the class path serves) never displaces one it can run. Parsed definitions are cached by breadcrumb id and
  * version, so repeated discovery costs a store search, not a re-parse. Thread-safe.
  */
 public final class ToolDiscovery {
@@ -36,6 +38,7 @@ public final class ToolDiscovery {
   private final ToolTrustPolicy policy;
   private final Map<String, ToolDefinition> parsed = new ConcurrentHashMap<>();
   private final Map<String, List<Selector>> byName = new ConcurrentHashMap<>();
+  private final Predicate<ToolDefinition> runnable;
 
   /** Discovery over {@code store} under {@link ToolTrustPolicy#defaults()}. */
   public ToolDiscovery(BreadcrumbStore store) {
@@ -44,8 +47,19 @@ public final class ToolDiscovery {
 
   /** Discovery over {@code store}, offering only tools whose writers {@code policy} trusts. */
   public ToolDiscovery(BreadcrumbStore store, ToolTrustPolicy policy) {
+    this(store, policy, tool -> true);
+  }
+
+  /**
+   * Discovery over {@code store} under {@code policy}, where, among the tools of one name, the
+   * newest that {@code runnable} accepts wins over newer ones it does not (a {@link ToolRunner}'s
+   * discovery passes "an implementation type it serves"); a name with no runnable tool still has
+   * its newest. {@code runnable} must be cheap and thread-safe.
+   */
+  public ToolDiscovery(BreadcrumbStore store, ToolTrustPolicy policy, Predicate<ToolDefinition> runnable) {
     this.store = Objects.requireNonNull(store, "store");
     this.policy = Objects.requireNonNull(policy, "policy");
+    this.runnable = Objects.requireNonNull(runnable, "runnable");
   }
 
   /**
@@ -61,9 +75,8 @@ public final class ToolDiscovery {
       all.addAll(searchAll(Selector.schema(schema)));
     }
     all.sort(Comparator.comparing(Breadcrumb::updatedAt).reversed());
-    List<ToolDefinition> tools = new ArrayList<>();
+    Map<String, ToolDefinition> byTool = new java.util.HashMap<>();
     List<LoadProblem> problems = new ArrayList<>();
-    Set<String> names = new HashSet<>();
     Set<String> seenIds = new HashSet<>();
     for (Breadcrumb b : all) {
       seenIds.add(b.id());
@@ -73,14 +86,16 @@ public final class ToolDiscovery {
       }
       try {
         ToolDefinition tool = parse(b);
-        if (names.add(tool.name())) {
-          tools.add(tool);
+        ToolDefinition newer = byTool.get(tool.name());
+        if (newer == null || !runnable.test(newer) && runnable.test(tool)) {
+          byTool.put(tool.name(), tool);
         }
       } catch (ValidationException e) {
         problems.add(new LoadProblem(b.id(), e.getMessage()));
       }
     }
     parsed.keySet().retainAll(seenIds);
+    List<ToolDefinition> tools = new ArrayList<>(byTool.values());
     tools.sort(Comparator.comparing(ToolDefinition::name));
     return new LoadReport<>(tools, problems);
   }
@@ -102,25 +117,41 @@ public final class ToolDiscovery {
   }
 
   /**
-   * The tool named {@code name}, newest first across the tool schemas.
+   * The tool named {@code name}: the newest across the tool schemas, or, when this discovery
+   * cannot run that one, the newest it can run.
    *
-   * @return empty if no tool breadcrumb has that name
+   * @return empty if no trusted tool breadcrumb has that name
    * @throws ValidationException if the newest breadcrumb with that name is malformed
    */
   public Optional<ToolDefinition> find(String name) {
     Objects.requireNonNull(name, "name");
-    Breadcrumb newest = null;
+    List<Breadcrumb> trustedOnes = new ArrayList<>();
     for (Selector selector : byName.computeIfAbsent(name, ToolDiscovery::selectors)) {
       for (Breadcrumb b : store.search(selector, FIND_SCAN, 0)) {
         if (trusted(b)) {
-          if (newest == null || b.updatedAt().isAfter(newest.updatedAt())) {
-            newest = b;
-          }
-          break;
+          trustedOnes.add(b);
         }
       }
     }
-    return newest == null ? Optional.empty() : Optional.of(parse(newest));
+    if (trustedOnes.isEmpty()) {
+      return Optional.empty();
+    }
+    trustedOnes.sort(Comparator.comparing(Breadcrumb::updatedAt).reversed());
+    ToolDefinition newest = parse(trustedOnes.get(0));
+    if (runnable.test(newest)) {
+      return Optional.of(newest);
+    }
+    for (Breadcrumb older : trustedOnes.subList(1, trustedOnes.size())) {
+      try {
+        ToolDefinition tool = parse(older);
+        if (runnable.test(tool)) {
+          return Optional.of(tool);
+        }
+      } catch (ValidationException e) {
+        // an older malformed record is no candidate
+      }
+    }
+    return Optional.of(newest);
   }
 
   /** The selectors that find a tool by name, one per tool schema; built once per name. */

@@ -103,7 +103,6 @@ public final class ToolRunner implements AutoCloseable {
     this.defaultTimeout = b.defaultTimeout;
     this.claimLease = b.claimLease;
     this.maxAttempts = b.maxAttempts;
-    this.discovery = new ToolDiscovery(b.store, b.policy);
     Map<String, ToolModule> modules = new LinkedHashMap<>();
     Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
     for (ToolModule m : ServiceLoader.load(ToolModule.class, ToolRunner.class.getClassLoader())) {
@@ -124,6 +123,8 @@ public final class ToolRunner implements AutoCloseable {
     b.runtimes.forEach(r -> runtimes.put(r.type(), r));
     runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.store, b.defaultTimeout, b.policy, network)));
     this.loader = new ToolLoader(byType, this::watchCode);
+    Set<String> served = Set.copyOf(byType.keySet());
+    this.discovery = new ToolDiscovery(b.store, b.policy, tool -> served.contains(tool.implementation().type()));
     this.chain =
         new ExecutionChain(
             new ExecutionChain.Settings(

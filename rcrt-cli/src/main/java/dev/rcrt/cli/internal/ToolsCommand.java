@@ -40,7 +40,8 @@ public final class ToolsCommand extends GroupCommand {
   }
 
   @Command(name = "list", description = {
-      "One line per discovered tool: name, implementation type, schema, description. With --trusted-key, only",
+      "One line per discovered tool: name, implementation type, schema, description, and [cannot run here: why] for",
+      "a tool this process would refuse (an implementation type no runtime serves, a broken definition). With --trusted-key, only",
       "the tools signed by one of those publishers (./rcrt sign); the others are named on stderr with the reason."})
   public static final class ListTools implements Callable<Integer> {
     private final Cli cli;
@@ -58,8 +59,10 @@ public final class ToolsCommand extends GroupCommand {
 
     @Override
     public Integer call() {
-      try (Workspace workspace = Workspace.reading(breadcrumbs, cli)) {
-        LoadReport<ToolDefinition> tools = new ToolDiscovery(workspace.store()).discover();
+      try (Workspace workspace = Workspace.reading(breadcrumbs, cli);
+          dev.rcrt.tools.ToolRunner runner = workspace.runner(null, ToolTrustPolicy.defaults())) {
+        // the runner's discovery: of tools sharing a name, one this process can run wins over a newer one it cannot
+        LoadReport<ToolDefinition> tools = runner.discovery().discover();
         tools.problems().forEach(p -> cli.note("tool skipped: " + p));
         ToolTrustPolicy policy = publishers.isEmpty() ? null : ToolTrustPolicy.builder().requireSignatures(publishers.toArray(PublicKey[]::new)).build();
         for (ToolDefinition t : tools.items()) {
@@ -71,7 +74,10 @@ public final class ToolsCommand extends GroupCommand {
               continue;
             }
           }
-          cli.out().printf("%-20s %-10s %-19s %s%n", t.name(), t.implementation().type(), t.schemaName(), t.description());
+          List<String> refused = new ArrayList<>(runner.problems(t));
+          refused.removeAll(t.exampleProblems()); // examples that break their schemas are warnings: the tool still runs
+          cli.out().printf("%-20s %-10s %-19s %s%s%n", t.name(), t.implementation().type(), t.schemaName(), t.description(),
+              refused.isEmpty() ? "" : "  [cannot run here: " + refused.get(0) + "]");
         }
       }
       return 0;

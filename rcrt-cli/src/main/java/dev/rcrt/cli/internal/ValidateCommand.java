@@ -136,6 +136,7 @@ public final class ValidateCommand implements Callable<Integer> {
           "/tags: tagged " + t + " but not defines:" + t.substring("schema:".length())
               + "; definitions are found by their defines: tag, so this one applies to nothing"));
     }
+    ContextFields.unknown(b).forEach(f -> found.warning(source, f));
     try {
       definitions.violations(schema, b.context()).forEach(v -> found.warning(source, "/context" + v + " (against its schema definition)"));
     } catch (ValidationException e) {

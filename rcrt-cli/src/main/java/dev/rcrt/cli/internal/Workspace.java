@@ -73,6 +73,10 @@ public final class Workspace implements AutoCloseable {
       }
       LoadReport<Breadcrumb> report = BreadcrumbFiles.loadInto(store, breadcrumbs);
       report.problems().forEach(p -> cli.note("skipped " + p));
+      for (int i = 0; i < report.items().size(); i++) { // loaded, but with fields nothing reads (./rcrt validate lists them too)
+        String source = report.sources().get(i);
+        ContextFields.unknown(report.items().get(i)).forEach(f -> cli.note("warning: " + source + ": " + f));
+      }
     } catch (RuntimeException | Error e) { // what was opened is closed (its embedding model may be loading), then the failure goes on
       try {
         resources.close();
