@@ -12,7 +12,7 @@ if errorlevel 1 (
 if not exist "%JAR%" (
   where mvn >nul 2>nul
   if errorlevel 1 (
-    echo rcrt: the command line is not built and there is no mvn on the PATH: install Maven 3.9+ and run rcrt again 1>&2
+    echo rcrt: the command line is not built and there is no mvn on the PATH: install Maven 3.8 or newer and run rcrt again 1>&2
     exit /b 1
   )
   echo rcrt: building the command line ^(first run^)... 1>&2
