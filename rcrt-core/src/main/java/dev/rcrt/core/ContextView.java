@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * by the version of the breadcrumb they came from, so a changed {@code schema.def.v1} applies to the
  * next view.
  *
- * <p><b>Sensitivity:</b> a breadcrumb with sensitivity {@code secret} never has a view.
+ * <p><b>Sensitivity:</b> a secret record ({@link Breadcrumb#isSecret()}: sensitivity {@code secret}, or a secret schema such as {@code secret.v1}) never has a view.
  *
  * <p><b>Errors:</b> malformed hints ({@link ValidationException}) and failing rules ({@link
  * HintException}) are thrown, naming the breadcrumb and the rule. {@link Builder#lenient(boolean)}
@@ -79,7 +79,7 @@ public final class ContextView {
    * @throws HintException when a rule fails (strict mode)
    */
   public Optional<BreadcrumbView> view(Breadcrumb breadcrumb) {
-    if (breadcrumb.sensitivity() == Sensitivity.SECRET) {
+    if (breadcrumb.isSecret()) {
       return Optional.empty();
     }
     String where = "breadcrumb '" + breadcrumb.id() + "' (" + breadcrumb.schemaName() + ")";

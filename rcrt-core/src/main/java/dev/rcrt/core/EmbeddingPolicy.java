@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * system.metrics.v1}, …) and embeds everything else, unknown schemas included ({@code
  * user.message.v1}, {@code agent.response.v1}, {@code tool.response.v1}, {@code document.v1},
  * {@code agent.def.v1}, catalogs). {@link #rcrt()} does the same and, unlike the server, also skips
- * {@code secret.v1} records and any record whose {@code sensitivity} is {@code Secret} (a vector
+ * every secret record ({@link Breadcrumb#isSecret()}: {@code secret.v1} and its lookalikes, and any
+ * record whose {@code sensitivity} is {@code Secret}; a vector
  * can be sent to a remote provider and inverted into its text, and nearest-neighbour probing would
  * tell a reader about content it may not read), and {@code tool.request.v1}: a request holds only a
  * tool's input, which its {@code tool.response.v1} answers, and a {@code breadcrumb-search} call's
@@ -62,7 +63,7 @@ public final class EmbeddingPolicy {
    * skipped schema, a secret, or a blank text).
    */
   public Optional<String> textOf(Breadcrumb breadcrumb) {
-    if (breadcrumb.sensitivity() == Sensitivity.SECRET || skips(breadcrumb.schemaName())) {
+    if (breadcrumb.isSecret() || skips(breadcrumb.schemaName())) {
       return Optional.empty();
     }
     String t = text.apply(breadcrumb);

@@ -9,9 +9,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <ul>
  *   <li>{@link Kind#HOST}: the application embedding the SDK: records it creates through its own
- *       store calls or loads from files. Any writer text outside the forms below (none, {@code
- *       host}, or an original RCRT server's agent UUID) is the host, because only code holding the
- *       store itself can write one.
+ *       store calls or loads from files, written with no writer or as {@code host}, and its tool
+ *       runners' records ({@code tools-runner}). Only these read as the host: writers are read <b>fail-closed</b>, so any other text (a misspelt kind
+ *       such as {@code Tool:x} or {@code TOOL:x}, a padded {@code " tool:x"}, a bare name such as
+ *       {@code mallory}, control characters) reads as an unprivileged {@link Kind#USER} and is
+ *       logged once at WARN. (An RCRT server's agent UUIDs never reach here as writers: {@code
+ *       RcrtServerStore} maps its own writes to the SDK's claim and others' to {@code user:<uuid>}.)
  *   <li>{@link Kind#AGENT}, {@code agent:<agent_id>}: an agent executor's writes (responses, event
  *       mode requests).
  *   <li>{@link Kind#TOOL}, {@code tool:<name>}: writes a running tool makes through its {@code
@@ -75,30 +78,53 @@ public record Principal(Kind kind, String id) {
   }
 
   /**
-   * Reads a recorded writer: {@code agent:<id>}, {@code tool:<name>}, {@code user}, {@code
-   * user:<id>}; anything else, null included, is the host. A kind prefix with nothing after it
-   * ({@code tool:}, {@code agent:}) is no principal the SDK stamps, so it reads as the least trusted
-   * kind, a {@link Kind#USER} whose id is the whole text: a shared store written by another process
-   * can hold such a writer, and it must never pass for the host.
+   * Reads a recorded writer, fail-closed: {@code null}, empty, exactly {@code host} or exactly
+   * {@code tools-runner} (what RCRT's and this SDK's tool runners stamp) is the host;
+   * {@code agent:<id>}, {@code tool:<name>}, {@code user} and {@code user:<id>} (lower case, ids
+   * without whitespace or control characters) are those principals; anything else is no writer the
+   * SDK stamps, so it reads as the least trusted kind, a {@link Kind#USER} whose id is the whole
+   * text, and is logged at WARN (once per text, for the first {@value #WARNED} texts): a shared
+   * store written by another process can hold such a writer, and it must never pass for the host.
    */
   public static Principal ofWriter(@Nullable String writer) {
-    if (writer == null || writer.isBlank()) {
+    if (writer == null || writer.isEmpty() || writer.equals("host")) {
       return HOST;
     }
-    if (writer.startsWith("agent:")) {
-      return writer.length() > 6 ? agent(writer.substring(6)) : new Principal(Kind.USER, writer);
-    }
-    if (writer.startsWith("tool:")) {
-      return writer.length() > 5 ? tool(writer.substring(5)) : new Principal(Kind.USER, writer);
+    if (writer.equals(RUNNER)) {
+      return new Principal(Kind.HOST, RUNNER);
     }
     if (writer.equals("user")) {
       return user();
     }
-    if (writer.startsWith("user:")) {
-      return new Principal(Kind.USER, writer.substring(5));
+    int colon = writer.indexOf(':');
+    String id = colon < 0 ? "" : writer.substring(colon + 1);
+    if (colon > 0 && !id.isEmpty() && id.codePoints().noneMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+      switch (writer.substring(0, colon)) {
+        case "agent":
+          return agent(id);
+        case "tool":
+          return tool(id);
+        case "user":
+          return new Principal(Kind.USER, id);
+        default:
+          break;
+      }
     }
-    return writer.equals("host") ? HOST : new Principal(Kind.HOST, writer);
+    if (MALFORMED.size() < WARNED && MALFORMED.add(writer)) {
+      LOG.warn("writer '{}' is none the SDK stamps (host, agent:ID, tool:NAME, user:ID); read as an unprivileged user", writer.strip());
+    }
+    return new Principal(Kind.USER, writer);
   }
+
+  /** The writer RCRT's tool runners stamp on their responses and approval requests: the host's own runner. */
+  private static final String RUNNER = "tools-runner";
+
+  /** How many distinct malformed writer texts are logged. */
+  private static final int WARNED = 100;
+
+  private static final java.util.Set<String> MALFORMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Principal.class);
 
   /** The writer of a record's current version: {@code updated_by}, else {@code created_by}. */
   public static Principal writerOf(Breadcrumb breadcrumb) {

@@ -188,7 +188,9 @@ public abstract class VectorSearchContract {
   @Test
   public void systemAndSecretRecordsAreNotEmbedded() throws Exception {
     write("metrics", "system.metrics.v1", "zebra");
-    store.create(BreadcrumbCreate.builder("secret.v1", "key").context(RcrtJson.object().put("text", "zebra")).build());
+    for (String lookalike : new String[] {"secret.v1", "secrets.v1", "secret.v2", "app.secret.v1", "credentials.v1"}) {
+      store.create(BreadcrumbCreate.builder(lookalike, "key").context(RcrtJson.object().put("text", "zebra")).build());
+    }
     store.create(BreadcrumbCreate.builder("document.v1", "pin").sensitivity(Sensitivity.SECRET)
         .context(RcrtJson.object().put("text", "zebra")).build());
     Breadcrumb open = write("open", "document.v1", "zebra");

@@ -9,6 +9,7 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.core.spi.SharedHttpClient;
 import dev.rcrt.tools.internal.chain.ExecutionChain;
+import dev.rcrt.tools.internal.chain.JavaToolThreads;
 import dev.rcrt.tools.internal.fleet.RequestWorker;
 import dev.rcrt.tools.internal.loader.BuiltinLoader;
 import dev.rcrt.tools.internal.loader.ImplementationLoader;
@@ -84,6 +85,8 @@ public final class ToolRunner implements AutoCloseable {
   private final TimeSource time;
   private final Duration defaultTimeout;
   private final ExecutorService listenerThreads;
+  /** The threads Java handlers run on, bounded by each call's deadline. */
+  private final JavaToolThreads javaThreads;
   private final Duration claimLease;
   private final int maxAttempts;
   private final List<Subscription> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -123,13 +126,14 @@ public final class ToolRunner implements AutoCloseable {
     b.runtimes.forEach(r -> runtimes.put(r.type(), r));
     runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.store, b.defaultTimeout, b.policy, network)));
     this.loader = new ToolLoader(byType, this::watchCode);
+    this.javaThreads = new JavaToolThreads(b.time);
     Set<String> served = Set.copyOf(byType.keySet());
     this.discovery = new ToolDiscovery(b.store, b.policy, tool -> served.contains(tool.implementation().type()));
     this.chain =
         new ExecutionChain(
             new ExecutionChain.Settings(
                 b.store, discovery, loader, b.policy, b.secrets, b.defaultTimeout, b.approval, b.approvalPolicy,
-                b.approvalExpiry, b.approvers, b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time));
+                b.approvalExpiry, b.approvers, b.application, b.runtime, b.listeners, b.maxOutputBytes, b.time, javaThreads));
     this.listenerThreads = DaemonThreads.pool(b.listenerConcurrency, "rcrt-tool-listener");
     for (String schema : ToolDefinition.TOOL_SCHEMAS) {
       watches.add(store.subscribe(Selector.schema(schema), this::onToolChange));
@@ -408,7 +412,18 @@ public final class ToolRunner implements AutoCloseable {
     List.copyOf(listening).forEach(Subscription::close);
     watches.forEach(Subscription::close);
     listenerThreads.shutdownNow();
+    javaThreads.close();
     loader.close();
+  }
+
+  /**
+   * Java tool calls (builtin, {@code @Tool}, module handlers) that passed their deadline and still
+   * run because their code ignores interruption: each call ended {@code tool_timeout} at its
+   * deadline and was logged at WARN. While {@value dev.rcrt.tools.internal.chain.JavaToolThreads#MAX_ABANDONED}
+   * run, further Java tool calls are refused ({@code tool_failed}) until one returns.
+   */
+  public int abandonedCalls() {
+    return javaThreads.abandoned();
   }
 
   /** Builder for {@link ToolRunner}. Not thread-safe. */

@@ -147,4 +147,60 @@ class AnnotatedToolsTest {
     ToolHandler plain = ToolHandler.typed(Number.class, Half.class, n -> new Half(n.value() / 2));
     assertThat(plain).isNotNull();
   }
+
+  /** Java tools that misbehave: one spins ignoring interrupts until released, one runs out of memory. */
+  public static final class Hostile {
+    static final java.util.concurrent.atomic.AtomicBoolean RELEASE = new java.util.concurrent.atomic.AtomicBoolean();
+
+    @Tool(description = "Spins ignoring interrupts", timeoutMs = 1_500)
+    public String spin(@ToolParam(name = "n") int n) {
+      long i = 0;
+      while (!RELEASE.get()) {
+        i++; // a busy loop: no blocking call, no interrupt check
+      }
+      return "spun " + i;
+    }
+
+    @Tool(description = "Spins briefly-bounded", timeoutMs = 100)
+    public String quickSpin(@ToolParam(name = "n") int n) {
+      return spin(n);
+    }
+
+    @Tool(description = "Runs out of memory")
+    public String exhaust(@ToolParam(name = "n") int n) {
+      throw new OutOfMemoryError("simulated heap exhaustion");
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void aBusyLoopingToolEndsToolTimeoutAtItsLimitAndTooManyAbandonedCallsAreRefused() {
+    dev.rcrt.core.InMemoryBreadcrumbStore hostile = dev.rcrt.core.InMemoryBreadcrumbStore.builder().build();
+    Hostile.RELEASE.set(false);
+    try (ToolRunner runner = ToolRunner.builder(hostile).tools(new Hostile()).build()) {
+      ToolResponse r = runner.call(ToolRequest.of("spin", RcrtJson.parse("{\"n\":1}"), "agent-1"));
+      assertThat(r.errorCode()).isEqualTo("tool_timeout");
+      assertThat(r.error()).contains("timed out after 1500 ms");
+      assertThat(runner.abandonedCalls()).as("the spinning thread is abandoned and counted").isEqualTo(1);
+      for (int i = 1; i < dev.rcrt.tools.internal.chain.JavaToolThreads.MAX_ABANDONED; i++) {
+        assertThat(runner.call(ToolRequest.of("quickSpin", RcrtJson.parse("{\"n\":1}"), "agent-1")).errorCode()).isEqualTo("tool_timeout");
+      }
+      ToolResponse refused = runner.call(ToolRequest.of("quickSpin", RcrtJson.parse("{\"n\":1}"), "agent-1"));
+      assertThat(refused.errorCode()).isEqualTo("tool_failed");
+      assertThat(refused.error()).contains("8 Java tool calls still run past their deadline");
+    } finally {
+      Hostile.RELEASE.set(true);
+    }
+  }
+
+  @Test
+  void anOutOfMemoryErrorOfAToolMethodIsRethrownAfterItsResponseIsRecorded() {
+    dev.rcrt.core.InMemoryBreadcrumbStore hostile = dev.rcrt.core.InMemoryBreadcrumbStore.builder().build();
+    try (ToolRunner runner = ToolRunner.builder(hostile).tools(new Hostile()).build()) {
+      assertThatThrownBy(() -> runner.call(ToolRequest.of("exhaust", RcrtJson.parse("{\"n\":1}"), "agent-1")))
+          .isInstanceOf(OutOfMemoryError.class).hasMessage("simulated heap exhaustion");
+      assertThat(hostile.search(dev.rcrt.core.Selector.schema(ToolResponse.SCHEMA), 5, 0)).singleElement()
+          .satisfies(b -> assertThat(b.context().path("error").asText()).contains("OutOfMemoryError"));
+    }
+  }
 }

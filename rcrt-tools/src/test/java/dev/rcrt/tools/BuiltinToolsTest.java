@@ -154,6 +154,23 @@ class BuiltinToolsTest {
   }
 
   @Test
+  void breadcrumbSearchReturnsNoValueOfRcrtsSecretSchemaOrItsLookalikes() {
+    String[] schemas = {"secret.v1", "secrets.v1", "secret.v2", "Secret.V1", "app.secret.v1", "credentials.v1", "password.v1", "api_key.v1"};
+    for (int i = 0; i < schemas.length; i++) {
+      store.create(dev.rcrt.core.BreadcrumbCreate.builder(schemas[i], "Key " + i).tags("vault")
+          .context(RcrtJson.parse("{\"name\":\"OPENAI_API_KEY\",\"value\":\"sk-leak-" + i + "\"}")).build());
+    }
+    store.create(dev.rcrt.core.BreadcrumbCreate.builder("secretary.v1", "Not a secret").tags("vault")
+        .context(RcrtJson.parse("{\"desk\":\"front\"}")).build());
+    for (String schema : schemas) {
+      assertThat(RcrtJson.write(ok("breadcrumb-search", "{\"schema_name\":\"" + schema + "\"}"))).as(schema).doesNotContain("sk-leak-");
+    }
+    JsonNode all = ok("breadcrumb-search", "{\"tag\":\"vault\",\"limit\":50}").get("breadcrumbs");
+    assertThat(all).hasSize(schemas.length + 1);
+    assertThat(RcrtJson.write(all)).doesNotContain("sk-leak-").contains("front");
+  }
+
+  @Test
   void breadcrumbSearchByMeaningBoundsWhatAModelAsksForAndNeverFindsSecrets() throws Exception {
     InMemoryBreadcrumbStore embedded = InMemoryBreadcrumbStore.builder().embeddings(new dev.rcrt.testing.TestEmbeddings()).build();
     BuiltinTools.seed(embedded);

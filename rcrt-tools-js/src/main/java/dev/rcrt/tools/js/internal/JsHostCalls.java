@@ -205,7 +205,7 @@ final class JsHostCalls {
           ObjectNode event = RcrtJson.object().put("type", "breadcrumb.updated").put("breadcrumb_id", b.id()).put("version", b.version());
           event.set("tags", RcrtJson.toTree(b.tags()));
           event.put("schema_name", b.schemaName()).put("updated_at", b.updatedAt().toString());
-          event.set("context", b.sensitivity() == Sensitivity.SECRET ? RcrtJson.object() : b.context());
+          event.set("context", b.isSecret() ? RcrtJson.object() : b.context());
           return event;
         })
         .orElse(RcrtJson.nodes().nullNode());
@@ -220,7 +220,7 @@ final class JsHostCalls {
   /** A breadcrumb as tools see it: the context of a secret-sensitivity record is left out. */
   private static JsonNode visible(Breadcrumb b) {
     ObjectNode json = RcrtJson.toTree(b);
-    if (b.sensitivity() == Sensitivity.SECRET) {
+    if (b.isSecret()) {
       json.remove("context");
     }
     return json;

@@ -152,6 +152,9 @@ public final class AnnotatedTools {
         if (cause instanceof Exception ex) {
           throw ex;
         }
+        if (cause instanceof Error error) { // OutOfMemoryError and the like: the chain records the call, then rethrows it
+          throw error;
+        }
         throw new ToolException(ToolErrorCode.TOOL_FAILED, name + " failed: " + cause, cause);
       }
       return none ? RcrtJson.object() : JavaBinding.toJson(result);

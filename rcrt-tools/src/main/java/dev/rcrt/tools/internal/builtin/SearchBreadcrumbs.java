@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
-import dev.rcrt.core.Sensitivity;
 import dev.rcrt.core.VectorSearch;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolErrorCode;
@@ -76,7 +75,7 @@ public final class SearchBreadcrumbs implements ToolHandler {
       item.set("tags", RcrtJson.toTree(b.tags()));
       item.put("version", b.version());
       item.put("updated_at", b.updatedAt().toString());
-      if (b.sensitivity() != Sensitivity.SECRET) {
+      if (!b.isSecret()) { // Breadcrumb#isSecret: the one definition of a secret record
         item.set("context", b.context());
       }
     }

@@ -59,7 +59,7 @@ public final class ExecutionChain {
       SecretResolver secrets, Duration defaultTimeout, @Nullable ApprovalHandler approval,
       Predicate<ToolDefinition> approvalPolicy, Duration approvalExpiry, Set<Principal> approvers,
       List<ToolInterceptor> application, List<ToolInterceptor> runtime, List<ToolEventListener> listeners, long maxOutputBytes,
-      TimeSource time) {}
+      TimeSource time, JavaToolThreads javaThreads) {}
 
   public ExecutionChain(Settings s) {
     this.store = s.store();
@@ -76,7 +76,7 @@ public final class ExecutionChain {
     all.add(new ValidateLink(s.loader(), listeners, s.maxOutputBytes()));
     all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known, s.time()));
     all.addAll(s.runtime());
-    all.add(new InvokeLink(s.store(), s.policy()));
+    all.add(new InvokeLink(s.store(), s.policy(), s.javaThreads()));
     this.links = List.copyOf(all);
   }
 

@@ -20,19 +20,22 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The last link: runs the tool's code on the calling thread under its deadline. Invokers that stop
- * by the deadline themselves (HTTP, JavaScript, containers) are called directly; Java handlers are
- * watched by a {@link Watch}, which interrupts the thread at the deadline. The handler gets a
+ * The last link: runs the tool's code under its deadline. Invokers that stop by the deadline
+ * themselves (HTTP, JavaScript, containers) are called directly on the calling thread; Java
+ * handlers run on the runner's {@link JavaToolThreads}, whose caller stops waiting at the deadline
+ * whatever the handler does. The handler gets a
  * deep copy of the input and configuration and a store that stamps its writes {@code tool:<name>},
  * so nothing it does changes a recorded request or passes for the host.
  */
 final class InvokeLink implements RealToolChain.Link {
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
+  private final JavaToolThreads threads;
 
-  InvokeLink(BreadcrumbStore store, ToolTrustPolicy policy) {
+  InvokeLink(BreadcrumbStore store, ToolTrustPolicy policy, JavaToolThreads threads) {
     this.store = store;
     this.policy = policy;
+    this.threads = threads;
   }
 
   @Override
@@ -55,7 +58,7 @@ final class InvokeLink implements RealToolChain.Link {
     JsonNode input = request.input().deepCopy();
     JsonNode output;
     try {
-      output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : watched(tool, invoker, input, context, scope);
+      output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : handedOff(tool, invoker, input, context, scope);
     } catch (Error e) { // an AssertionError, a StackOverflowError, a LinkageError: the tool failed, not the runner
       call.noteFatal(e);
       throw failed(tool, e);
@@ -79,31 +82,17 @@ final class InvokeLink implements RealToolChain.Link {
     }
   }
 
-  private static JsonNode watched(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
-    try (Watch watch = new Watch(scope.time(), scope.remaining())) {
-      JsonNode output;
-      try {
-        output = invoker.invoke(input, context, scope);
-      } catch (ToolException e) {
-        throw watch.expired() ? timeout(tool, scope) : e;
-      } catch (InterruptedException e) {
-        if (watch.expired()) {
-          throw timeout(tool, scope);
-        }
-        Thread.currentThread().interrupt();
-        throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool.name() + "' was interrupted");
-      } catch (Exception e) {
-        throw watch.expired() ? timeout(tool, scope) : failed(tool, e);
-      }
-      if (watch.expired()) {
-        throw timeout(tool, scope);
-      }
-      return output;
+  private JsonNode handedOff(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
+    try {
+      return threads.run(tool.name(), () -> invoker.invoke(input, context, scope), scope.remaining(), scope.limit());
+    } catch (ToolException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool.name() + "' was interrupted");
+    } catch (Exception e) {
+      throw failed(tool, e);
     }
-  }
-
-  private static ToolException timeout(ToolDefinition tool, CallScope scope) {
-    return new ToolException(ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool.name() + "' timed out after " + scope.limit().toMillis() + " ms");
   }
 
   private static ToolException failed(ToolDefinition tool, Throwable cause) {
