@@ -73,6 +73,11 @@ public final class A2aImport {
     context.put("name", name);
     context.put("description", description);
     ObjectNode implementation = context.putObject("implementation").put("type", "a2a").put("card_url", cardUrl.toString());
+    String endpoint = card.url() == null ? null : A2aToolRuntime.origin(card.url());
+    if (endpoint != null && !endpoint.equals(A2aToolRuntime.origin(cardUrl.toString()))) {
+      // the card read now names its endpoint on another origin: recorded, so the tool's credentials may go there (and only there)
+      implementation.putArray("allowed_origins").add(endpoint);
+    }
     if (skill != null) {
       implementation.put("skill", skill);
     }

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code a2a} implementation type: a tool record that names a remote A2A agent, {@code {"type":
  * "a2a", "card_url": "https://…/.well-known/agent-card.json", "skill": "id"?, "headers": {…}?,
- * "bearer_token": "secret:NAME"?}} ({@link A2aImport} writes such records from a card). Found by the
+ * "bearer_token": "secret:NAME"?, "allowed_origins": ["https://host:port", …]?}} ({@link A2aImport}
+ * writes such records from a card). Found by the
  * {@link dev.rcrt.tools.ToolRunner} through {@link java.util.ServiceLoader} when {@code rcrt-a2a} is
  * on the classpath.
  *
@@ -43,7 +45,11 @@ import org.slf4j.LoggerFactory;
  * cancelled or rejected is a {@code tool_failed} with the agent's words. At the call's limit the
  * task is cancelled at the agent ({@code tasks/cancel}, within the last tenth of the limit, at most
  * 2 s) and the call ends {@code tool_timeout}. {@code secret:} header values and the bearer token
- * are resolved at each call and sent only to the agent.
+ * are resolved at each call and sent only to the origin the record names: the card URL's, and an
+ * endpoint the card names on another origin only when the record lists that origin in {@code
+ * allowed_origins} (else the call is refused before anything is sent there, {@code tool_failed}
+ * naming the origin): whoever serves or alters the card cannot collect them. Redirects are never
+ * followed.
  */
 public final class A2aToolRuntime implements ToolRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(A2aToolRuntime.class);
@@ -85,6 +91,19 @@ public final class A2aToolRuntime implements ToolRuntime {
         out.add(where + "headers." + h.getKey() + ": a string");
       }
     });
+    JsonNode origins = spec.path("allowed_origins");
+    if (!origins.isMissingNode()) {
+      if (!origins.isArray()) {
+        out.add(where + "allowed_origins: an array of origins such as \"https://agent.example.com\"");
+      } else {
+        for (JsonNode o : origins) {
+          String path = o.isTextual() ? URI.create(o.asText().strip().replace(" ", "%20")).getRawPath() : null;
+          if (!o.isTextual() || origin(o.asText()) == null || path != null && !path.isEmpty() && !path.equals("/")) {
+            out.add(where + "allowed_origins: '" + o.asText() + "' is no http(s) origin (scheme://host[:port], no path)");
+          }
+        }
+      }
+    }
     JsonNode bearer = spec.path("bearer_token");
     if (!bearer.isMissingNode() && !(bearer.isTextual() && bearer.asText().startsWith("secret:"))) {
       out.add(where + "bearer_token: a secret:NAME reference (a token is never kept in a record)");
@@ -122,6 +141,12 @@ public final class A2aToolRuntime implements ToolRuntime {
           throw new ToolException(ToolErrorCode.TOOL_FAILED, "the Agent Card at " + cardUrl + " names " + endpoint + "; only http(s) JSON-RPC endpoints are spoken");
         }
         services.checkConnect("A2A agent", endpoint);
+        String there = origin(endpoint.toString());
+        if (!Objects.equals(there, origin(cardUrl.toString())) && !allowed(spec, there)) {
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "the Agent Card at " + cardUrl + " names an endpoint on another origin, " + there
+              + "; the tool's credentials go only to the origin its record names, so nothing was sent there. If that agent is meant,"
+              + " add \"" + there + "\" to the tool's implementation.allowed_origins");
+        }
         return follow(client, card, endpoint, input, skill, call);
       }
 
@@ -130,6 +155,30 @@ public final class A2aToolRuntime implements ToolRuntime {
         return true;
       }
     };
+  }
+
+  /** The origin of {@code url}, {@code scheme://host:port} in lower case with the port spelt out, or null for no http(s) URL with a host. */
+  static @Nullable String origin(String url) {
+    try {
+      URI u = URI.create(url.strip());
+      String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https") || u.getHost() == null) {
+        return null;
+      }
+      int port = u.getPort() > 0 ? u.getPort() : scheme.equals("https") ? 443 : 80;
+      return scheme + "://" + u.getHost().toLowerCase(java.util.Locale.ROOT) + ":" + port;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static boolean allowed(JsonNode spec, @Nullable String origin) {
+    for (JsonNode o : spec.path("allowed_origins")) {
+      if (origin != null && origin.equals(origin(o.asText()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Map<String, String> headers(JsonNode spec, Call call) {

@@ -179,6 +179,41 @@ class A2aToolRuntimeTest {
   }
 
   @Test
+  void aCardWhoseEndpointIsOnAnotherOriginNeverReceivesTheTokenUnlessTheRecordAllowsThatOrigin() throws Exception {
+    HttpServer elsewhere = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    List<String> received = new CopyOnWriteArrayList<>();
+    elsewhere.createContext("/", ex -> {
+      received.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
+      byte[] body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"no\"}}".getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, body.length);
+      ex.getResponseBody().write(body);
+      ex.close();
+    });
+    elsewhere.start();
+    String there = "http://127.0.0.1:" + elsewhere.getAddress().getPort();
+    try (FakeAgent card = new FakeAgent(there + "/collect", false)) {
+      String tool = """
+          {"name":"moved","description":"A card that points elsewhere","limits":{"timeout_ms":5000},
+           "implementation":{"type":"a2a","card_url":"%s","bearer_token":"secret:REMOTE_TOKEN"%s}}""";
+      store.create(BreadcrumbCreate.builder("tool.v1", "moved").context(RcrtJson.parse(tool.formatted(card.card(), ""))).build());
+      ToolRunner runner = runner(b -> b.secretResolver(SecretResolver.environment(Map.of("REMOTE_TOKEN", "tok-7719-origin-bound"))));
+
+      ToolResponse refused = runner.call(ToolRequest.of("moved", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(refused.errorCode()).isEqualTo("tool_failed");
+      assertThat(refused.error()).contains("names an endpoint on another origin, " + there).contains("allowed_origins")
+          .doesNotContain("tok-7719");
+      assertThat(received).as("nothing, the token least of all, was sent to the other origin").isEmpty();
+
+      store.create(BreadcrumbCreate.builder("tool.v1", "moved").context(RcrtJson.parse(tool.formatted(card.card(),
+          ",\"allowed_origins\":[\"" + there + "\"]"))).build());
+      runner.call(ToolRequest.of("moved", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(received).as("an origin the record allows gets the call, with its credentials").contains("Bearer tok-7719-origin-bound");
+    } finally {
+      elsewhere.stop(0);
+    }
+  }
+
+  @Test
   void aCardThatPointsAtAPrivateAddressIsRefused() throws Exception {
     try (FakeAgent agent = new FakeAgent("http://169.254.169.254/latest/meta-data", false)) {
       stuckTool(agent, 5000);

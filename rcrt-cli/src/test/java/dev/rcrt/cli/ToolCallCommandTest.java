@@ -122,7 +122,23 @@ class ToolCallCommandTest {
     ((com.fasterxml.jackson.databind.node.ObjectNode) record.get("context")).put("source_sha256", "0".repeat(64));
     Files.writeString(kept.get(0), RcrtJson.write(record));
     assertThat(RcrtJson.parse(CliHarness.run(env, "", "tool", "call", "twice", "{\"n\":4}", "--breadcrumbs", defs.toString()).out()).get("n").asInt())
-        .isEqualTo(8);
+        .isEqualTo(8);    // and the stale entry was replaced by the transpile that command made, so the next one does not transpile again
+    assertThat(RcrtJson.parse(Files.readString(kept.get(0))).at("/context/source_sha256").asText()).isNotEqualTo("0".repeat(64));
+
+    // a cache directory others may write, or a link to one, is not used: planted JavaScript would run as this user
+    record = (com.fasterxml.jackson.databind.node.ObjectNode) RcrtJson.parse(Files.readString(kept.get(0)));
+    ((com.fasterxml.jackson.databind.node.ObjectNode) record.get("context")).put("javascript", "export function execute(i) { return {n: -666}; }");
+    Files.writeString(kept.get(0), RcrtJson.write(record));
+    Files.setPosixFilePermissions(cache, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    CliHarness open = CliHarness.run(env, "", "tool", "call", "twice", "{\"n\":4}", "--breadcrumbs", defs.toString());
+    assertThat(RcrtJson.parse(open.out()).get("n").asInt()).isEqualTo(8);
+    assertThat(open.err()).contains("transpile cache " + cache + " not used: it may be written by others (rwxrwxrwx)");
+    Path link = Files.createSymbolicLink(dir.resolve("linked-cache"), cache);
+    CliHarness linked = CliHarness.run(Map.of("RCRT_CACHE_DIR", link.toString()), "", "tool", "call", "twice", "{\"n\":4}",
+        "--breadcrumbs", defs.toString());
+    assertThat(RcrtJson.parse(linked.out()).get("n").asInt()).isEqualTo(8);
+    assertThat(linked.err()).contains("not used: its target " + cache.toRealPath() + " may be written by others");
+    assertThat(Files.readString(kept.get(0))).as("nothing was written into the open directory").contains("-666");
   }
 
   @Test

@@ -8,9 +8,10 @@ import dev.rcrt.core.Selector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,16 +27,21 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The directory is {@code $RCRT_CACHE_DIR}, else {@code $XDG_CACHE_HOME/rcrt/transpiled}, else
  * {@code ~/.cache/rcrt/transpiled}, created readable by its owner only: whoever can write there can
- * run code as the user, as whoever can write a {@code --breadcrumbs} file can. The runtime still
- * checks each record against the source it was made from. Failures to read or write the cache are
- * reported once and change nothing else.
+ * run code as the user, as whoever can write a {@code --breadcrumbs} file can. So a directory (or
+ * what a symbolic link there points at) that another user owns, or that its group or others may
+ * write, is not used at all, and one line says why. The runtime still checks each record against
+ * the source it was made from; a record it replaced (a stale transpile) is written back, so the
+ * next command does not transpile again. Failures to read or write the cache are reported once
+ * and change nothing else.
  */
 final class TranspileCache {
   private static final String SCHEMA = "tool.transpiled.v1";
 
   private final Path dir;
   private final Cli cli;
-  private final Set<String> loaded = new HashSet<>();
+  /** The records loaded, by id, with the version each had once loaded: one changed since is saved again. */
+  private final Map<String, Long> loaded = new java.util.HashMap<>();
+  private boolean refused;
 
   private TranspileCache(Path dir, Cli cli) {
     this.dir = dir;
@@ -52,7 +58,7 @@ final class TranspileCache {
 
   /** Loads the cached records into {@code store} as the host's. */
   void loadInto(BreadcrumbStore store) {
-    if (!Files.isDirectory(dir)) {
+    if (!Files.isDirectory(dir) || !trusted()) {
       return;
     }
     List<Path> files;
@@ -64,16 +70,16 @@ final class TranspileCache {
     }
     for (var create : BreadcrumbFiles.read(files).items()) {
       if (SCHEMA.equals(create.schemaName()) && create.id() != null) {
-        loaded.add(create.id());
-        BreadcrumbFiles.upsert(store, create);
+        loaded.put(create.id(), BreadcrumbFiles.upsert(store, create).version());
       }
     }
   }
 
   /** Saves the records {@code store} gained during the command. */
   void save(BreadcrumbStore store) {
-    List<Breadcrumb> kept = store.search(Selector.schema(SCHEMA), 1000, 0).stream().filter(b -> !loaded.contains(b.id())).toList();
-    if (kept.isEmpty()) {
+    List<Breadcrumb> kept = store.search(Selector.schema(SCHEMA), 1000, 0).stream()
+        .filter(b -> !Long.valueOf(b.version()).equals(loaded.get(b.id()))).toList();
+    if (kept.isEmpty() || refused || Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !trusted()) {
       return;
     }
     try {
@@ -85,6 +91,38 @@ final class TranspileCache {
     } catch (IOException | UnsupportedOperationException e) {
       cli.note("transpile cache " + dir + " not written: " + e.getMessage());
     }
+  }
+
+  /**
+   * Whether the directory may be used: owned by this user (the link itself too, when it is one)
+   * and writable by nobody else. Says why once when not. Non-POSIX file systems are trusted.
+   */
+  private boolean trusted() {
+    String why = null;
+    try {
+      String me = System.getProperty("user.name");
+      Path real = dir.toRealPath();
+      if (Files.isSymbolicLink(dir) && !me.equals(Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName())) {
+        why = "it is a symbolic link owned by " + Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
+      } else if (!me.equals(Files.getOwner(real).getName())) {
+        why = (real.equals(dir.toAbsolutePath()) ? "it" : "its target " + real) + " is owned by " + Files.getOwner(real).getName() + ", not " + me;
+      } else {
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(real);
+        if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+          why = (real.equals(dir.toAbsolutePath()) ? "it" : "its target " + real) + " may be written by others ("
+              + PosixFilePermissions.toString(perms) + "); chmod go-w it";
+        }
+      }
+    } catch (UnsupportedOperationException e) {
+      return true; // not POSIX (Windows): the user's profile directory is private already
+    } catch (IOException e) {
+      why = "it cannot be inspected: " + e.getMessage();
+    }
+    if (why != null && !refused) {
+      refused = true;
+      cli.note("transpile cache " + dir + " not used: " + why + "; whoever can write there could run code as you");
+    }
+    return why == null;
   }
 
   private static void createPrivate(Path dir) throws IOException {

@@ -22,7 +22,9 @@ import org.springframework.core.Ordered;
  * rcrt.mcp.path} on the application's own servlet web server, with {@code rcrt-mcp} on the class
  * path. {@code Host} and {@code Origin} are checked against {@code rcrt.mcp.allowed-hosts} and
  * {@code rcrt.mcp.allowed-origins}; a bearer token ({@code rcrt.mcp.bearer-token}) is required
- * unless every allowed host is a loopback name, and checked before a request's body is read.
+ * unless the server can be reached from this machine only, which takes both a loopback bind
+ * address ({@code server.address}, as A2A's {@code rcrt.a2a.host}; Boot listens on every interface
+ * when it is not set) and loopback allowed hosts; it is checked before a request's body is read.
  */
 @AutoConfiguration(after = RcrtAutoConfiguration.class)
 @ConditionalOnClass({McpToolServer.class, ServletRegistrationBean.class})
@@ -39,14 +41,32 @@ public class RcrtMcpAutoConfiguration {
    */
   @Bean
   @ConditionalOnBean(ToolRunner.class)
-  McpToolServer.Mounted rcrtMcpServer(ToolRunner runner, RcrtProperties properties) {
+  McpToolServer.Mounted rcrtMcpServer(ToolRunner runner, RcrtProperties properties, org.springframework.core.env.Environment environment) {
     RcrtProperties.Mcp mcp = properties.getMcp();
+    String bind = environment.getProperty("server.address");
+    if ((mcp.getBearerToken() == null || mcp.getBearerToken().isBlank()) && !loopback(bind)) {
+      throw new IllegalArgumentException("rcrt.mcp: the application's server listens on "
+          + (bind == null || bind.isBlank() ? "every interface (server.address is not set)" : bind)
+          + ", so /mcp is reachable from other machines: set rcrt.mcp.bearer-token, or bind a loopback address (server.address=127.0.0.1)");
+    }
     try {
       return McpToolServer.builder(runner).serverInfo("rcrt", "0.1.0")
           .servlet(mcp.getPath(), mcp.getAllowedHosts(), mcp.getAllowedOrigins(), mcp.getBearerToken());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("rcrt.mcp: " + e.getMessage() + " (rcrt.mcp.bearer-token), or allow only loopback hosts"
           + " (rcrt.mcp.allowed-hosts)", e);
+    }
+  }
+
+  /** Whether {@code address} (a literal address or a name) is a loopback address; null or blank, every interface, is not. */
+  private static boolean loopback(@org.jspecify.annotations.Nullable String address) {
+    if (address == null || address.isBlank()) {
+      return false;
+    }
+    try {
+      return java.net.InetAddress.getByName(address.strip()).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
     }
   }
 

@@ -144,6 +144,17 @@ class OptionalPartsTest {
           assertThat(servlet.getUrlMappings()).containsExactly("/agents/mcp");
           assertThat(context.getBean(dev.rcrt.mcp.McpToolServer.Mounted.class).filters()).hasSize(2); // bearer, then JSON-RPC
         });
+    // loopback hosts, but Boot's server on every interface (server.address not set) or a public one: a token is required
+    for (String[] props : new String[][] {{"rcrt.mcp.enabled=true"}, {"rcrt.mcp.enabled=true", "server.address=0.0.0.0"},
+        {"rcrt.mcp.enabled=true", "server.address=192.0.2.10"}}) {
+      web.withPropertyValues(props).run(context -> {
+        assertThat(context).hasFailed();
+        assertThat(context.getStartupFailure()).hasMessageContaining("reachable from other machines")
+            .hasMessageContaining("rcrt.mcp.bearer-token").hasMessageContaining("server.address=127.0.0.1");
+      });
+    }
+    web.withPropertyValues("rcrt.mcp.enabled=true", "server.address=127.0.0.1")
+        .run(context -> assertThat(context).hasNotFailed().hasSingleBean(dev.rcrt.mcp.McpToolServer.Mounted.class));
     web.run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.mcp.McpToolServer.Mounted.class)); // off by default
     contexts.withConfiguration(AutoConfigurations.of(RcrtMcpAutoConfiguration.class)).withPropertyValues("rcrt.mcp.enabled=true")
         .run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.mcp.McpToolServer.Mounted.class)); // not a web application

@@ -58,7 +58,8 @@ public final class JavaToolThreads implements AutoCloseable {
    * @throws ToolException {@code tool_timeout} at the limit; {@code tool_failed} when too many
    *     abandoned calls still run; what the code threw as a {@code ToolException}
    * @throws Error what the code threw as an {@link Error}, for the chain to record and rethrow
-   * @throws InterruptedException when the caller is interrupted (the code is interrupted too)
+   * @throws InterruptedException when the caller is interrupted twice (once, the code is interrupted
+   *     and its outcome is the call's; the caller's interrupt is kept)
    * @throws Exception what else the code threw
    */
   JsonNode run(String tool, Callable<JsonNode> code, Duration wait, Duration limit) throws Exception {
@@ -82,12 +83,27 @@ public final class JavaToolThreads implements AutoCloseable {
         }
       }
     });
+    CompletableFuture<JsonNode> bounded = time.orTimeout(done, wait);
+    boolean interrupted = false;
     try {
-      JsonNode out = time.orTimeout(done, wait).get();
-      if (time.nanoTime() - deadline >= 0) { // returned, but after its deadline: its result is discarded
-        throw timedOut(tool, limit);
+      while (true) {
+        try {
+          JsonNode out = bounded.get();
+          if (time.nanoTime() - deadline >= 0) { // returned, but after its deadline: its result is discarded
+            throw timedOut(tool, limit);
+          }
+          return out;
+        } catch (InterruptedException e) {
+          if (interrupted) {
+            running.cancel(true);
+            throw e;
+          }
+          // the caller is being stopped: the code is interrupted as it would have been on the caller's thread, and what it
+          // makes of that (an answer, a failure, a "still waiting") is the call's, within the call's time left
+          interrupted = true;
+          running.cancel(true);
+        }
       }
-      return out;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof TimeoutException) {
@@ -103,9 +119,10 @@ public final class JavaToolThreads implements AutoCloseable {
         throw error;
       }
       throw cause instanceof Exception ex ? ex : new IllegalStateException(cause);
-    } catch (InterruptedException e) {
-      running.cancel(true);
-      throw e;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
