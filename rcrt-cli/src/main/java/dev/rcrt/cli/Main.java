@@ -88,7 +88,18 @@ public final class Main implements Callable<Integer> {
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    System.exit(run(args, new Cli(out, err, in, System.getenv(), System.console() != null)));
+    int status;
+    // SIGTERM or Ctrl-C interrupts the command, which closes what it opened (the store, and with it the embedding model) before
+    // the JVM's shutdown hooks run: ONNX Runtime's own hook crashed processes whose model was still in native code
+    try (dev.rcrt.cli.internal.StopSignal signal = new dev.rcrt.cli.internal.StopSignal()) {
+      Thread command = Thread.currentThread();
+      signal.onStop(command::interrupt);
+      status = run(args, new Cli(out, err, in, System.getenv(), System.console() != null));
+      if (signal.received() != 0) {
+        status = 128 + signal.received();
+      }
+    }
+    System.exit(status);
   }
 
   /**

@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * SIGTERM at a random moment of a serving command's life (start-up, loading the records, the
- * embedding model loading and indexing them, serving) ends it by that signal or with status 0,
+ * embedding model loading and indexing them, serving), or of a one-shot search by meaning (which
+ * loads the model and waits for the index), ends it by that signal or with status 0,
  * never by a crash: no SIGSEGV or SIGABRT (a JVM that exits while ONNX Runtime runs in one of its
  * threads can crash there), no {@code hs_err} file. Each process runs on a fresh PostgreSQL schema
  * with embeddings on, loading the knowledge examples, so the model has work. Rounds per command:
@@ -30,15 +31,18 @@ class ShutdownSignalsTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {"runner", "mcp serve", "a2a serve"})
+  @ValueSource(strings = {"runner", "mcp serve", "a2a serve", "tool call"})
   void aSigtermAtARandomMomentNeverCrashesTheProcess(String command) throws Exception {
     List<String> outcomes = new ArrayList<>();
     for (int round = 0; round < ROUNDS; round++) {
       Path log = dir.resolve(command.replace(' ', '-') + "-" + round + ".log");
       List<String> args = new ArrayList<>(List.of("dev.rcrt.cli.Main"));
       args.addAll(List.of(command.split(" ")));
+      if (command.equals("tool call")) { // a one-shot command that loads the model and waits for the index
+        args.addAll(List.of("breadcrumb-search", "{\"query\":\"how to create an agent\",\"nn\":3}"));
+      }
       args.addAll(List.of("--store", TestPostgres.storeUrl(TestPostgres.freshSchema()), "--breadcrumbs", "../examples/knowledge"));
-      if (!command.equals("runner")) {
+      if (command.endsWith("serve")) {
         args.addAll(List.of("--http", "127.0.0.1:0"));
       }
       Process p = TestJvm.start(List.of("-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log")), args, log);

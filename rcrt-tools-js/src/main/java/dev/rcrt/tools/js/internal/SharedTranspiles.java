@@ -67,7 +67,11 @@ final class SharedTranspiles {
     return js.textValue();
   }
 
-  /** Keeps {@code javascript} for the next process; a record already there (another process's) is left as it is. */
+  /**
+   * Keeps {@code javascript} for the next process: a record already there with the same content
+   * (another process's) is left as it is; one that differs (stale, altered, or written by someone
+   * not trusted) is replaced, so the next process does not transpile again.
+   */
   static void keep(ToolRuntime.Services services, String tool, String checksum, String compiler, String javascript) {
     if (javascript.length() > MAX_JAVASCRIPT_CHARS) {
       return;
@@ -78,7 +82,7 @@ final class SharedTranspiles {
         .context(RcrtJson.object().put("source_sha256", checksum).put("compiler", compiler).put("javascript", javascript))
         .build();
     try {
-      services.store().create(record);
+      dev.rcrt.core.BreadcrumbFiles.upsert(services.store(), record);
     } catch (RcrtException e) {
       LOG.debug("transpiled TypeScript {} not kept in the store: {}", checksum, e.getMessage());
     }
