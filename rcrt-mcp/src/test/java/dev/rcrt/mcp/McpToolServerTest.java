@@ -154,6 +154,31 @@ class McpToolServerTest {
   }
 
   @Test
+  void transportErrorsOfEveryMethodAreJsonRpcErrorsWithoutAStackTraceOrAServerName() throws Exception {
+    String call = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+    List<HttpRequest> probes = List.of(
+        HttpRequest.newBuilder(server.uri()).header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+            .header("Mcp-Session-Id", "no-such-session").POST(HttpRequest.BodyPublishers.ofString(call)).build(),
+        HttpRequest.newBuilder(server.uri()).header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+            .POST(HttpRequest.BodyPublishers.ofString(call)).build(),
+        HttpRequest.newBuilder(server.uri()).header("Content-Type", "application/json").header("Accept", "text/plain")
+            .POST(HttpRequest.BodyPublishers.ofString(call)).build(),
+        HttpRequest.newBuilder(server.uri()).header("Accept", "text/event-stream").header("Mcp-Session-Id", "no-such-session").GET().build(),
+        HttpRequest.newBuilder(server.uri()).header("Mcp-Session-Id", "no-such-session").DELETE().build());
+    for (HttpRequest probe : probes) {
+      HttpResponse<String> answer = HttpClient.newHttpClient().send(probe, HttpResponse.BodyHandlers.ofString());
+      String what = probe.method() + " " + probe.headers().map();
+      assertThat(answer.statusCode()).as(what).isBetween(400, 499);
+      assertThat(answer.body()).as(what).doesNotContain("stackTrace").doesNotContain("Exception").doesNotContain("io.modelcontextprotocol")
+          .doesNotContain("Tomcat").doesNotContain("className");
+      JsonNode error = RcrtJson.parse(answer.body());
+      assertThat(error.path("jsonrpc").asText()).as(what).isEqualTo("2.0");
+      assertThat(error.at("/error/message").asText()).as(what).isNotBlank();
+      assertThat(error.at("/error/data/log_ref").asText()).as(what).matches("[0-9a-f]+");
+    }
+  }
+
+  @Test
   void malformedJsonRpcGetsAParseErrorWithoutJavaInternals() throws Exception {
     for (String body : new String[] {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":", "not json at all", "{\"a\":1,\"a\":2}"}) {
       HttpRequest malformed = HttpRequest.newBuilder(server.uri())

@@ -10,6 +10,7 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
@@ -27,20 +28,31 @@ import java.nio.charset.StandardCharsets;
  * server's internals: {@code -32700 Parse error} for text that is not JSON (or repeats a key, or
  * holds a number beyond a double), {@code -32600 Invalid Request} for JSON that is neither an
  * object nor an array, and for a body past the bound (status 413). What passes goes on unchanged.
+ *
+ * <p>Every error the transport answers (any method: an unknown or missing session, a wrong {@code
+ * Accept}) is rewritten the same way: the MCP SDK serializes its exception, stack trace and class
+ * names included, and the servlet container answers {@code sendError} with an HTML page naming
+ * itself. Both become a JSON-RPC error, {@code {"jsonrpc": "2.0", "id": null, "error": {code,
+ * message, data: {log_ref}}}}, with the SDK's own JSON-RPC code and message and a reference to the
+ * DEBUG log line that keeps the original.
  */
 public final class JsonRpcBodyFilter implements Filter {
   /** The largest body read: 4 MiB. */
   static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JsonRpcBodyFilter.class);
+
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain) throws IOException, ServletException {
     HttpServletRequest http = (HttpServletRequest) request;
+    HttpServletResponse out = (HttpServletResponse) response;
+    CleanErrors clean = new CleanErrors(out);
     if (!"POST".equals(http.getMethod())) {
-      chain.doFilter(request, response);
+      chain.doFilter(request, clean);
+      clean.finish();
       return;
     }
     byte[] body = BoundedBytes.readAll(http.getInputStream(), MAX_BODY_BYTES);
-    HttpServletResponse out = (HttpServletResponse) response;
     if (body == null) {
       refuse(out, 413, -32600, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
       return;
@@ -56,17 +68,125 @@ public final class JsonRpcBodyFilter implements Filter {
       refuse(out, 400, -32600, "Invalid Request: a JSON-RPC message is an object (or an array of them)");
       return;
     }
-    chain.doFilter(new Buffered(http, body), response);
+    chain.doFilter(new Buffered(http, body), clean);
+    clean.finish();
   }
 
 
   private static void refuse(HttpServletResponse out, int status, int code, String message) throws IOException {
+    refuse(out, status, code, message, null);
+  }
+
+  private static void refuse(HttpServletResponse out, int status, int code, String message, @org.jspecify.annotations.Nullable String ref)
+      throws IOException {
     ObjectNode answer = RcrtJson.object().put("jsonrpc", "2.0").putNull("id");
-    answer.putObject("error").put("code", code).put("message", message);
+    ObjectNode error = answer.putObject("error").put("code", code).put("message", message);
+    if (ref != null) {
+      error.putObject("data").put("log_ref", ref);
+    }
     out.setStatus(status);
     out.setContentType("application/json");
     out.setCharacterEncoding("UTF-8");
     out.getWriter().write(RcrtJson.write(answer));
+  }
+
+  /**
+   * The response as the transport writes it, except an error: its body (written once its status is
+   * 400 or more) is kept, and {@link #finish} writes the JSON-RPC error it stands for instead.
+   */
+  private static final class CleanErrors extends jakarta.servlet.http.HttpServletResponseWrapper {
+    private final HttpServletResponse out;
+    private java.io.@org.jspecify.annotations.Nullable ByteArrayOutputStream kept;
+    private java.io.@org.jspecify.annotations.Nullable PrintWriter keptWriter;
+
+    CleanErrors(HttpServletResponse out) {
+      super(out);
+      this.out = out;
+    }
+
+    private java.io.ByteArrayOutputStream keep() {
+      if (kept == null) {
+        kept = new java.io.ByteArrayOutputStream();
+      }
+      return kept;
+    }
+
+    @Override
+    public ServletOutputStream getOutputStream() throws IOException {
+      if (out.getStatus() < 400) {
+        return super.getOutputStream();
+      }
+      java.io.ByteArrayOutputStream into = keep();
+      return new ServletOutputStream() {
+        @Override
+        public void write(int b) {
+          if (into.size() < MAX_BODY_BYTES) {
+            into.write(b);
+          }
+        }
+
+        @Override
+        public boolean isReady() {
+          return true;
+        }
+
+        @Override
+        public void setWriteListener(jakarta.servlet.WriteListener listener) {
+          throw new IllegalStateException("an error body is written at once");
+        }
+      };
+    }
+
+    @Override
+    public java.io.PrintWriter getWriter() throws IOException {
+      if (out.getStatus() < 400) {
+        return super.getWriter();
+      }
+      if (keptWriter == null) {
+        keptWriter = new java.io.PrintWriter(new java.io.OutputStreamWriter(keep(), StandardCharsets.UTF_8), true);
+      }
+      return keptWriter;
+    }
+
+    @Override
+    public void sendError(int status, String message) throws IOException {
+      out.setStatus(status);
+      keep();
+    }
+
+    @Override
+    public void sendError(int status) throws IOException {
+      sendError(status, "");
+    }
+
+    /** Writes the JSON-RPC error for a kept error body; nothing when the response was no error. */
+    void finish() throws IOException {
+      if (kept == null) {
+        return;
+      }
+      if (keptWriter != null) {
+        keptWriter.flush();
+      }
+      String original = kept.toString(StandardCharsets.UTF_8);
+      int status = out.getStatus();
+      int code = status == 404 ? -32001 : -32600;
+      String message = status == 404 ? "Not found: no such session (it ended, or was never opened); start one with initialize"
+          : status == 405 ? "Method not allowed" : "Invalid Request";
+      try {
+        JsonNode parsed = RcrtJson.parse(original);
+        JsonNode rpc = parsed.path("jsonRpcError").isObject() ? parsed.get("jsonRpcError") : parsed.path("error");
+        if (rpc.path("message").isTextual()) {
+          code = rpc.path("code").asInt(code);
+          message = rpc.get("message").asText();
+        }
+      } catch (ValidationException notJson) {
+        // an HTML page or plain text: the status says enough
+      }
+      String ref = Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+      LOG.debug("MCP transport error {} (status {}), answered as JSON-RPC {}: {}", ref, status, code, original);
+      out.resetBuffer();
+      refuse(out, status, code, message, ref);
+    }
   }
 
   /** The request with its body read again from memory. */
