@@ -417,6 +417,17 @@ class DurableRunTest {
     return waiting;
   }
 
+  /** A boss run started in session {@code session}, once the payer's child run it waits for waits for approval. */
+  private record ChildWaits(ScriptedLlmClient llm, AgentExecutor asking, CompletionStage<AgentResponse> pending, Runs runs, Run child) {}
+
+  private ChildWaits childWaits(String session) throws InterruptedException {
+    ScriptedLlmClient llm = bossAndPayer();
+    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
+    CompletionStage<AgentResponse> pending = asking.askAsync(session, "get bob paid");
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    return new ChildWaits(llm, asking, pending, runs, childWaitingForApproval(runs));
+  }
+
   /** The primary agent's run, the parent. */
   private static Run bossRun(Runs runs) {
     return runs.list(10).stream().filter(r -> r.agentId().equals("boss")).findFirst().orElseThrow();
@@ -436,12 +447,11 @@ class DurableRunTest {
 
   @Test
   void aSpecialistIsAChildRunWhosePendingApprovalSuspendsTheParentAndWhoseDecisionResumesBoth() throws Exception {
-    ScriptedLlmClient llm = bossAndPayer();
-    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
-    CompletionStage<AgentResponse> pending = asking.askAsync("s10", "get bob paid");
-
-    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
-    Run child = childWaitingForApproval(runs);
+    ChildWaits w = childWaits("s10");
+    ScriptedLlmClient llm = w.llm();
+    CompletionStage<AgentResponse> pending = w.pending();
+    Runs runs = w.runs();
+    Run child = w.child();
     Run parent = bossRun(runs);
     assertThat(parent.status()).isNotIn(Run.Status.DONE, Run.Status.FAILED);
     assertThat(parent.pending()).singleElement().satisfies(p -> assertThat(p.tool()).isEqualTo("payer"));
@@ -455,11 +465,10 @@ class DurableRunTest {
 
   @Test
   void anAnswerForgedUnderAChildRunsTagsNeitherEndsTheChildNorAnswersTheParentsCall() throws Exception {
-    ScriptedLlmClient llm = bossAndPayer();
-    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
-    CompletionStage<AgentResponse> pending = asking.askAsync("s12", "get bob paid");
-    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
-    Run child = childWaitingForApproval(runs);
+    ChildWaits w = childWaits("s12");
+    CompletionStage<AgentResponse> pending = w.pending();
+    Runs runs = w.runs();
+    Run child = w.child();
     String parent = bossRun(runs).id();
 
     // a tool (or anyone who can write the store) writes an "answer" of the child, tagged to wake the parent
@@ -495,11 +504,12 @@ class DurableRunTest {
 
   @Test
   void cancellingTheParentCancelsTheChildRunItWaitsForSoTheChildsApprovalNoLongerPays() throws Exception {
-    ScriptedLlmClient llm = bossAndPayer();
-    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
-    CompletionStage<AgentResponse> pending = asking.askAsync("s13", "get bob paid");
-    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
-    Run child = childWaitingForApproval(runs);
+    ChildWaits w = childWaits("s13");
+    ScriptedLlmClient llm = w.llm();
+    AgentExecutor asking = w.asking();
+    CompletionStage<AgentResponse> pending = w.pending();
+    Runs runs = w.runs();
+    Run child = w.child();
     Run parent = bossRun(runs);
 
     assertThat(runs.cancel(parent.id(), "not today").status()).isEqualTo(AgentResponse.Status.CANCELLED);
@@ -555,11 +565,10 @@ class DurableRunTest {
 
   @Test
   void cancellingAChildRunAloneAnswersTheParentsCallAsFailedAndTheParentGoesOn() throws Exception {
-    ScriptedLlmClient llm = bossAndPayer();
-    AgentExecutor asking = executor(llm, runner(b -> {}), b -> {});
-    CompletionStage<AgentResponse> pending = asking.askAsync("s15", "get bob paid");
-    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
-    Run child = childWaitingForApproval(runs);
+    ChildWaits w = childWaits("s15");
+    CompletionStage<AgentResponse> pending = w.pending();
+    Runs runs = w.runs();
+    Run child = w.child();
 
     runs.cancel(child.id(), "wrong payee");
 

@@ -58,7 +58,7 @@ final class InvokeLink implements RealToolChain.Link {
     JsonNode input = request.input().deepCopy();
     JsonNode output;
     try {
-      output = invoker.enforcesDeadline() ? direct(tool, invoker, input, context, scope) : handedOff(tool, invoker, input, context, scope);
+      output = invoke(tool, invoker, input, context, scope);
     } catch (Error e) { // an AssertionError, a StackOverflowError, a LinkageError: the tool failed, not the runner
       call.noteFatal(e);
       throw failed(tool, e);
@@ -69,22 +69,11 @@ final class InvokeLink implements RealToolChain.Link {
     return ToolResponse.success(request.requestId(), tool.name(), output, call.elapsedMs());
   }
 
-  private static JsonNode direct(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
+  /** Runs the tool's code: directly when it stops by its deadline itself, else on the runner's Java tool threads. */
+  private JsonNode invoke(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
     try {
-      return invoker.invoke(input, context, scope);
-    } catch (ToolException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool.name() + "' was interrupted");
-    } catch (Exception e) {
-      throw failed(tool, e);
-    }
-  }
-
-  private JsonNode handedOff(ToolDefinition tool, Invoker invoker, JsonNode input, ToolContext context, CallScope scope) {
-    try {
-      return threads.run(tool.name(), () -> invoker.invoke(input, context, scope), scope.remaining(), scope.limit());
+      return invoker.enforcesDeadline() ? invoker.invoke(input, context, scope)
+          : threads.run(tool.name(), () -> invoker.invoke(input, context, scope), scope.remaining(), scope.limit());
     } catch (ToolException e) {
       throw e;
     } catch (InterruptedException e) {
