@@ -107,7 +107,8 @@ public record AgentDefinition(
     JsonNode c = b.context();
     String where = "agent definition '" + b.id() + "'";
     String agentId = b.contextText("agent_id");
-    String model = b.contextText("model");
+    JsonNode settings = modelSettings(c);
+    String model = settings.path("model").isValueNode() && !settings.path("model").isNull() ? settings.get("model").asText() : null;
     String prompt = b.contextText("system_prompt");
     if (model != null && model.isBlank()) {
       model = null;
@@ -128,7 +129,28 @@ public record AgentDefinition(
       }
     }
     return new AgentDefinition(
-        agentId != null ? agentId : b.id(), model, prompt, ChatOptions.fromContext(c, where), selectors, c);
+        agentId != null ? agentId : b.id(), model, prompt, ChatOptions.fromContext(settings, where), selectors, c);
+  }
+
+  /**
+   * The model and its options as the record gives them: its own {@code model}, {@code temperature},
+   * {@code max_tokens}, … fields, over those of RCRT's {@code llm_config} object ({@code {provider,
+   * model, temperature, max_tokens, …}}, as RCRT's note agents carry them; {@code provider} is the
+   * host's client's to decide, so it is not read).
+   */
+  private static JsonNode modelSettings(JsonNode context) {
+    JsonNode nested = context.path("llm_config");
+    if (!nested.isObject()) {
+      return context;
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode merged = ((com.fasterxml.jackson.databind.node.ObjectNode) nested).deepCopy();
+    merged.remove("provider");
+    context.properties().forEach(e -> {
+      if (!e.getValue().isNull()) {
+        merged.set(e.getKey(), e.getValue());
+      }
+    });
+    return merged;
   }
 
   /**

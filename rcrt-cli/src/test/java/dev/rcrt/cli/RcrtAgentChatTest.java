@@ -102,4 +102,24 @@ class RcrtAgentChatTest {
     assertThat(found).as(schema).hasSize(1);
     return found.get(0);
   }
+
+  @Test
+  void anRcrtNoteAgentWithItsModelInLlmConfigValidatesAndAnswersOnThatModel() throws Exception {
+    Path tagger = AGENT.resolve("note-tagger-agent.json");
+    CliHarness validate = CliHarness.run("validate", "--strict", tagger.toString());
+    assertThat(validate.status).as(validate.out() + validate.err()).isZero();
+
+    model.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(1)
+        .withRequestBody(matchingJsonPath("$.model", equalTo("anthropic/claude-3.5-sonnet")))
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(completion("{\"tags\": [\"otters\", \"rivers\", \"wildlife\"]}"))));
+    CliHarness chat = CliHarness.run(Map.of("RCRT_API_KEY", "sk-tagger"), "", "chat", "--agent", "note-tagger", "--breadcrumbs", tagger.toString(),
+        "--base-url", model.baseUrl() + "/v1", "Title: Otters. Otters live in rivers and eat fish.");
+
+    assertThat(chat.status).as(chat.err()).isZero();
+    assertThat(chat.out()).contains("\"otters\"");
+    JsonNode asked = RcrtJson.parse(model.findAll(postRequestedFor(urlEqualTo("/v1/chat/completions"))).get(0).getBodyAsString());
+    assertThat(asked.get("model").asText()).isEqualTo("anthropic/claude-3.5-sonnet");
+    assertThat(asked.get("temperature").asDouble()).isEqualTo(0.7);
+    assertThat(asked.path("max_tokens").asInt(asked.path("max_completion_tokens").asInt())).isEqualTo(500);
+  }
 }

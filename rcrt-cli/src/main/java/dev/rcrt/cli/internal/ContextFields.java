@@ -35,7 +35,7 @@ final class ContextFields {
       "agent_id", "name", "description", "model", "system_prompt", "is_primary", "enabled", "subscriptions", "llm_config_id",
       "tool_protocol", "tool_budget_tokens", "tool_categories", "temperature", "max_tokens", "top_p", "response_format", "seed",
       "stop", "tool_choice", "parallel_tool_calls", "capabilities", "context_sources", "ui_schema", "metadata", "version", "role",
-      "tools", "history", "envelope");
+      "tools", "history", "envelope", "llm_config");
 
   private static final LevenshteinDistance DISTANCE = new LevenshteinDistance(2);
 

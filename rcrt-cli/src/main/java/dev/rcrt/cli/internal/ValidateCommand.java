@@ -172,17 +172,17 @@ public final class ValidateCommand implements Callable<Integer> {
 
   /** An agent without {@code model} is usable: RCRT takes it from {@code llm_config_id}'s tool.config.v1, or the client's default. */
   private static void agent(String source, Breadcrumb b, Findings found) {
-    String model = b.contextText("model");
-    if (model == null || model.isBlank()) {
-      if (b.contextText("llm_config_id") == null) {
-        found.warning(source, "agent definition has no context/model and no context/llm_config_id: the client's default model answers");
+    AgentDefinition agent;
+    try {
+      agent = AgentDefinition.fromBreadcrumb(b);
+    } catch (ValidationException e) {
+      if (b.contextText("model") != null || b.context().path("llm_config").isObject()) {
+        found.error(source, e.getMessage());
       }
       return;
     }
-    try {
-      AgentDefinition.fromBreadcrumb(b);
-    } catch (ValidationException e) {
-      found.error(source, e.getMessage());
+    if (agent.model() == null && b.contextText("llm_config_id") == null) {
+      found.warning(source, "agent definition has no context/model (nor llm_config.model) and no context/llm_config_id: the client's default model answers");
     }
   }
 
