@@ -105,6 +105,8 @@ public final class RcrtTelemetry {
   private final LongHistogram tokenUsage;
   private final DoubleHistogram toolDuration;
   private final boolean captureContent;
+  /** The secret scrubbing of each runner a tool interceptor of this telemetry sits on (it knows the runner's secrets, live). */
+  private final List<UnaryOperator<String>> runnerScrubs = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final Meter meter;
 
   private RcrtTelemetry(OpenTelemetry otel, boolean captureContent) {
@@ -228,10 +230,18 @@ public final class RcrtTelemetry {
 
   /**
    * {@code client} with a {@code chat} span and the GenAI client metrics around every call; content
-   * (when captured) scrubbed of the client's own {@link LlmClient#secretValues()}.
+   * (when captured) scrubbed of the client's own {@link LlmClient#secretValues()} and of every
+   * secret value known to each runner this telemetry's {@link #toolInterceptor()} sits on (from that
+   * runner's first call on), as {@link #instrument(LlmClient, String, ToolRunner)} scrubs of one.
    */
   public LlmClient instrument(LlmClient client, String providerName) {
-    return instrument(client, providerName, UnaryOperator.identity());
+    return instrument(client, providerName, text -> {
+      String out = text;
+      for (UnaryOperator<String> runner : runnerScrubs) {
+        out = runner.apply(out);
+      }
+      return out;
+    });
   }
 
   /**
@@ -325,9 +335,18 @@ public final class RcrtTelemetry {
     };
   }
 
-  /** For {@code ToolRunner.Builder.addInterceptor}: an {@code execute_tool} span and the tool metric per call. */
+  /**
+   * For {@code ToolRunner.Builder.addInterceptor}: an {@code execute_tool} span and the tool metric
+   * per call. Its first call also gives this telemetry the runner's secret scrubbing (the runner's
+   * known secrets, live), so chat spans of clients instrumented without a runner are scrubbed of
+   * them too. One interceptor per runner.
+   */
   public ToolInterceptor toolInterceptor() {
+    java.util.concurrent.atomic.AtomicBoolean joined = new java.util.concurrent.atomic.AtomicBoolean();
     return chain -> {
+      if (joined.compareAndSet(false, true)) {
+        runnerScrubs.add(text -> chain.scrub(com.fasterxml.jackson.databind.node.TextNode.valueOf(text)).asText());
+      }
       ToolRequest request = chain.request();
       String implementation = chain.tool().implementation().type();
       var builder = tracer.spanBuilder("execute_tool " + request.tool()).setSpanKind(SpanKind.INTERNAL)

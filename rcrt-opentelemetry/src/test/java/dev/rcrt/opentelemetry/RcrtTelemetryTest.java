@@ -137,6 +137,16 @@ class RcrtTelemetryTest {
 
   @Test
   void aModelThatEchoesSecretsIntoToolArgumentsPutsNoneOnASpanNorInTheTrail() {
+    echoedSecretsStayOffSpans(true);
+  }
+
+  @Test
+  void chatSpansAreScrubbedOfTheRunnersSecretsAlsoWhenTheClientWasInstrumentedWithoutTheRunner() {
+    echoedSecretsStayOffSpans(false);
+  }
+
+  /** A turn whose model echoes the runner's secret and its own key; the client instrumented with the runner, or without it. */
+  private static void echoedSecretsStayOffSpans(boolean withRunner) {
     String modelKey = "sk-model-key-55120";
     InMemorySpanExporter spans = InMemorySpanExporter.create();
     InMemoryMetricReader metrics = InMemoryMetricReader.create();
@@ -169,7 +179,8 @@ class RcrtTelemetryTest {
             .secretResolver(SecretResolver.environment(Map.of("CANARY", CANARY)))
             .addInterceptor(telemetry.toolInterceptor())
             .build();
-        AgentExecutor executor = AgentExecutor.builder(telemetry.instrument(keyed, "openai", runner), runner)
+        AgentExecutor executor = AgentExecutor.builder(withRunner ? telemetry.instrument(keyed, "openai", runner)
+                : telemetry.instrument(keyed, "openai"), runner)
             .agent(AgentDefinition.builder("calc-bot").model("model-x").build())
             .observer(telemetry.agentObserver())
             .build()) {
