@@ -182,7 +182,7 @@ public final class ValidateCommand implements Callable<Integer> {
       return;
     }
     if (agent.model() == null && b.contextText("llm_config_id") == null) {
-      found.warning(source, "agent definition has no context/model (nor llm_config.model) and no context/llm_config_id: the client's default model answers");
+      found.warning(source, "agent definition has no context/model and no context/llm_config_id (nor an llm_config.model): the client's default model answers");
     }
   }
 
