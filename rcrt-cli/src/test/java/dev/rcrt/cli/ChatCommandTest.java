@@ -26,6 +26,15 @@ class ChatCommandTest {
 
   @TempDir Path dir;
 
+  /** The endpoint answers a request without tool results with {@code toolRound}, and one that carries them with {@code answer}. */
+  private static void stubToolRoundThenAnswer(String toolRound, String answer) {
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(5)
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(toolRound)));
+    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(1)
+        .withRequestBody(matchingJsonPath("$.messages[?(@.role == 'tool')]"))
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(answer)));
+  }
+
   @Test
   void offlineChatAnswersWithTheCalculatorAndTheDumpShowsTheWholeTrail() throws Exception {
     Path dump = dir.resolve("trail.jsonl");
@@ -78,19 +87,15 @@ class ChatCommandTest {
 
   @Test
   void runsResumeGoesOnWithTheModelTheRunsRoundsNameAndTheHintsWorkWhenPasted() {
-    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(5)
-        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+    stubToolRoundThenAnswer("""
             {"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4.1-mini-2025-04-14","choices":[{"index":0,
               "message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",
                 "function":{"name":"calculator","arguments":"{\\"expression\\":\\"17 * 23\\"}"}}]},
               "finish_reason":"tool_calls"}]}
-            """)));
-    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(1)
-        .withRequestBody(matchingJsonPath("$.messages[?(@.role == 'tool')]"))
-        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            """, """
             {"id":"chatcmpl-2","object":"chat.completion","choices":[{"index":0,
               "message":{"role":"assistant","content":"It is 391."},"finish_reason":"stop"}]}
-            """)));
+            """);
     String url = dev.rcrt.postgres.TestPostgres.storeUrl(dev.rcrt.postgres.TestPostgres.freshSchema());
     Map<String, String> env = Map.of("RCRT_API_KEY", "sk-resume-test");
     // event mode with no runner listening: the run waits for its call, and chat stops waiting
@@ -112,19 +117,15 @@ class ChatCommandTest {
 
   @Test
   void againstAnOpenAiCompatibleEndpointTheToolCallRoundTripFollowsTheWireFormat() {
-    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(5)
-        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+    stubToolRoundThenAnswer("""
             {"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,
               "message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_abc123","type":"function",
                 "function":{"name":"calculator","arguments":"{\\"expression\\":\\"17 * 23\\"}"}}]},
               "finish_reason":"tool_calls"}],"usage":{"prompt_tokens":80,"completion_tokens":20,"total_tokens":100}}
-            """)));
-    server.stubFor(post(urlEqualTo("/v1/chat/completions")).atPriority(1)
-        .withRequestBody(matchingJsonPath("$.messages[?(@.role == 'tool')]"))
-        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            """, """
             {"id":"chatcmpl-2","object":"chat.completion","choices":[{"index":0,
               "message":{"role":"assistant","content":"17 × 23 = 391."},"finish_reason":"stop"}]}
-            """)));
+            """);
 
     CliHarness run = CliHarness.run(Map.of("RCRT_API_KEY", "sk-wire-test"), "",
         "chat", "--base-url", server.baseUrl() + "/v1", "--model", "gpt-4o-mini", "What is 17 * 23?");
