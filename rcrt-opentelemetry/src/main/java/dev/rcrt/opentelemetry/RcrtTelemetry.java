@@ -175,6 +175,39 @@ public final class RcrtTelemetry {
         .buildWithCallback(m -> m.record(search.pending(), store));
   }
 
+  /**
+   * A store's event delivery lag as the gauge {@code rcrt.store.event_delivery.lag} ({@code s}):
+   * how long this process's delivery of the store's events has waited for a writer still in
+   * progress ({@code PostgresBreadcrumbStore::eventDeliveryLag}), read at each collection, with the
+   * attribute {@code rcrt.store} = {@code storeName}. Near zero normally; a value that keeps
+   * growing means a stalled writer holds every later event back (the store's log names it).
+   *
+   * @param lag read at each collection, on the collecting thread; must be thread-safe and not block
+   * @return closing it stops the gauge; the caller closes it with the store
+   */
+  public AutoCloseable observeEventDeliveryLag(java.util.function.Supplier<java.time.Duration> lag, String storeName) {
+    Objects.requireNonNull(lag, "lag");
+    Attributes store = Attributes.of(STORE, Objects.requireNonNull(storeName, "storeName"));
+    return meter.gaugeBuilder("rcrt.store.event_delivery.lag").setUnit("s")
+        .setDescription("How long delivery of a store's events in this process has waited for a writer still in progress")
+        .buildWithCallback(m -> m.record(lag.get().toNanos() / 1e9, store));
+  }
+
+  /**
+   * A runner's abandoned Java tool calls as the gauge {@code rcrt.tool.abandoned_calls} ({@code
+   * {call}}): calls that passed their deadline, ended {@code tool_timeout} and still run because
+   * their code ignores interruption ({@link ToolRunner#abandonedCalls()}), read at each collection.
+   * Above zero, a tool's code spins; at the runner's limit it refuses further Java tool calls.
+   *
+   * @return closing it stops the gauge; the caller closes it with the runner
+   */
+  public AutoCloseable observeAbandonedToolCalls(ToolRunner runner) {
+    Objects.requireNonNull(runner, "runner");
+    return meter.gaugeBuilder("rcrt.tool.abandoned_calls").ofLongs().setUnit("{call}")
+        .setDescription("Java tool calls past their deadline whose code still runs, ignoring interruption")
+        .buildWithCallback(m -> m.record(runner.abandonedCalls()));
+  }
+
   /** For {@code AgentExecutor.Builder.observer}: a span per turn. */
   public AgentObserver agentObserver() {
     return new AgentObserver() {

@@ -218,6 +218,62 @@ class RcrtTelemetryTest {
     otel.close();
   }
 
+  @Test
+  void theEventDeliveryLagIsAGaugeInSecondsReadAtEachCollection() throws Exception {
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel = sdk(InMemorySpanExporter.create(), metrics);
+    java.util.concurrent.atomic.AtomicReference<java.time.Duration> lag = new java.util.concurrent.atomic.AtomicReference<>(java.time.Duration.ZERO);
+    try (AutoCloseable gauge = RcrtTelemetry.create(otel).observeEventDeliveryLag(lag::get, "shop")) {
+      assertThat(lagSeconds(metrics)).isZero();
+      lag.set(java.time.Duration.ofMillis(12_500)); // a stalled writer has held delivery back 12.5 s
+      assertThat(lagSeconds(metrics)).isEqualTo(12.5);
+    }
+    otel.close();
+  }
+
+  /** A tool whose code ignores interruption until released. */
+  public static final class Spinner {
+    static final java.util.concurrent.atomic.AtomicBoolean RELEASE = new java.util.concurrent.atomic.AtomicBoolean();
+
+    @dev.rcrt.tools.Tool(description = "Spins ignoring interrupts", timeoutMs = 200)
+    public String spin(@dev.rcrt.tools.ToolParam(name = "n") int n) {
+      long i = 0;
+      while (!RELEASE.get()) {
+        i++;
+      }
+      return "spun " + i;
+    }
+  }
+
+  @Test
+  void abandonedToolCallsAreAGauge() throws Exception {
+    InMemoryMetricReader metrics = InMemoryMetricReader.create();
+    OpenTelemetrySdk otel = sdk(InMemorySpanExporter.create(), metrics);
+    Spinner.RELEASE.set(false);
+    try (ToolRunner runner = ToolRunner.builder(InMemoryBreadcrumbStore.builder().build()).tools(new Spinner()).build();
+        AutoCloseable gauge = RcrtTelemetry.create(otel).observeAbandonedToolCalls(runner)) {
+      assertThat(abandoned(metrics)).isZero();
+      assertThat(runner.call(dev.rcrt.tools.ToolRequest.of("spin", RcrtJson.parse("{\"n\":1}"), "agent-1")).errorCode()).isEqualTo("tool_timeout");
+      assertThat(abandoned(metrics)).isEqualTo(1);
+    } finally {
+      Spinner.RELEASE.set(true);
+    }
+    otel.close();
+  }
+
+  private static long abandoned(InMemoryMetricReader metrics) {
+    MetricData gauge = metrics.collectAllMetrics().stream().filter(m -> m.getName().equals("rcrt.tool.abandoned_calls")).findFirst().orElseThrow();
+    return gauge.getLongGaugeData().getPoints().iterator().next().getValue();
+  }
+
+  private static double lagSeconds(InMemoryMetricReader metrics) {
+    MetricData gauge = metrics.collectAllMetrics().stream().filter(m -> m.getName().equals("rcrt.store.event_delivery.lag")).findFirst().orElseThrow();
+    assertThat(gauge.getUnit()).isEqualTo("s");
+    var point = gauge.getDoubleGaugeData().getPoints().iterator().next();
+    assertThat(point.getAttributes().get(AttributeKey.stringKey("rcrt.store"))).isEqualTo("shop");
+    return point.getValue();
+  }
+
   private static long pending(InMemoryMetricReader metrics) {
     MetricData gauge = metrics.collectAllMetrics().stream().filter(m -> m.getName().equals("rcrt.vector_index.pending")).findFirst().orElseThrow();
     var point = gauge.getLongGaugeData().getPoints().iterator().next();

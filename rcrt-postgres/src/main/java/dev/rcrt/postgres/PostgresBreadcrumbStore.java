@@ -81,14 +81,20 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Events</b> are rows of an append-only log, each with the id of the transaction that wrote
  * it, read by each process and woken by {@code NOTIFY}. Without a store-wide lock, transactions
  * commit out of sequence order; a reader therefore takes only the events of transactions older than
- * the oldest one still in progress ({@code pg_snapshot_xmin}), in transaction-id order: an event
- * whose transaction commits late is delivered, never skipped, and one record's events arrive in its
- * commit order (its writes hold its lock before they get a transaction id). The cost: a
- * transaction left open anywhere on the server (idle in transaction) holds back delivery until it
- * ends, as it holds back vacuum. A subscriber whose connection drops reconnects and catches up from
- * its last event, so nothing is lost or delivered twice. Events are kept for {@link
- * Builder#eventRetention(Duration)} (default 24 h): a process that is away longer misses the older
- * ones.
+ * the oldest one still in progress that can write this store's events, in transaction-id order: an
+ * event whose transaction commits late is delivered, never skipped, and one record's events arrive
+ * in its commit order (its writes hold its lock before they get a transaction id). Every write of
+ * this store takes a shared advisory lock of its schema before it has a transaction id, and the
+ * reader looks that lock up in {@code pg_locks}, so transactions of other databases, schemas or
+ * applications on the same server (an open {@code psql} session, a long report) hold nothing back.
+ * A writer of this store that stalls mid-transaction (a stopped process, a connection left idle in
+ * transaction) holds back the events committed after it until it ends; after {@link
+ * Builder#writerStallWarning(Duration)} (default 10 s) it is named in a WARN (transaction id, pid,
+ * database, application, client) and {@link #eventDeliveryLag()} reports the wait. Every process
+ * of a store must run this version or later: an older writer does not take the lock. A subscriber
+ * whose connection drops reconnects and catches up from its last event, so nothing is lost or
+ * delivered twice. Events are kept for {@link Builder#eventRetention(Duration)} (default 24 h): a
+ * process that is away longer misses the older ones.
  *
  * <p><b>Search by meaning</b> ({@link Builder#embeddings}): a record is embedded after its write
  * commits, by the process that wrote it, on a background thread (the writer only queues its id),
@@ -138,7 +144,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     if (b.migrate) {
       migrate(dataSource, b.schema);
     }
-    this.events = EventPump.acquire(dataSource, tables, clock, b.pollInterval, b.eventRetention);
+    this.events = EventPump.acquire(dataSource, tables, clock, b.pollInterval, b.eventRetention, b.writerStallWarning);
     this.claims = new PostgresClaims(tx, dataSource, tables, clock);
     this.retention = b.eventRetention;
     if (b.embeddings != null) {
@@ -384,6 +390,18 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   }
 
   /**
+   * How long this process's event delivery has waited, as of its last read of the log (at least
+   * every {@link Builder#pollInterval(Duration) poll interval} while anything subscribes), for a
+   * transaction in progress that can write this store's events: zero when none holds it back or
+   * nothing subscribes. A value that keeps growing means a stalled writer (see the class
+   * documentation and the WARN naming it); {@code RcrtTelemetry.observeEventDeliveryLag} exports it
+   * as a gauge. Thread-safe, never null.
+   */
+  public Duration eventDeliveryLag() {
+    return events.lag();
+  }
+
+  /**
    * Stops delivering events and embedding, and returns the listening and renewal connections; the
    * data source stays open. Records not yet embedded are embedded by another process's sweep, or by this
    * store's next start. Idempotent.
@@ -414,6 +432,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     private boolean migrate = true;
     private Duration pollInterval = Duration.ofSeconds(1);
     private Duration eventRetention = Duration.ofHours(24);
+    private Duration writerStallWarning = Duration.ofSeconds(10);
     private @Nullable EmbeddingProvider embeddings;
     private EmbeddingPolicy policy = EmbeddingPolicy.rcrt();
     private int exactBelow = 10_000;
@@ -497,6 +516,19 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
         throw new IllegalArgumentException("eventRetention must be positive: " + retention);
       }
       this.eventRetention = retention;
+      return this;
+    }
+
+    /**
+     * How long event delivery waits for one transaction in progress that can write this store's
+     * events before a WARN names it (once per transaction); default 10 s. Store objects of one
+     * process share an event reader only when this agrees.
+     */
+    public Builder writerStallWarning(Duration warning) {
+      if (warning.isNegative() || warning.isZero()) {
+        throw new IllegalArgumentException("writerStallWarning must be positive: " + warning);
+      }
+      this.writerStallWarning = warning;
       return this;
     }
 

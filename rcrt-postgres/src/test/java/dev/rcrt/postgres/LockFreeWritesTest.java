@@ -74,8 +74,12 @@ class LockFreeWritesTest {
         writer.create(BreadcrumbCreate.builder("note.v1", "first").build());
         await(() -> seen.size() == 1);
 
-        // a writer that took its transaction id and sequence number first, and has not committed yet
+        // a writer that took its transaction id and sequence number first, and has not committed yet; as every writer of
+        // this store, it took the writers' lock before its transaction id
         late.setAutoCommit(false);
+        try (java.sql.Statement s = late.createStatement()) {
+          s.execute("SELECT " + new dev.rcrt.postgres.internal.Tables(schema).writerLock());
+        }
         Breadcrumb record = Records.created(BreadcrumbCreate.builder("note.v1", "late").build(), "late-one", Instant.now());
         try (PreparedStatement q = late.prepareStatement("INSERT INTO " + schema + ".breadcrumb_events (seq, type, id, record)"
             + " VALUES (nextval('" + schema + ".write_seq'), 'CREATED', ?, ?::json)")) {

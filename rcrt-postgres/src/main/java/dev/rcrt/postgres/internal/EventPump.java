@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * when notifications are lost) reads the events after the last one delivered, in log order ({@code
  * tx, seq}), up to the newest one no transaction still in progress can precede ({@link
  * Tables#lastEvent()}): one record's events in its commit order, and none skipped when transactions
- * commit out of order. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
+ * commit out of order. Only transactions that can write this store's events hold reading back
+ * ({@link Tables#horizon()}); one that holds it back for longer than the stall warning is named in
+ * a WARN (pid, database, how long), once, and {@link #lag()} reports how long delivery has waited. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
  * and reading resumes after the last delivered event: nothing is skipped, nothing is delivered
  * twice to one subscription. Each subscription starts after the last event committed when it
  * subscribed.
@@ -55,35 +57,43 @@ public final class EventPump {
   private final Clock clock;
   private final Duration pollInterval;
   private final Duration retention;
+  private final Duration stallWarning;
   private final Map<OrderedSubscription, Position> subscriptions = new ConcurrentHashMap<>();
   private final Object reading = new Object();
   private volatile boolean closed;
   private @Nullable Position last;
   private long trimmedAt;
+  /** The transaction in progress that holds delivery back (-1: none), since when, and whether it was named; guarded by {@code reading}. */
+  private long heldBy = -1;
+  private boolean named;
+  /** {@link System#nanoTime()} when delivery started waiting for {@code heldBy}, or {@link #NOT_HELD}. */
+  private volatile long heldSince = NOT_HELD;
+  private static final long NOT_HELD = Long.MIN_VALUE;
   private @Nullable Thread thread; // started by the first subscription
   private int shares; // guarded by SHARED
 
   /** What a pump reads and how: store objects that agree on all of it share one. The data source is compared by identity. */
-  private record Key(Object dataSource, String schema, Clock clock, Duration pollInterval, Duration retention) {
+  private record Key(Object dataSource, String schema, Clock clock, Duration pollInterval, Duration retention, Duration stallWarning) {
     @Override
     public boolean equals(Object o) {
       return o instanceof Key k && k.dataSource == dataSource && k.schema.equals(schema) && k.clock.equals(clock)
-          && k.pollInterval.equals(pollInterval) && k.retention.equals(retention);
+          && k.pollInterval.equals(pollInterval) && k.retention.equals(retention) && k.stallWarning.equals(stallWarning);
     }
 
     @Override
     public int hashCode() {
-      return java.util.Objects.hash(System.identityHashCode(dataSource), schema, clock, pollInterval, retention);
+      return java.util.Objects.hash(System.identityHashCode(dataSource), schema, clock, pollInterval, retention, stallWarning);
     }
   }
 
-  private EventPump(Key key, DataSource dataSource, Tables tables, Clock clock, Duration pollInterval, Duration retention) {
+  private EventPump(Key key, DataSource dataSource, Tables tables) {
     this.key = key;
     this.dataSource = dataSource;
     this.tables = tables;
-    this.clock = clock;
-    this.pollInterval = pollInterval;
-    this.retention = retention;
+    this.clock = key.clock;
+    this.pollInterval = key.pollInterval;
+    this.retention = key.retention;
+    this.stallWarning = key.stallWarning;
   }
 
   /**
@@ -92,11 +102,13 @@ public final class EventPump {
    *
    * @param pollInterval the longest wait for a notification before reading anyway
    * @param retention how long events are kept for subscribers that catch up
+   * @param stallWarning how long delivery waits for one transaction in progress before it is named in a WARN
    */
-  public static EventPump acquire(DataSource dataSource, Tables tables, Clock clock, Duration pollInterval, Duration retention) {
-    Key key = new Key(dataSource, tables.schema, clock, pollInterval, retention);
+  public static EventPump acquire(DataSource dataSource, Tables tables, Clock clock, Duration pollInterval, Duration retention,
+      Duration stallWarning) {
+    Key key = new Key(dataSource, tables.schema, clock, pollInterval, retention, stallWarning);
     synchronized (SHARED) {
-      EventPump pump = SHARED.computeIfAbsent(key, k -> new EventPump(k, dataSource, tables, clock, pollInterval, retention));
+      EventPump pump = SHARED.computeIfAbsent(key, k -> new EventPump(k, dataSource, tables));
       pump.shares++;
       return pump;
     }
@@ -111,6 +123,15 @@ public final class EventPump {
       SHARED.remove(key, this);
     }
     close();
+  }
+
+  /**
+   * How long delivery has waited for the transaction in progress that holds it back, as of the last
+   * read of the log; zero when none does or nothing subscribes. Thread-safe.
+   */
+  public Duration lag() {
+    long since = heldSince;
+    return since == NOT_HELD ? Duration.ZERO : Duration.ofNanos(Math.max(0, System.nanoTime() - since));
   }
 
   /**
@@ -177,6 +198,7 @@ public final class EventPump {
       } else {
         last = deliver(c, after, null, subscriptions);
       }
+      nameStalledWriter(c);
     }
     trimNow(c);
   }
@@ -205,8 +227,13 @@ public final class EventPump {
         q.setInt(i, BATCH);
         try (ResultSet rs = q.executeQuery()) {
           while (rs.next()) {
+            long seq = rs.getLong(2);
+            if (rs.wasNull()) { // the horizon row of eventsReady
+              horizon(rs.getLong(1), Boolean.parseBoolean(rs.getString(3)));
+              continue;
+            }
             read++;
-            Position at = new Position(rs.getLong(1), rs.getLong(2));
+            Position at = new Position(rs.getLong(1), seq);
             from = at;
             BreadcrumbEvent.Type type = BreadcrumbEvent.Type.valueOf(rs.getString(3));
             Timestamp expires = rs.getTimestamp(5);
@@ -225,6 +252,45 @@ public final class EventPump {
       woken.forEach(OrderedSubscription::deliver);
     } while (read == BATCH);
     return from;
+  }
+
+  /** Notes what the last read's horizon was: held by transaction {@code tx}, or not held. Called holding {@code reading}. */
+  private void horizon(long tx, boolean held) {
+    if (!held) {
+      heldBy = -1;
+      heldSince = NOT_HELD;
+    } else if (tx != heldBy) {
+      heldBy = tx;
+      named = false;
+      heldSince = System.nanoTime();
+    }
+  }
+
+  /** Names, once, the transaction that has held delivery back for longer than the stall warning. Called holding {@code reading}. */
+  private void nameStalledWriter(Connection c) throws SQLException {
+    Duration waited = lag();
+    if (heldBy < 0 || named || waited.compareTo(stallWarning) < 0) {
+      return;
+    }
+    named = true;
+    String who = "no longer in pg_locks";
+    try (PreparedStatement q = c.prepareStatement(tables.transactionHolder())) {
+      q.setLong(1, heldBy);
+      try (ResultSet rs = q.executeQuery()) {
+        if (rs.next()) {
+          who = "pid " + rs.getInt(1) + ", database " + quoted(rs.getString(2)) + ", application " + quoted(rs.getString(3))
+              + ", client " + quoted(rs.getString(4));
+        }
+      }
+    }
+    LOG.warn("event delivery of store schema '{}' has waited {} s for transaction {} ({}), which can write this store's events"
+        + " and is still in progress: events committed after it are delivered once it ends. A stopped or stalled writer"
+        + " process holds it; if it does not resume, end its transaction (pg_terminate_backend(pid))",
+        tables.schema, String.format(java.util.Locale.ROOT, "%.1f", waited.toMillis() / 1000.0), heldBy, who);
+  }
+
+  private static String quoted(@Nullable String s) {
+    return s == null ? "not visible to this role" : "'" + s + "'";
   }
 
   private Position lastEvent(Connection c) throws SQLException {

@@ -23,6 +23,10 @@ public final class Tables {
   public final String sequence;
   /** The {@code LISTEN}/{@code NOTIFY} channel that wakes subscribers. */
   public final String channel;
+  /** First key of the writers' lock ({@link #writerLock()}): "RCRT" in ASCII. */
+  private static final int WRITERS = 0x52435254;
+  /** Second key of the writers' lock: this schema's. */
+  private final int writerKey;
 
   /**
    * @throws IllegalArgumentException unless {@code schema} is a lower-case SQL identifier
@@ -38,15 +42,65 @@ public final class Tables {
     this.events = schema + ".breadcrumb_events";
     this.sequence = schema + ".write_seq";
     this.channel = "rcrt_events_" + schema;
+    this.writerKey = schema.hashCode() & 0x7fffffff;
+  }
+
+  /**
+   * A call that takes this schema's writers' lock: a transaction-scoped advisory lock, shared, that
+   * every transaction writing events or vectors of this schema takes before it has a transaction id
+   * (so before its first write). Writers never wait for one another on it; readers look it up in
+   * {@code pg_locks} to tell this store's writers from the rest of the server ({@link #horizon()}).
+   */
+  public String writerLock() {
+    return "pg_advisory_xact_lock_shared(" + WRITERS + ", " + writerKey + ")";
+  }
+
+  /**
+   * A {@code WITH} clause whose {@code horizon} row holds {@code tx}, the transaction id below which
+   * every event and vector row of this schema that will ever commit is visible to this statement,
+   * and {@code held}, whether a transaction in progress holds it below the statement's snapshot.
+   *
+   * <p>The horizon is the oldest transaction in the statement's snapshot that still runs and may
+   * write this schema (else the snapshot's {@code xmax}). A transaction of the snapshot counts
+   * unless one consistent read of {@code pg_locks} shows it running in a backend that does not hold
+   * {@link #writerLock()}: as writers take that lock before their transaction id, such a transaction
+   * never writes here. Transactions of other databases, schemas and applications, claims and
+   * readers therefore hold nothing back; one that ended meanwhile, a prepared transaction, or one
+   * whose lock entry is not yet visible counts, for this read only (fail safe: late, never lost).
+   */
+  public String horizon() {
+    return "WITH snap AS (SELECT pg_current_snapshot() AS s),"
+        + " locks AS MATERIALIZED (SELECT pid, locktype, transactionid, database, classid, objid, objsubid, mode, granted"
+        + " FROM pg_catalog.pg_locks),"
+        + " oldest AS (SELECT min(x::text::bigint) AS tx FROM snap, pg_snapshot_xip(snap.s) x WHERE NOT EXISTS ("
+        + "SELECT 1 FROM locks t WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted AND t.pid IS NOT NULL"
+        + " AND t.transactionid::text::bigint = (x::text::bigint & 4294967295)"
+        + " AND NOT EXISTS (SELECT 1 FROM locks w WHERE w.pid = t.pid AND w.locktype = 'advisory' AND w.granted"
+        + " AND w.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())"
+        + " AND w.classid = " + WRITERS + " AND w.objid = " + writerKey + " AND w.objsubid = 2))),"
+        + " horizon AS (SELECT coalesce(oldest.tx, pg_snapshot_xmax(snap.s)::text::bigint) AS tx, oldest.tx IS NOT NULL AS held"
+        + " FROM snap, oldest)";
+  }
+
+  /**
+   * Who runs the transaction whose id is {@code ?} (the horizon {@link #horizon()} reported held):
+   * pid, database, application name and client address, as far as this role may see them.
+   */
+  public String transactionHolder() {
+    return "SELECT t.pid, a.datname, a.application_name, a.client_addr::text FROM pg_catalog.pg_locks t"
+        + " LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = t.pid"
+        + " WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted"
+        + " AND t.transactionid::text::bigint = (?::bigint & 4294967295) LIMIT 1";
   }
 
   /**
    * Serialises the writes of one record (statement one of an update or delete): taken before the
    * transaction has an id, so a later write of the record always gets a larger transaction id, and
-   * the record's events are read in its commit order. Writes of other records do not wait.
+   * the record's events are read in its commit order. Writes of other records do not wait. Takes
+   * the {@link #writerLock()} too.
    */
   public String recordLock() {
-    return "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))";
+    return "SELECT pg_advisory_xact_lock(hashtextextended(?, 0)), " + writerLock();
   }
 
   /** The key {@link #recordLock()} takes for record {@code id}. */
@@ -61,7 +115,7 @@ public final class Tables {
   public String insert() {
     return "WITH ins AS (INSERT INTO " + breadcrumbs
         + " (id, version, schema_name, tags, context, record, expires_at, max_reads, idempotency_key)"
-        + " VALUES (?, 1, ?, ?, ?::jsonb, ?::json, ?, ?, ?) ON CONFLICT DO NOTHING"
+        + " SELECT ?, 1, ?, ?, ?::jsonb, ?::json, ?, ?, ? FROM (SELECT " + writerLock() + ") w ON CONFLICT DO NOTHING"
         + " RETURNING id, seq, version, record, expires_at, max_reads)"
         + recorded("ins", "CREATED");
   }
@@ -73,7 +127,9 @@ public final class Tables {
    * committed first makes the check fail.
    */
   public String insertFenced() {
-    return "WITH fence AS (SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity' FOR SHARE),"
+    return "WITH w AS (SELECT " + writerLock() + "),"
+        + " fence AS (SELECT 1 FROM " + schema + ".work_claims, w WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity'"
+        + " FOR SHARE OF work_claims),"
         + " ins AS (INSERT INTO " + breadcrumbs
         + " (id, version, schema_name, tags, context, record, expires_at, max_reads, idempotency_key)"
         + " SELECT ?, 1, ?, ?, ?::jsonb, ?::json, ?, ?, ? FROM fence ON CONFLICT DO NOTHING"
@@ -160,21 +216,23 @@ public final class Tables {
 
   /**
    * The position ({@code tx, seq}) of the newest event every reader may take now: written by a
-   * transaction older than the oldest still in progress, so no event before it can still appear.
+   * transaction below the {@link #horizon()}, so no event before it can still appear.
    */
   public String lastEvent() {
-    return "SELECT tx, seq FROM " + events + " WHERE tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+    return horizon() + " SELECT tx, seq FROM " + events + " WHERE tx < (SELECT tx FROM horizon)"
         + " ORDER BY tx DESC, seq DESC LIMIT 1";
   }
 
   /**
-   * Events after position {@code (?, ?)} that every reader may take now (below the oldest
-   * transaction in progress, as {@link #lastEvent()}), in log order, at most {@code ?}: one
+   * Events after position {@code (?, ?)} that every reader may take now (below the {@link
+   * #horizon()}), in log order, at most {@code ?}, after one row for the horizon itself: that row
+   * has a null {@code seq}, the horizon's {@code tx} and, as {@code type}, whether it is held. One
    * statement per wake-up.
    */
   public String eventsReady() {
-    return "SELECT tx, seq, type, record, expires_at FROM " + events
-        + " WHERE (tx, seq) > (?, ?) AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint ORDER BY tx, seq LIMIT ?";
+    return horizon() + " SELECT tx, NULL::bigint AS seq, held::text AS type, NULL::json AS record, NULL::timestamptz AS expires_at"
+        + " FROM horizon UNION ALL (SELECT tx, seq, type, record, expires_at FROM " + events
+        + " WHERE (tx, seq) > (?, ?) AND tx < (SELECT tx FROM horizon) ORDER BY tx, seq LIMIT ?)";
   }
 
   /** Events after position {@code (?, ?)} up to and including {@code (?, ?)}, in log order, at most {@code ?}. */

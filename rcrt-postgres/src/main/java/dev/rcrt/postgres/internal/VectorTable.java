@@ -23,7 +23,7 @@ public final class VectorTable {
    */
   public String upsert() {
     return "INSERT INTO " + vectors + " (id, version, model, schema_name, tags, vector)"
-        + " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM " + tables.breadcrumbs + " WHERE id = ? AND version = ?)"
+        + " SELECT ?, ?, ?, ?, ?, ? FROM (SELECT " + tables.writerLock() + ") w WHERE EXISTS (SELECT 1 FROM " + tables.breadcrumbs + " WHERE id = ? AND version = ?)"
         + " ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, model = EXCLUDED.model, schema_name = EXCLUDED.schema_name,"
         + " tags = EXCLUDED.tags, vector = EXCLUDED.vector, seq = nextval('" + sequence + "'), tx = pg_current_xact_id()::text::bigint"
         + " WHERE " + vectors + ".version < EXCLUDED.version OR " + vectors + ".model <> EXCLUDED.model"
@@ -32,19 +32,19 @@ public final class VectorTable {
 
   /**
    * Rows after position {@code (?, ?)} that every reader may take now (written by transactions
-   * older than the oldest in progress), whose version is the record's current one, in position
+   * below the {@link Tables#horizon()}), whose version is the record's current one, in position
    * order, at most {@code ?}: tx, seq, id, version, model, schema_name, tags, vector.
    */
   public String ready() {
-    return "SELECT v.tx, v.seq, v.id, v.version, v.model, v.schema_name, v.tags, v.vector FROM " + vectors + " v"
+    return tables.horizon() + " SELECT v.tx, v.seq, v.id, v.version, v.model, v.schema_name, v.tags, v.vector FROM " + vectors + " v"
         + " JOIN " + tables.breadcrumbs + " b ON b.id = v.id AND b.version = v.version"
-        + " WHERE (v.tx, v.seq) > (?, ?) AND v.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+        + " WHERE (v.tx, v.seq) > (?, ?) AND v.tx < (SELECT tx FROM horizon)"
         + " ORDER BY v.tx, v.seq LIMIT ?";
   }
 
-  /** The position every reader may have reached now: the newest row below the oldest transaction in progress, or none. */
+  /** The position every reader may have reached now: the newest row below the {@link Tables#horizon()}, or none. */
   public String last() {
-    return "SELECT tx, seq FROM " + vectors + " WHERE tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+    return tables.horizon() + " SELECT tx, seq FROM " + vectors + " WHERE tx < (SELECT tx FROM horizon)"
         + " ORDER BY tx DESC, seq DESC LIMIT 1";
   }
 

@@ -14,7 +14,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * Health of the SDK in this application: DOWN when the store does not answer a one-record search;
  * otherwise UP with the store's type, how many tools the runner trusts, and each trusted tool it
  * cannot run with why (a runtime missing from the class path, a record without an endpoint), so a
- * tool type whose runtime did not load shows here rather than at its first call. Failures are
+ * tool type whose runtime did not load shows here rather than at its first call, and how many Java
+ * tool calls were abandoned at their deadline while their code still runs ({@link
+ * ToolRunner#abandonedCalls()}: above zero, a tool spins). Failures are
  * described by their message only: no stack trace, no connection string.
  */
 final class RcrtHealthIndicator implements HealthIndicator {
@@ -44,6 +46,7 @@ final class RcrtHealthIndicator implements HealthIndicator {
         .withDetail("tools", tools.items().size())
         .withDetail("toolsThatCannotRun", cannotRun)
         .withDetail("recordsSkipped", tools.problems().size())
+        .withDetail("abandonedToolCalls", runner.abandonedCalls())
         .build();
   }
 }

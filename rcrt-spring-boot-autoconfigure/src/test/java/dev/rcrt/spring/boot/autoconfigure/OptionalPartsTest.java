@@ -79,7 +79,7 @@ class OptionalPartsTest {
           new java.io.ByteArrayInputStream(wasmTool.getBytes(java.nio.charset.StandardCharsets.UTF_8))).items().get(0));
       Health health = context.getBean("rcrtHealthIndicator", HealthIndicator.class).health();
       assertThat(health.getStatus()).isEqualTo(Status.UP);
-      assertThat(health.getDetails()).containsEntry("store", "InMemoryBreadcrumbStore");
+      assertThat(health.getDetails()).containsEntry("store", "InMemoryBreadcrumbStore").containsEntry("abandonedToolCalls", 0);
       assertThat((Integer) health.getDetails().get("tools")).isGreaterThanOrEqualTo(6);
       @SuppressWarnings("unchecked")
       Map<String, List<String>> cannotRun = (Map<String, List<String>>) health.getDetails().get("toolsThatCannotRun");
