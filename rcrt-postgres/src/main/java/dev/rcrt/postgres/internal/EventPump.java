@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * tx, seq}), up to the newest one no transaction still in progress can precede ({@link
  * Tables#lastEvent()}): one record's events in its commit order, and none skipped when transactions
  * commit out of order. Only transactions that can write this store's events hold reading back
- * ({@link Tables#horizon()}); one that holds it back for longer than the stall warning is named in
- * a WARN (pid, database, how long), once, and {@link #lag()} reports how long delivery has waited. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
+ * ({@link Tables#horizon(boolean)}, {@link DeliveryHorizon}); one that holds it back for longer than
+ * the stall warning is named in a WARN (pid, database, how long), once, and {@link #lag()} reports
+ * how long delivery has waited. A lost connection (a restart, {@code pg_terminate_backend}) is replaced
  * and reading resumes after the last delivered event: nothing is skipped, nothing is delivered
  * twice to one subscription. Each subscription starts after the last event committed when it
  * subscribed.
@@ -63,12 +64,8 @@ public final class EventPump {
   private volatile boolean closed;
   private @Nullable Position last;
   private long trimmedAt;
-  /** The transaction in progress that holds delivery back (-1: none), since when, and whether it was named; guarded by {@code reading}. */
-  private long heldBy = -1;
-  private boolean named;
-  /** {@link System#nanoTime()} when delivery started waiting for {@code heldBy}, or {@link #NOT_HELD}. */
-  private volatile long heldSince = NOT_HELD;
-  private static final long NOT_HELD = Long.MIN_VALUE;
+  /** Guarded by {@code reading}, but for its lag. */
+  private final DeliveryHorizon horizon = new DeliveryHorizon();
   private @Nullable Thread thread; // started by the first subscription
   private int shares; // guarded by SHARED
 
@@ -130,8 +127,7 @@ public final class EventPump {
    * read of the log; zero when none does or nothing subscribes. Thread-safe.
    */
   public Duration lag() {
-    long since = heldSince;
-    return since == NOT_HELD ? Duration.ZERO : Duration.ofNanos(Math.max(0, System.nanoTime() - since));
+    return horizon.lag();
   }
 
   /**
@@ -213,10 +209,12 @@ public final class EventPump {
       throws SQLException {
     Position from = after;
     int read;
+    boolean again;
     do {
       read = 0;
+      again = false;
       List<OrderedSubscription> woken = new ArrayList<>();
-      try (PreparedStatement q = c.prepareStatement(upTo == null ? tables.eventsReady() : tables.eventsAfter())) {
+      try (PreparedStatement q = c.prepareStatement(upTo == null ? tables.eventsReady(horizon.precise()) : tables.eventsAfter())) {
         int i = 1;
         q.setLong(i++, from.tx());
         q.setLong(i++, from.seq());
@@ -229,7 +227,7 @@ public final class EventPump {
           while (rs.next()) {
             long seq = rs.getLong(2);
             if (rs.wasNull()) { // the horizon row of eventsReady
-              horizon(rs.getLong(1), Boolean.parseBoolean(rs.getString(3)));
+              again = horizon.observe(rs.getLong(1), rs.getObject(6, Boolean.class), rs.getLong(7), rs.getLong(8), System.nanoTime());
               continue;
             }
             read++;
@@ -250,29 +248,17 @@ public final class EventPump {
         }
       }
       woken.forEach(OrderedSubscription::deliver);
-    } while (read == BATCH);
+    } while (read == BATCH || again);
     return from;
-  }
-
-  /** Notes what the last read's horizon was: held by transaction {@code tx}, or not held. Called holding {@code reading}. */
-  private void horizon(long tx, boolean held) {
-    if (!held) {
-      heldBy = -1;
-      heldSince = NOT_HELD;
-    } else if (tx != heldBy) {
-      heldBy = tx;
-      named = false;
-      heldSince = System.nanoTime();
-    }
   }
 
   /** Names, once, the transaction that has held delivery back for longer than the stall warning. Called holding {@code reading}. */
   private void nameStalledWriter(Connection c) throws SQLException {
-    Duration waited = lag();
-    if (heldBy < 0 || named || waited.compareTo(stallWarning) < 0) {
+    if (!horizon.nameOnce(stallWarning)) {
       return;
     }
-    named = true;
+    Duration waited = horizon.lag();
+    long heldBy = horizon.heldBy();
     String who = "no longer in pg_locks";
     try (PreparedStatement q = c.prepareStatement(tables.transactionHolder())) {
       q.setLong(1, heldBy);
@@ -294,7 +280,7 @@ public final class EventPump {
   }
 
   private Position lastEvent(Connection c) throws SQLException {
-    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(tables.lastEvent())) {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(tables.lastEvent(horizon.precise()))) {
       return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : Position.START;
     }
   }

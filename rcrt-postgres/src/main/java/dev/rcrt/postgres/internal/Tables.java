@@ -49,7 +49,7 @@ public final class Tables {
    * A call that takes this schema's writers' lock: a transaction-scoped advisory lock, shared, that
    * every transaction writing events or vectors of this schema takes before it has a transaction id
    * (so before its first write). Writers never wait for one another on it; readers look it up in
-   * {@code pg_locks} to tell this store's writers from the rest of the server ({@link #horizon()}).
+   * {@code pg_locks} to tell this store's writers from the rest of the server ({@link #horizon(boolean)}).
    */
   public String writerLock() {
     return "pg_advisory_xact_lock_shared(" + WRITERS + ", " + writerKey + ")";
@@ -57,33 +57,46 @@ public final class Tables {
 
   /**
    * A {@code WITH} clause whose {@code horizon} row holds {@code tx}, the transaction id below which
-   * every event and vector row of this schema that will ever commit is visible to this statement,
-   * and {@code held}, whether a transaction in progress holds it below the statement's snapshot.
+   * every event and vector row of this schema that will ever commit is visible to this statement;
+   * {@code xmin}, the oldest transaction in progress on the whole server ({@code xmax}, the next
+   * transaction id, when none is); and {@code held}, whether
+   * a transaction in progress that can write this schema holds {@code tx} back (null when not
+   * {@code precise}).
    *
-   * <p>The horizon is the oldest transaction in the statement's snapshot that still runs and may
-   * write this schema (else the snapshot's {@code xmax}). A transaction of the snapshot counts
-   * unless one consistent read of {@code pg_locks} shows it running in a backend that does not hold
-   * {@link #writerLock()}: as writers take that lock before their transaction id, such a transaction
-   * never writes here. Transactions of other databases, schemas and applications, claims and
-   * readers therefore hold nothing back; one that ended meanwhile, a prepared transaction, or one
-   * whose lock entry is not yet visible counts, for this read only (fail safe: late, never lost).
+   * <p>Not {@code precise}, the horizon is {@code xmin}: cheap, and right as long as transactions
+   * are short, but any transaction of the server (another database, an open {@code psql} session)
+   * holds it back. {@code precise}, it is the oldest transaction in the statement's snapshot that
+   * still runs and may write this schema (else the snapshot's {@code xmax}). A transaction of the
+   * snapshot counts unless one consistent read of {@code pg_locks} shows it running in a backend that
+   * does not hold {@link #writerLock()}: as writers take that lock before their transaction id, such
+   * a transaction never writes here. One that ended meanwhile, a prepared transaction, or one whose
+   * lock entry is not yet visible counts, for this read only (fail safe: late, never lost). Reading
+   * {@code pg_locks} costs about a millisecond on a server with a few hundred connections and holds
+   * the lock manager's partitions for that long, so readers ask for it only while {@code xmin}
+   * stays put.
    */
-  public String horizon() {
-    return "WITH snap AS (SELECT pg_current_snapshot() AS s),"
+  public String horizon(boolean precise) {
+    String snap = "WITH snap AS (SELECT pg_current_snapshot() AS s),";
+    if (!precise) {
+      return snap + " horizon AS (SELECT pg_snapshot_xmin(s)::text::bigint AS tx, NULL::boolean AS held,"
+          + " pg_snapshot_xmin(s)::text::bigint AS xmin, pg_snapshot_xmax(s)::text::bigint AS xmax FROM snap)";
+    }
+    return snap
         + " locks AS MATERIALIZED (SELECT pid, locktype, transactionid, database, classid, objid, objsubid, mode, granted"
-        + " FROM pg_catalog.pg_locks),"
-        + " oldest AS (SELECT min(x::text::bigint) AS tx FROM snap, pg_snapshot_xip(snap.s) x WHERE NOT EXISTS ("
-        + "SELECT 1 FROM locks t WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock' AND t.granted AND t.pid IS NOT NULL"
-        + " AND t.transactionid::text::bigint = (x::text::bigint & 4294967295)"
-        + " AND NOT EXISTS (SELECT 1 FROM locks w WHERE w.pid = t.pid AND w.locktype = 'advisory' AND w.granted"
-        + " AND w.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())"
-        + " AND w.classid = " + WRITERS + " AND w.objid = " + writerKey + " AND w.objsubid = 2))),"
-        + " horizon AS (SELECT coalesce(oldest.tx, pg_snapshot_xmax(snap.s)::text::bigint) AS tx, oldest.tx IS NOT NULL AS held"
-        + " FROM snap, oldest)";
+        + " FROM pg_catalog.pg_locks WHERE locktype IN ('transactionid', 'advisory') AND granted),"
+        + " writers AS (SELECT pid FROM locks WHERE locktype = 'advisory' AND pid IS NOT NULL"
+        + " AND database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())"
+        + " AND classid = " + WRITERS + " AND objid = " + writerKey + " AND objsubid = 2),"
+        + " others AS (SELECT transactionid::text::bigint AS xid FROM locks WHERE locktype = 'transactionid' AND mode = 'ExclusiveLock'"
+        + " AND pid IS NOT NULL AND pid NOT IN (SELECT pid FROM writers)),"
+        + " oldest AS (SELECT min(x::text::bigint) AS tx FROM snap, pg_snapshot_xip(snap.s) x"
+        + " WHERE (x::text::bigint & 4294967295) NOT IN (SELECT xid FROM others)),"
+        + " horizon AS (SELECT coalesce(oldest.tx, pg_snapshot_xmax(snap.s)::text::bigint) AS tx, oldest.tx IS NOT NULL AS held,"
+        + " pg_snapshot_xmin(snap.s)::text::bigint AS xmin, pg_snapshot_xmax(snap.s)::text::bigint AS xmax FROM snap, oldest)";
   }
 
   /**
-   * Who runs the transaction whose id is {@code ?} (the horizon {@link #horizon()} reported held):
+   * Who runs the transaction whose id is {@code ?} (the horizon {@link #horizon(boolean)} reported held):
    * pid, database, application name and client address, as far as this role may see them.
    */
   public String transactionHolder() {
@@ -216,22 +229,23 @@ public final class Tables {
 
   /**
    * The position ({@code tx, seq}) of the newest event every reader may take now: written by a
-   * transaction below the {@link #horizon()}, so no event before it can still appear.
+   * transaction below the {@link #horizon(boolean)}, so no event before it can still appear.
    */
-  public String lastEvent() {
-    return horizon() + " SELECT tx, seq FROM " + events + " WHERE tx < (SELECT tx FROM horizon)"
+  public String lastEvent(boolean precise) {
+    return horizon(precise) + " SELECT tx, seq FROM " + events + " WHERE tx < (SELECT tx FROM horizon)"
         + " ORDER BY tx DESC, seq DESC LIMIT 1";
   }
 
   /**
    * Events after position {@code (?, ?)} that every reader may take now (below the {@link
-   * #horizon()}), in log order, at most {@code ?}, after one row for the horizon itself: that row
-   * has a null {@code seq}, the horizon's {@code tx} and, as {@code type}, whether it is held. One
-   * statement per wake-up.
+   * #horizon(boolean)}), in log order, at most {@code ?}: {@code tx, seq, type, record, expires_at},
+   * and one more row for the horizon itself, with a null {@code seq}, its {@code tx}, {@code held},
+   * {@code xmin} and {@code xmax} (null in the event rows). One statement per wake-up.
    */
-  public String eventsReady() {
-    return horizon() + " SELECT tx, NULL::bigint AS seq, held::text AS type, NULL::json AS record, NULL::timestamptz AS expires_at"
-        + " FROM horizon UNION ALL (SELECT tx, seq, type, record, expires_at FROM " + events
+  public String eventsReady(boolean precise) {
+    return horizon(precise) + " SELECT tx, NULL::bigint AS seq, NULL::text AS type, NULL::json AS record,"
+        + " NULL::timestamptz AS expires_at, held, xmin, xmax FROM horizon"
+        + " UNION ALL (SELECT tx, seq, type, record, expires_at, NULL::boolean, NULL::bigint, NULL::bigint FROM " + events
         + " WHERE (tx, seq) > (?, ?) AND tx < (SELECT tx FROM horizon) ORDER BY tx, seq LIMIT ?)";
   }
 

@@ -32,19 +32,19 @@ public final class VectorTable {
 
   /**
    * Rows after position {@code (?, ?)} that every reader may take now (written by transactions
-   * below the {@link Tables#horizon()}), whose version is the record's current one, in position
+   * below the {@link Tables#horizon(boolean) precise horizon}), whose version is the record's current one, in position
    * order, at most {@code ?}: tx, seq, id, version, model, schema_name, tags, vector.
    */
   public String ready() {
-    return tables.horizon() + " SELECT v.tx, v.seq, v.id, v.version, v.model, v.schema_name, v.tags, v.vector FROM " + vectors + " v"
+    return tables.horizon(true) + " SELECT v.tx, v.seq, v.id, v.version, v.model, v.schema_name, v.tags, v.vector FROM " + vectors + " v"
         + " JOIN " + tables.breadcrumbs + " b ON b.id = v.id AND b.version = v.version"
         + " WHERE (v.tx, v.seq) > (?, ?) AND v.tx < (SELECT tx FROM horizon)"
         + " ORDER BY v.tx, v.seq LIMIT ?";
   }
 
-  /** The position every reader may have reached now: the newest row below the {@link Tables#horizon()}, or none. */
+  /** The position every reader may have reached now: the newest row below the {@link Tables#horizon(boolean) precise horizon}, or none. */
   public String last() {
-    return tables.horizon() + " SELECT tx, seq FROM " + vectors + " WHERE tx < (SELECT tx FROM horizon)"
+    return tables.horizon(true) + " SELECT tx, seq FROM " + vectors + " WHERE tx < (SELECT tx FROM horizon)"
         + " ORDER BY tx DESC, seq DESC LIMIT 1";
   }
 
