@@ -307,7 +307,11 @@ public final class A2aServer implements AutoCloseable {
       return this;
     }
 
-    /** The URL clients reach the server at, for the cards (behind a proxy); default {@code http://HOST:PORT}. */
+    /**
+     * The URL clients reach the server at, for the cards (behind a proxy); default {@code
+     * http://HOST:PORT}, with this machine's host name for a server on every interface ({@code
+     * 0.0.0.0}, {@code ::}), which no client could reach at that address.
+     */
     public Builder publicUrl(URI url) {
       String text = url.toString();
       this.publicUrl = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);

@@ -287,11 +287,23 @@ class A2aServerTest {
   void foreignHostsAndOriginsAreRefused() throws Exception {
     assertThat(post("{}", "Origin", "https://evil.example").statusCode()).isEqualTo(403);
     // the JDK client will not send a Host header of our choosing: a raw request does
+    assertThat(statusWithHost("attacker.example")).isEqualTo("HTTP/1.1 403");
+    // lookalikes of an allowed name: a user part, a host after it, spaces or junk inside, a port that is not digits
+    for (String lookalike : new String[] {"localhost:80@evil.com", "localhost@evil.com", "evil.com#localhost", "local host",
+        "localhost:8o", "localhost:80:80", "[::1]x", "localhost/evil"}) {
+      assertThat(statusWithHost(lookalike)).as(lookalike).isEqualTo("HTTP/1.1 403");
+    }
+    // optional whitespace around the value is not part of it (RFC 9110 section 5.5): the same name
+    assertThat(statusWithHost("  localhost:" + endpoint().getPort())).isNotEqualTo("HTTP/1.1 403");
+    assertThat(statusWithHost("LOCALHOST")).isNotEqualTo("HTTP/1.1 403");
+  }
+
+  /** The status line's start for a raw request with {@code Host: <host>}. */
+  private String statusWithHost(String host) throws Exception {
     try (java.net.Socket s = new java.net.Socket(endpoint().getHost(), endpoint().getPort())) {
-      s.getOutputStream().write(("POST /a2a/default-chat-assistant HTTP/1.1\r\nHost: attacker.example\r\nContent-Length: 2\r\n\r\n{}")
+      s.getOutputStream().write(("POST /a2a/default-chat-assistant HTTP/1.1\r\nHost: " + host + "\r\nContent-Length: 2\r\n\r\n{}")
           .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      String head = new String(s.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII);
-      assertThat(head).isEqualTo("HTTP/1.1 403");
+      return new String(s.getInputStream().readNBytes(12), java.nio.charset.StandardCharsets.US_ASCII);
     }
   }
 
@@ -309,9 +321,19 @@ class A2aServerTest {
     A2aClient withToken = A2aClient.of(Map.of("Authorization", "Bearer s3cret-token"), Duration.ofSeconds(30));
     Task task = (Task) withToken.send(endpoint(), A2aClient.message("What is 17 * 23?", null, null, Map.of()), true);
     assertThat(answer(task)).contains("391");
+    // the scheme is case-insensitive (RFC 9110 section 11.1); the token is not
+    assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"x\"}}", "Authorization", "bearer s3cret-token")
+        .statusCode()).isEqualTo(200);
+    assertThat(post("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/get\",\"params\":{\"id\":\"x\"}}", "Authorization", "Bearer S3CRET-TOKEN")
+        .statusCode()).isEqualTo(401);
 
     assertThatThrownBy(() -> A2aServer.builder(fixture.model(), fixture.runner).http("0.0.0.0", 0).start())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bearer token");
+    // on every interface, the cards name this machine, not 0.0.0.0, which no client can reach
+    try (A2aServer everywhere = A2aServer.builder(fixture.model(), fixture.runner).http("0.0.0.0", 0).bearerToken("t").start()) {
+      URI named = everywhere.cardUri("default-chat-assistant");
+      assertThat(named.getHost()).isNotEqualTo("0.0.0.0").isEqualTo(java.net.InetAddress.getLocalHost().getCanonicalHostName());
+    }
   }
 
   @Test

@@ -97,7 +97,19 @@ public final class A2aEndpoint implements AutoCloseable {
     server.createContext("/", this::handle);
     server.start();
     String shown = host.contains(":") ? "[" + host + "]" : host;
+    if (publicUrl == null && server.getAddress().getAddress().isAnyLocalAddress()) {
+      shown = machineName(); // 0.0.0.0 or :: is where the server listens, not an address a client can use
+    }
     this.base = publicUrl != null ? publicUrl : URI.create("http://" + shown + ":" + server.getAddress().getPort());
+  }
+
+  /** This machine's host name, for the cards of a server on every interface without a public URL. */
+  private static String machineName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getCanonicalHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "localhost";
+    }
   }
 
   /** Where clients reach the server, such as {@code http://127.0.0.1:8809}. */

@@ -9,6 +9,8 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,7 +40,8 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
   /** Why the request's Host or Origin is refused (403), or null when it passes. */
   @Nullable String refusal(HttpExchange exchange) {
     String host = exchange.getRequestHeaders().getFirst("Host");
-    if (!allowedHosts.isEmpty() && (host == null || !allowedHosts.contains(hostName(host)))) {
+    String name = host == null ? null : hostName(host);
+    if (!allowedHosts.isEmpty() && (name == null || !allowedHosts.contains(name))) {
       return "Host '" + (host == null ? "" : host) + "' is not one this server answers to";
     }
     String origin = exchange.getRequestHeaders().getFirst("Origin");
@@ -48,25 +51,38 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
     return null;
   }
 
-  /** Whether the request carries the bearer token (always, when there is none). */
+  /**
+   * Whether the request carries the bearer token (always, when there is none): {@code
+   * Authorization: Bearer <token>}, the scheme in any case (RFC 9110 section 11.1), the token
+   * compared in constant time.
+   */
   boolean authorized(HttpExchange exchange) {
     if (bearerToken == null) {
       return true;
     }
     String given = exchange.getRequestHeaders().getFirst("Authorization");
-    byte[] expected = ("Bearer " + bearerToken).getBytes(StandardCharsets.UTF_8);
-    return given != null && MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8));
+    if (given == null || given.length() < 7 || !given.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return false;
+    }
+    return MessageDigest.isEqual(bearerToken.getBytes(StandardCharsets.UTF_8), given.substring(7).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The host name of a {@code Host} header: without the port, an IPv6 literal without brackets, lower case. */
-  static String hostName(String hostHeader) {
-    String h = hostHeader.strip().toLowerCase(Locale.ROOT);
-    if (h.startsWith("[")) {
-      int end = h.indexOf(']');
-      return end < 0 ? h : h.substring(1, end);
+  /** A {@code Host} value (RFC 9110 section 7.2): a DNS name, IPv4 address or bracketed IPv6 literal, then an optional port. */
+  private static final Pattern HOST = Pattern.compile("(\\[[0-9a-f:.]+]|[a-z0-9._~-]+)(:[0-9]{0,5})?");
+
+  /**
+   * The host name of a {@code Host} header: without the port, an IPv6 literal without brackets, lower
+   * case; null for anything else ({@code localhost:80@evil.example}, a user part, spaces or other
+   * characters inside, a port that is not digits), which no allowed host matches. Optional
+   * whitespace around the value is not part of it (RFC 9110 section 5.5).
+   */
+  static @Nullable String hostName(String hostHeader) {
+    Matcher m = HOST.matcher(hostHeader.strip().toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      return null;
     }
-    int colon = h.lastIndexOf(':');
-    return colon >= 0 && h.indexOf(':') == colon ? h.substring(0, colon) : h;
+    String name = m.group(1);
+    return name.startsWith("[") ? name.substring(1, name.length() - 1) : name;
   }
 
   /** The most bytes of a refused body read and thrown away after the answer: 8 MiB. */
