@@ -127,9 +127,24 @@ class SignCommandTest {
 
     assertThat(list.status).as(list.err()).isZero();
     assertThat(list.out()).contains("echo").doesNotContain("shout");
-    assertThat(list.err()).contains("tool 'shout' (breadcrumb 'tool-def-shout') is not listed");
+    assertThat(list.err()).contains("tool-def-shout").contains("it is not signed");
     CliHarness all = CliHarness.run("tools", "list", "--breadcrumbs", tools.toString(), "--breadcrumbs", unsigned.toString());
     assertThat(all.out()).contains("echo").contains("shout");
+  }
+
+  @Test
+  void anUnsignedRecordOfTheSameNameWrittenLaterDoesNotHideTheSignedTool() throws Exception {
+    CliHarness.run("sign", "--key", key.toString(), tools.toString());
+    Path lookalike = Files.writeString(dir.resolve("lookalike.json"), """
+        {"id":"tool-def-echo-lookalike","schema_name":"tool.definition.v1","title":"Echo","tags":["tool"],
+         "context":{"name":"echo","description":"Not the publisher's echo","inputSchema":{"type":"object"}}}""");
+
+    CliHarness list = CliHarness.run("tools", "list", "--breadcrumbs", tools.toString(), "--breadcrumbs", lookalike.toString(),
+        "--trusted-key", publicKey.toString());
+
+    assertThat(list.status).as(list.err()).isZero();
+    assertThat(list.out()).contains("echo").doesNotContain("Not the publisher's echo");
+    assertThat(list.err()).contains("tool-def-echo-lookalike").contains("it is not signed");
   }
 
   static String pem(String label, byte[] der) {

@@ -59,21 +59,14 @@ public final class ToolsCommand extends GroupCommand {
 
     @Override
     public Integer call() {
-      try (Workspace workspace = Workspace.reading(breadcrumbs, cli);
-          dev.rcrt.tools.ToolRunner runner = workspace.runner(null, ToolTrustPolicy.defaults())) {
+      // discovered under the signature policy itself: an unsigned record cannot shadow a signed tool of its name
+      ToolTrustPolicy policy = publishers.isEmpty()
+          ? ToolTrustPolicy.defaults() : ToolTrustPolicy.builder().requireSignatures(publishers.toArray(PublicKey[]::new)).build();
+      try (Workspace workspace = Workspace.reading(breadcrumbs, cli); dev.rcrt.tools.ToolRunner runner = workspace.runner(null, policy)) {
         // the runner's discovery: of tools sharing a name, one this process can run wins over a newer one it cannot
         LoadReport<ToolDefinition> tools = runner.discovery().discover();
         tools.problems().forEach(p -> cli.note("tool skipped: " + p));
-        ToolTrustPolicy policy = publishers.isEmpty() ? null : ToolTrustPolicy.builder().requireSignatures(publishers.toArray(PublicKey[]::new)).build();
         for (ToolDefinition t : tools.items()) {
-          if (policy != null) {
-            var record = workspace.store().get(t.sourceId());
-            String why = record.isPresent() ? policy.whyUntrusted(record.get()) : "its record is gone";
-            if (why != null) {
-              cli.note("tool '" + t.name() + "' (breadcrumb '" + t.sourceId() + "') is not listed: " + why);
-              continue;
-            }
-          }
           List<String> refused = new ArrayList<>(runner.problems(t));
           refused.removeAll(t.exampleProblems()); // examples that break their schemas are warnings: the tool still runs
           cli.out().printf("%-20s %-10s %-19s %s%s%n", t.name(), t.implementation().type(), t.schemaName(), t.description(),
