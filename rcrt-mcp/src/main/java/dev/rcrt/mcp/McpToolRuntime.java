@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,6 +48,7 @@ public final class McpToolRuntime implements ToolRuntime {
    */
   private final Map<McpServerAddress, Started> sessions = new ConcurrentHashMap<>();
   private final Set<String> inheritedEnvironment;
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** A server being started or running, for the secret values it was started with. */
   private record Started(McpServerAddress resolved, CompletableFuture<McpClientSession> session) {}
@@ -112,7 +112,7 @@ public final class McpToolRuntime implements ToolRuntime {
     String tool = spec.get("tool").asText();
     return (input, call) -> {
       McpServerAddress resolved = address.resolved(v -> v.startsWith("secret:") ? call.secret(v) : v);
-      McpClientSession session = session(address, resolved);
+      McpClientSession session = session(address, resolved, call.remaining());
       McpSchema.CallToolResult result;
       try {
         result = session.call(tool, RcrtJson.convert(input, MAP));
@@ -132,18 +132,29 @@ public final class McpToolRuntime implements ToolRuntime {
 
   /**
    * The session for {@code address}, started on first use. Servers start in parallel, each once: a
-   * caller waits only for the server it needs. When the secrets resolve to other values than the
-   * running server got, that server is stopped and one with the new values started.
+   * caller waits only for the server it needs, and at most {@code within} (its call's remaining
+   * time; a start takes at most {@link #START} too), interruptibly. When the secrets resolve to
+   * other values than the running server got, that server is stopped and one with the new values
+   * started. After {@link #close()}, nothing starts.
    */
-  private McpClientSession session(McpServerAddress address, McpServerAddress resolved) {
+  private McpClientSession session(McpServerAddress address, McpServerAddress resolved, Duration within) {
     while (true) {
+      if (closed.get()) {
+        throw new ToolException(ToolErrorCode.TOOL_FAILED, "the MCP runtime is closed (its runner was closed): " + address + " is not started");
+      }
       Started current = sessions.get(address);
       if (current != null && current.resolved().equals(resolved)) {
         try {
-          return current.session().join();
-        } catch (CompletionException e) {
+          return current.session().get(Math.max(0, within.toNanos()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
           sessions.remove(address, current);
           throw e.getCause() instanceof ToolException t ? t : new ToolException(ToolErrorCode.TOOL_FAILED, String.valueOf(e.getCause()));
+        } catch (java.util.concurrent.TimeoutException e) {
+          throw new ToolException(ToolErrorCode.TOOL_TIMEOUT,
+              "MCP server " + address + " was still starting when the call's time ran out (" + within.toMillis() + " ms)");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "interrupted while waiting for MCP server " + address + " to start");
         }
       }
       Started mine = new Started(resolved, new CompletableFuture<>());
@@ -155,8 +166,15 @@ public final class McpToolRuntime implements ToolRuntime {
         current.session().thenAccept(McpClientSession::close); // the values it was started with are stale
       }
       try {
-        McpClientSession started = McpClientSession.connect(resolved, START, inheritedEnvironment, tools -> {});
+        Duration timeout = within.compareTo(START) < 0 ? within : START;
+        McpClientSession started = McpClientSession.connect(resolved, timeout.isNegative() || timeout.isZero() ? Duration.ofMillis(1) : timeout,
+            inheritedEnvironment, tools -> {});
         mine.session().complete(started);
+        if (closed.get()) { // closed while it started: nobody else would stop it
+          started.close();
+          sessions.remove(address, mine);
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "the MCP runtime was closed while " + address + " started; it is stopped");
+        }
         return started;
       } catch (McpException e) {
         ToolException failure = new ToolException(ToolErrorCode.TOOL_FAILED, e.getMessage());
@@ -199,9 +217,10 @@ public final class McpToolRuntime implements ToolRuntime {
     return out.toString();
   }
 
-  /** Stops every server this runtime started and ends every session. */
+  /** Stops every server this runtime started and ends every session; later calls start nothing. Idempotent. */
   @Override
   public void close() {
+    closed.set(true);
     sessions.values().forEach(s -> s.session().thenAccept(McpClientSession::close));
     sessions.clear();
   }
