@@ -94,6 +94,20 @@ class SampleJarIT {
     assertThat(offered).contains("parcelRate").anyMatch(n -> n.startsWith("shipping"));
     assertThat(modelRequests.get(0).path("model").asText()).isEqualTo("gpt-4o-mini"); // application.properties
 
+    // bad questions are refused before the agent sees them, without a stack trace
+    for (String bad : new String[] {"{\"message\":\"hi\"}", "{\"session\":\"s1\"}", "{\"session\":\"../x\",\"message\":\"hi\"}"}) {
+      HttpResponse<String> refused = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ask"))
+          .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(bad)).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).as(bad + " -> " + refused.body()).isEqualTo(400);
+      assertThat(refused.body()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+    HttpResponse<String> huge = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ask"))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"session\":\"s2\",\"message\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(huge.statusCode()).isEqualTo(413);
+    assertThat(modelRequests).as("the model was asked about none of them").hasSize(3);
+
     Map<String, Integer> trail = new HashMap<>();
     try (Connection c = TestPostgres.dataSource().getConnection();
         ResultSet rows = c.createStatement().executeQuery(
