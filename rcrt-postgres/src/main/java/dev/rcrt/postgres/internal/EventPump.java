@@ -275,8 +275,9 @@ public final class EventPump {
         tables.schema, String.format(java.util.Locale.ROOT, "%.1f", waited.toMillis() / 1000.0), heldBy, who);
   }
 
+  /** A value another session chose (its application name), on one line of the log. */
   private static String quoted(@Nullable String s) {
-    return s == null ? "not visible to this role" : "'" + s + "'";
+    return s == null ? "not visible to this role" : "'" + s.replaceAll("\\p{Cntrl}", "?") + "'";
   }
 
   private Position lastEvent(Connection c) throws SQLException {
