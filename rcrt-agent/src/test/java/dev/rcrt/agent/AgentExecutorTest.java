@@ -196,7 +196,8 @@ class AgentExecutorTest {
     AgentExecutor executor = executor(llm);
     executor.answer(ask("s1", "one"));
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "Weather")
-        .context(RcrtJson.parse("{\"name\":\"weather\",\"description\":\"Current weather\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}}")).build());
+        .context(RcrtJson.parse("{\"name\":\"weather\",\"description\":\"Current weather\",\"implementation\":{\"type\":\"http\",\"endpoint\":\"https://weather.example/now\"},"
+            + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}}")).build());
     executor.answer(ask("s1", "two"));
 
     assertThat(functionNames(llm.requests().get(0))).doesNotContain("weather");

@@ -197,14 +197,18 @@ class ProductionLoopTest {
 
   // ------------------------------------------------------------------ budget and categories
 
+  /** An implementation this runner serves (an HTTP tool), so that the agent is offered the tool; the tests here never call it. */
+  private static final String HTTP = "\"implementation\":{\"type\":\"http\",\"endpoint\":\"https://tools.example/call\"}";
+
   @Test
   void toolsBeyondTheTokenBudgetAreRankedByRelevanceToTheMessage() {
     for (int i = 0; i < 200; i++) {
       store.create(BreadcrumbCreate.builder("tool.definition.v1", "t" + i).context(RcrtJson.parse(
-          "{\"name\":\"filler-" + i + "\",\"description\":\"Look up inventory record number " + i + " in the warehouse\",\"category\":\"stock\"}")).build());
+          "{\"name\":\"filler-" + i + "\",\"description\":\"Look up inventory record number " + i + " in the warehouse\",\"category\":\"stock\","
+              + HTTP + "}")).build());
     }
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "weather").context(RcrtJson.parse(
-        "{\"name\":\"weather\",\"description\":\"Current weather and temperature for a city\",\"category\":\"weather\","
+        "{\"name\":\"weather\",\"description\":\"Current weather and temperature for a city\",\"category\":\"weather\"," + HTTP + ","
             + "\"inputSchema\":{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}}")).build());
     agent = agentFrom("{\"agent_id\":\"budgeted\",\"model\":\"gpt-4o-mini\",\"system_prompt\":\"p\",\"tool_budget_tokens\":400}");
     ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.text("ok"));

@@ -122,4 +122,27 @@ class RcrtAgentChatTest {
     assertThat(asked.get("temperature").asDouble()).isEqualTo(0.7);
     assertThat(asked.path("max_tokens").asInt(asked.path("max_completion_tokens").asInt())).isEqualTo(500);
   }
+
+  @Test
+  void rcrtsPageAgentsWithTheirOwnResponseFormatValidateAndAnswer() throws Exception {
+    // RCRT's examples/agents (lightforge 39a17a9): response_format is RCRT's {schema_name, auto_send, format, include_*}, not OpenAI's
+    for (String agent : new String[] {"page-assistant", "page-summarizer"}) {
+      Path file = AGENT.resolve(agent + "-agent.json");
+      CliHarness validate = CliHarness.run("validate", file.toString());
+      assertThat(validate.status).as(validate.out() + validate.err()).isZero();
+      assertThat(validate.out()).doesNotContain("responseFormat");
+
+      model.resetAll();
+      model.stubFor(post(urlEqualTo("/v1/chat/completions"))
+          .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(completion("**Main Topic**: otters."))));
+      CliHarness chat = CliHarness.run(Map.of("RCRT_API_KEY", "sk-page"), "", "chat", "--agent", agent, "--breadcrumbs", file.toString(),
+          "--base-url", model.baseUrl() + "/v1", "What is on this page?");
+
+      assertThat(chat.status).as(chat.err()).isZero();
+      assertThat(chat.out()).contains("Main Topic");
+      JsonNode asked = RcrtJson.parse(model.findAll(postRequestedFor(urlEqualTo("/v1/chat/completions"))).get(0).getBodyAsString());
+      assertThat(asked.has("response_format")).as("RCRT's response_format describes the answer record; the model is not asked for it").isFalse();
+      assertThat(asked.get("model").asText()).startsWith("openrouter/");
+    }
+  }
 }

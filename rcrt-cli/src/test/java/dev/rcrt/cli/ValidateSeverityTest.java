@@ -117,4 +117,37 @@ class ValidateSeverityTest {
     assertThat(validate.status).isEqualTo(1);
     assertThat(validate.out()).contains("error: ").contains("implementation type 'wasm', which this runner cannot run");
   }
+
+  @Test
+  void rcrtVisualBuilderToolsThatCannotRunHereAreFlaggedNotOfferedAndDisplaceNothing() throws Exception {
+    // shaped as rcrt-visual-builder/packages/tools/src/*/definition.json: builtin tools of RCRT's Node.js tools-runner
+    Path file = copy.resolve("visual-builder.json");
+    Files.writeString(file, """
+        [{"schema_name":"tool.v1","title":"Workflow Executor","tags":["tool","tool:workflow","workspace:tools"],
+          "context":{"name":"workflow","description":"Run tools in sequence.","implementation":{"type":"builtin","runtime":"nodejs",
+            "module":"@rcrt-builder/tools","export":"builtinTools.workflow","instantiate":false},
+            "definition":{"inputSchema":{"type":"object"}}}},
+         {"schema_name":"tool.v1","title":"Random Number Generator","tags":["tool","tool:random","workspace:tools"],
+          "context":{"name":"random","description":"Generate random numbers.","implementation":{"type":"builtin","runtime":"nodejs",
+            "module":"@rcrt-builder/tools","export":"builtinTools.random","instantiate":false},
+            "definition":{"inputSchema":{"type":"object","properties":{"min":{"type":"number"},"max":{"type":"number"}}},
+              "outputSchema":{"type":"object","properties":{"picked":{"type":"any"}}}}}}]""");
+
+    CliHarness validate = CliHarness.run("validate", file.toString());
+    assertThat(validate.status).isEqualTo(1);
+    assertThat(validate.out()).contains("no handler named 'workflow' is registered with this runner")
+        .contains("module '@rcrt-builder/tools' is code of another runtime (RCRT's Node.js tools-runner)")
+        .contains("tool 'random' output_schema: not a valid JSON Schema");
+
+    CliHarness listed = CliHarness.run("tools", "list", "--breadcrumbs", file.toString());
+    assertThat(listed.out().lines()).anyMatch(l -> l.startsWith("workflow ") && l.contains("[cannot run here: tool 'workflow' is builtin"))
+        .anyMatch(l -> l.startsWith("random ") && !l.contains("cannot run"));
+    CliHarness random = CliHarness.run("tool", "call", "random", "{\"min\":1,\"max\":1}", "--breadcrumbs", file.toString());
+    assertThat(random.status).as("the working builtin random still answers: " + random.err()).isZero();
+
+    CliHarness prompt = CliHarness.run("tools", "prompt", "--breadcrumbs", file.toString(), "hello");
+    assertThat(prompt.status).as(prompt.err()).isZero();
+    assertThat(prompt.out()).as("the model is not offered a tool every call of which fails").doesNotContain("\"workflow\"")
+        .contains("\"random\"");
+  }
 }

@@ -109,7 +109,10 @@ public record ChatOptions(
   /**
    * Reads the settings an RCRT agent definition's context may carry: {@code temperature}, {@code
    * max_tokens}, {@code tool_choice}, {@code response_format}, {@code parallel_tool_calls}, {@code
-   * seed}, {@code stop} (a string or an array of strings). Absent fields stay null.
+   * seed}, {@code stop} (a string or an array of strings). Absent fields stay null. A {@code
+   * response_format} object without {@code type} is RCRT's own (its example agents'): {@code
+   * {schema_name, format, auto_send, include_sources…}} describes the answer record RCRT writes,
+   * not the model's output, and is not sent to the model.
    *
    * @param where names the record in messages, e.g. {@code "agent definition 'a'"}
    * @throws ValidationException naming the field when one has the wrong type or range
@@ -144,7 +147,11 @@ public record ChatOptions(
       }
       b.stop(strings(context.get("stop")));
       b.toolChoice(nonNull(context.get("tool_choice")));
-      b.responseFormat(nonNull(context.get("response_format")));
+      JsonNode format = nonNull(context.get("response_format"));
+      if (format != null && format.isObject() && !format.has("type")) {
+        format = null; // RCRT's own response_format ({schema_name, format, auto_send, include_*}) describes the answer record, not the model's output
+      }
+      b.responseFormat(format);
       return b.build();
     } catch (IllegalArgumentException e) {
       throw new ValidationException(where + " context: " + e.getMessage());

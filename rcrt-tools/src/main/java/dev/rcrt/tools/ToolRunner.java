@@ -127,8 +127,7 @@ public final class ToolRunner implements AutoCloseable {
     runtimes.forEach((type, r) -> byType.put(type, new RuntimeLoader(r, b.store, b.defaultTimeout, b.policy, network)));
     this.loader = new ToolLoader(byType, this::watchCode);
     this.javaThreads = new JavaToolThreads(b.time);
-    Set<String> served = Set.copyOf(byType.keySet());
-    this.discovery = new ToolDiscovery(b.store, b.policy, tool -> served.contains(tool.implementation().type()));
+    this.discovery = new ToolDiscovery(b.store, b.policy, this::runsAsDefined);
     this.chain =
         new ExecutionChain(
             new ExecutionChain.Settings(
@@ -161,12 +160,34 @@ public final class ToolRunner implements AutoCloseable {
   /**
    * What a call to {@code definition} would be refused for in the definition itself, found without
    * loading or running it: schema and example problems, an implementation type this runner cannot
-   * run, and the implementation's own errors (an HTTP tool without an endpoint, a container tool
-   * without an image). What depends on the moment (trust, approval, an image not pulled, a handler
-   * not registered) shows only when the tool is called. Empty when nothing is wrong.
+   * run, a builtin tool whose handler is not registered, and the implementation's own errors (an
+   * HTTP tool without an endpoint, a container tool without an image). What depends on the moment
+   * (trust, approval, an image not pulled) shows only when the tool is called. Empty when nothing
+   * is wrong.
    */
   public List<String> problems(ToolDefinition definition) {
     return loader.problems(definition);
+  }
+
+  /**
+   * Whether this runner can run {@code definition}, as far as a cheap look tells: a runtime serves
+   * its implementation type, and a builtin tool's handler is registered. Agents are offered only
+   * such tools; {@link #problems} says more, at more cost. Thread-safe.
+   */
+  public boolean serves(ToolDefinition definition) {
+    return loader.serves(definition);
+  }
+
+  /**
+   * Discovery's test among tools of one name: this runner serves it and its schemas compile (broken
+   * examples only warn). Called only when names collide, so compiling the schemas there is rare.
+   */
+  private boolean runsAsDefined(ToolDefinition definition) {
+    if (!loader.serves(definition)) {
+      return false;
+    }
+    List<String> examples = definition.exampleProblems();
+    return definition.problems().stream().allMatch(examples::contains);
   }
 
   /** The time this runner measures deadlines on ({@link Builder#timeSource}). */

@@ -70,6 +70,7 @@ final class Offers {
     LoadReport<ToolDefinition> discovered = runner.discovery().discover();
     discovered.problems().forEach(p -> LOG.warn("tool breadcrumb skipped: {}", p));
     List<ToolDefinition> tools = new ArrayList<>(agent.toolsInCategories(discovered.items()));
+    tools.removeIf(t -> !runner.serves(t)); // a tool this runner cannot run is not offered: every call of it would fail
     Offer.Protocol protocol = Offer.Protocol.of(agent);
     boolean text = protocol != Offer.Protocol.NATIVE;
     JsonNode limit = agent.context().path("tool_budget_tokens");

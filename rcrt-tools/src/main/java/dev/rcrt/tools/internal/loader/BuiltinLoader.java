@@ -7,6 +7,7 @@ import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.internal.CallScope;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -23,16 +24,33 @@ public final class BuiltinLoader implements ImplementationLoader {
 
   @Override
   public Invoker load(ToolDefinition definition) {
-    String export = definition.implementation().text("export", definition.name());
-    String key = export.startsWith("builtinTools.") ? export.substring("builtinTools.".length()) : export;
-    ToolHandler handler = handlers.get(key);
+    ToolHandler handler = handlers.get(key(definition));
     if (handler == null) {
-      throw new ToolException(
-          ToolErrorCode.TOOL_UNSUPPORTED,
-          "tool '" + definition.name() + "' is builtin, but no handler named '" + key
-              + "' is registered with this runner; registered: " + new TreeSet<>(handlers.keySet()));
+      throw new ToolException(ToolErrorCode.TOOL_UNSUPPORTED, missing(definition));
     }
     return handlerInvoker(handler);
+  }
+
+  @Override
+  public List<String> problems(ToolDefinition definition) {
+    return serves(definition) ? List.of() : List.of(missing(definition));
+  }
+
+  @Override
+  public boolean serves(ToolDefinition definition) {
+    return handlers.containsKey(key(definition));
+  }
+
+  private static String key(ToolDefinition definition) {
+    String export = definition.implementation().text("export", definition.name());
+    return export.startsWith("builtinTools.") ? export.substring("builtinTools.".length()) : export;
+  }
+
+  private String missing(ToolDefinition definition) {
+    String module = definition.implementation().text("module", "");
+    return "tool '" + definition.name() + "' is builtin, but no handler named '" + key(definition) + "' is registered with this runner;"
+        + " registered: " + new TreeSet<>(handlers.keySet())
+        + (module.isEmpty() ? "" : "; module '" + module + "' is code of another runtime (RCRT's Node.js tools-runner), which this SDK does not load");
   }
 
   /** Calls a Java handler. */

@@ -242,6 +242,15 @@ public final class ToolLoader implements AutoCloseable {
     return found;
   }
 
+  /**
+   * Whether this runner can run {@code definition} as far as a cheap look tells: a loader serves its
+   * implementation type and has what it names ({@link ImplementationLoader#serves}). No parsing.
+   */
+  public boolean serves(ToolDefinition definition) {
+    ImplementationLoader loader = byType.get(definition.implementation().type());
+    return loader != null && loader.serves(definition);
+  }
+
   /** The artifacts that bring the runtimes {@code rcrt-tools} leaves out, by implementation type. */
   private static final Map<String, String> ARTIFACTS =
       Map.of("breadcrumb", "rcrt-tools-js", "container", "rcrt-tools-docker", "mcp", "rcrt-mcp");
