@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * that {@code LISTEN}s on the store's channel; each wake-up (a notification, or the poll interval
  * when notifications are lost) reads the events after the last one delivered, in log order ({@code
  * tx, seq}), up to the newest one no transaction still in progress can precede ({@link
- * Tables#lastEvent()}): one record's events in its commit order, and none skipped when transactions
+ * Tables#lastEvent(boolean)}): one record's events in its commit order, and none skipped when transactions
  * commit out of order. Only transactions that can write this store's events hold reading back
  * ({@link Tables#horizon(boolean)}, {@link DeliveryHorizon}); one that holds it back for longer than
  * the stall warning is named in a WARN (pid, database, how long), once, and {@link #lag()} reports
