@@ -220,16 +220,25 @@ final class CallDispatcher {
   }
 
   /**
+   * How long a call's claim outlasts the tool's time limit (or the run lease, if longer): the time
+   * its process has, after the tool's deadline, to record the response, stalled by load or a pause
+   * as it may be. Only a process that died leaves the claim to run out; its run's next holder then
+   * waits this much longer before it runs the call again.
+   */
+  static final Duration CALL_MARGIN = Duration.ofSeconds(30);
+
+  /**
    * Runs a call in this process under the request's own claim ({@code tool.request:<id>}, the key a
-   * listening runner claims), taken for the tool's whole time limit plus a run lease and given back
-   * when the call returns. A call under way is therefore never started again elsewhere while its
+   * listening runner claims), taken for the tool's whole time limit plus {@link #CALL_MARGIN} (or
+   * the run lease, if longer) and given back when the call returns. A call under way is therefore never started again elsewhere while its
    * process lives, however late that process's run renewals come (a holder stalled past its run
    * lease loses the run, not the call): the run's new holder finds the call's claim held and waits
    * for its response, or for the claim's end if that process died.
    */
   private Outcome underClaim(
       String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call, @Nullable ChildCall child) {
-    Duration limit = (tool != null && tool.timeout() != null ? tool.timeout() : settings.runner().defaultTimeout()).plus(settings.runLease());
+    Duration margin = settings.runLease().compareTo(CALL_MARGIN) > 0 ? settings.runLease() : CALL_MARGIN;
+    Duration limit = (tool != null && tool.timeout() != null ? tool.timeout() : settings.runner().defaultTimeout()).plus(margin);
     String key = ToolRequest.claimKey(requestId);
     Optional<WorkClaims.Claim> mine = settings.claims().tryClaim(key, settings.owner(), limit);
     if (mine.isEmpty()) {
