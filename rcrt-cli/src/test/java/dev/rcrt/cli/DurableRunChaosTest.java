@@ -364,7 +364,9 @@ class DurableRunChaosTest {
     }
     for (int t = 500; t < 500 + messages; t++) {
       assertThat(store.search(Selector.allTags("agent:response", "session:chaos-" + t), 10, 0)).as("turn " + t + " has one answer").hasSize(1);
-      assertThat(toolRuns.get(t)).as("turn " + t + "'s side-effecting tool ran once").hasValue(1);
+      int turn = t;
+      assertThat(toolRuns.get(t)).as(() -> "turn " + turn + "'s side-effecting tool ran once; the runners said:\n" + runnerLines("chaos-" + turn))
+          .hasValue(1);
     }
     assertThat(repeatedRecordedRounds).as("no recorded round was asked again").isEmpty();
     long lapses = modelRequests.values().stream().filter(c -> c.get() > 1).count();
@@ -376,6 +378,26 @@ class DurableRunChaosTest {
         leaseMs, messages, lapses, logged);
     assertThat(logged).as("each round asked again was a step its holder abandoned and logged").isGreaterThanOrEqualTo(lapses);
     return lapses;
+  }
+
+  /** What the two short-lease runners logged about {@code session}, kept for a failure's message (their logs go with the test's directory). */
+  private String runnerLines(String session) {
+    StringBuilder out = new StringBuilder();
+    for (String name : List.of("process-10-0.log", "process-11-0.log")) {
+      List<String> lines;
+      try {
+        lines = java.nio.file.Files.readAllLines(logs.resolve(name));
+      } catch (IOException e) {
+        out.append(name).append(": unreadable (").append(e.getMessage()).append(")\n");
+        continue;
+      }
+      for (String line : lines) {
+        if (line.contains(session) || line.contains("abandoned") || line.contains("claim")) {
+          out.append(name).append(": ").append(line).append('\n');
+        }
+      }
+    }
+    return out.toString();
   }
 
   @Test
