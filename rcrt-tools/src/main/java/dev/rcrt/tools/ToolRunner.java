@@ -180,15 +180,24 @@ public final class ToolRunner implements AutoCloseable {
 
   /**
    * Discovery's test among tools of one name: this runner serves it and its schemas compile (broken
-   * examples only warn). Called only when names collide, so compiling the schemas there is rare.
+   * examples only warn). Called when names collide, on every discovery; whether a record version's
+   * schemas compile is kept ({@link #schemasCompile}), so they are compiled once per version.
    */
   private boolean runsAsDefined(ToolDefinition definition) {
     if (!loader.serves(definition)) {
       return false;
     }
-    List<String> examples = definition.exampleProblems();
-    return definition.problems().stream().allMatch(examples::contains);
+    if (schemasCompile.size() > 10_000) {
+      schemasCompile.clear(); // a bound, not a policy: records churn, the next discoveries refill it
+    }
+    return schemasCompile.computeIfAbsent(definition.sourceId() + "@" + definition.sourceVersion(), k -> {
+      List<String> examples = definition.exampleProblems();
+      return definition.problems().stream().allMatch(examples::contains);
+    });
   }
+
+  /** Whether a tool record version's schemas compile, by {@code sourceId@sourceVersion}. */
+  private final Map<String, Boolean> schemasCompile = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The time this runner measures deadlines on ({@link Builder#timeSource}). */
   public TimeSource timeSource() {
