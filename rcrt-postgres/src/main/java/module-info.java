@@ -2,6 +2,7 @@
 module dev.rcrt.postgres {
   requires transitive dev.rcrt.core;
   requires transitive java.sql;
+  requires com.github.benmanes.caffeine;
   requires flyway.core;
   requires org.apache.lucene.core;
   requires org.postgresql.jdbc;

@@ -38,8 +38,10 @@ import javax.sql.DataSource;
  * instance with its own executor id), {@value #TURNS} turns, {@value #IN_FLIGHT} in flight, handed
  * to the workers in turn, on the same connection pool. Prints turns/s, median turn time,
  * statements per turn (every statement through the pool) and, when the server has {@code
- * pg_stat_statements}, PostgreSQL execution time per turn; then checks the work (one answer per
- * turn, the tool ran once per turn).
+ * pg_stat_statements}, PostgreSQL execution time per turn, and the client's CPU time per turn (this
+ * process's, which runs both sides' clients and none of PostgreSQL); then checks the work (one answer per
+ * turn, the tool ran once per turn). {@code -Dworkers=1} (a comma-separated list) measures fewer
+ * worker counts.
  *
  * <p>Durable settings need a server of your own: start PostgreSQL with {@code fsync=on}, {@code
  * synchronous_commit=on} and {@code shared_preload_libraries=pg_stat_statements}, and point {@code
@@ -50,16 +52,17 @@ import javax.sql.DataSource;
  */
 public final class DurableTurnLoad {
   private static final int TURNS = 1000;
-  private static final int WARM = 100;
+  private static final int WARM = 1000;
   private static final int IN_FLIGHT = 32;
 
   private DurableTurnLoad() {}
 
   /** What one side measured with one number of workers. */
-  private record Figures(String side, int workers, double turnsPerSecond, double p50Ms, double statementsPerTurn, double execMsPerTurn) {
+  private record Figures(
+      String side, int workers, double turnsPerSecond, double p50Ms, double statementsPerTurn, double cpuMsPerTurn, double execMsPerTurn) {
     void print() {
-      System.out.printf("%-6s %d worker(s): %7.0f turns/s  p50 %7.1f ms  %6.1f statements/turn  %s%n", side, workers, turnsPerSecond,
-          p50Ms, statementsPerTurn, execMsPerTurn < 0 ? "PostgreSQL time n/a (no pg_stat_statements)"
+      System.out.printf("%-6s %d worker(s): %7.0f turns/s  p50 %7.1f ms  %6.1f statements/turn  %5.2f ms client CPU/turn  %s%n", side,
+          workers, turnsPerSecond, p50Ms, statementsPerTurn, cpuMsPerTurn, execMsPerTurn < 0 ? "PostgreSQL time n/a (no pg_stat_statements)"
               : String.format("%.2f ms PostgreSQL execution/turn", execMsPerTurn));
     }
   }
@@ -78,7 +81,8 @@ public final class DurableTurnLoad {
     System.out.println("server: " + setting(pool, "server_version") + ", fsync=" + setting(pool, "fsync") + ", synchronous_commit="
         + setting(pool, "synchronous_commit") + ", pg_stat_statements " + (stats ? "on" : "off"));
     List<Figures> all = new ArrayList<>();
-    for (int workers : new int[] {1, 2, 4}) {
+    int[] counts = workerCounts();
+    for (int workers : counts) {
       all.add(sdk(pool, workers, stats));
       all.add(dbos(pool, workers, stats));
       if (stats) {
@@ -91,14 +95,19 @@ public final class DurableTurnLoad {
       System.out.println("where the SDK's PostgreSQL time goes (1 worker):");
       top(pool, 12);
     }
-    for (int workers : new int[] {1, 2, 4}) {
+    for (int workers : counts) {
       Figures s = find(all, "sdk", workers);
       Figures d = find(all, "dbos", workers);
-      System.out.printf("ratio SDK/DBOS, %d worker(s): turns/s %.2f, statements/turn %.2f%s%n", workers, s.turnsPerSecond / d.turnsPerSecond,
-          s.statementsPerTurn / d.statementsPerTurn,
+      System.out.printf("ratio SDK/DBOS, %d worker(s): turns/s %.2f, statements/turn %.2f, client CPU/turn %.2f%s%n", workers,
+          s.turnsPerSecond / d.turnsPerSecond, s.statementsPerTurn / d.statementsPerTurn, s.cpuMsPerTurn / d.cpuMsPerTurn,
           s.execMsPerTurn < 0 ? "" : String.format(", PostgreSQL execution/turn %.2f", s.execMsPerTurn / d.execMsPerTurn));
     }
     System.exit(0);
+  }
+
+  /** The numbers of workers to measure: {@code -Dworkers=1,2,4} (the default). */
+  private static int[] workerCounts() {
+    return Arrays.stream(System.getProperty("workers", "1,2,4").split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
   }
 
   private static Figures find(List<Figures> all, String side, int workers) {
@@ -227,14 +236,22 @@ public final class DurableTurnLoad {
         execute(pool, "SELECT pg_stat_statements_reset()");
       }
       long start = System.nanoTime();
+      long cpuStart = processCpuNanos();
       long[] nanos = run(callers, TURNS, i -> fleet.get(i % workers), 0);
       double seconds = (System.nanoTime() - start) / 1e9;
+      double cpuMs = (processCpuNanos() - cpuStart) / 1e6 / TURNS;
       double execMs = stats ? execTimeMs(pool) / TURNS : -1;
       Arrays.sort(nanos);
-      return new Figures(side, workers, TURNS / seconds, nanos[TURNS / 2] / 1e6, (counted.statements.sum() - before) / (double) TURNS, execMs);
+      return new Figures(side, workers, TURNS / seconds, nanos[TURNS / 2] / 1e6, (counted.statements.sum() - before) / (double) TURNS, cpuMs,
+          execMs);
     } finally {
       callers.shutdownNow();
     }
+  }
+
+  /** The CPU time this process (the clients of both sides; PostgreSQL runs apart) has used, in ns. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static long[] run(ExecutorService callers, int n, IntFunction<Worker> worker, int offset) throws Exception {

@@ -22,6 +22,7 @@ import dev.rcrt.core.spi.IndexedVectorSearch;
 import dev.rcrt.core.spi.Records;
 import dev.rcrt.postgres.internal.EventPump;
 import dev.rcrt.postgres.internal.LuceneVectorIndex;
+import dev.rcrt.postgres.internal.ParsedRecords;
 import dev.rcrt.postgres.internal.PostgresClaims;
 import dev.rcrt.postgres.internal.Rows;
 import dev.rcrt.postgres.internal.Tables;
@@ -119,6 +120,7 @@ import org.jspecify.annotations.Nullable;
 public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoCloseable {
   private final DataSource dataSource;
   private final Tables tables;
+  private final ParsedRecords parsed;
   private final Clock clock;
   private final Transactions tx;
   private final EventPump events;
@@ -145,6 +147,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
       migrate(dataSource, b.schema);
     }
     this.events = EventPump.acquire(dataSource, tables, clock, b.pollInterval, b.eventRetention, b.writerStallWarning);
+    this.parsed = events.parsed();
     this.claims = new PostgresClaims(tx, dataSource, tables, clock);
     this.retention = b.eventRetention;
     if (b.embeddings != null) {
@@ -253,8 +256,8 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
           if (!rs.next()) {
             return Optional.empty();
           }
-          if (!rs.getBoolean(2)) {
-            return Optional.of(RcrtJson.parseAs(rs.getString(1)));
+          if (!rs.getBoolean(3)) {
+            return Optional.of(parsed.read(rs, 1, 2));
           }
         }
       }
@@ -318,7 +321,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     if (offset < 0) {
       throw new IllegalArgumentException("offset < 0: " + offset);
     }
-    return tx.read("search", c -> Rows.search(c, tables, selector, limit, offset, clock.instant()));
+    return tx.read("search", c -> Rows.search(c, tables, parsed, selector, limit, offset, clock.instant()));
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.rcrt.postgres.internal;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbListener;
-import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.spi.OrderedSubscription;
@@ -66,6 +65,7 @@ public final class EventPump {
   private long trimmedAt;
   /** Guarded by {@code reading}, but for its lag. */
   private final DeliveryHorizon horizon = new DeliveryHorizon();
+  private final ParsedRecords parsed = new ParsedRecords();
   private @Nullable Thread thread; // started by the first subscription
   private int shares; // guarded by SHARED
 
@@ -109,6 +109,14 @@ public final class EventPump {
       pump.shares++;
       return pump;
     }
+  }
+
+  /**
+   * The records parsed by this pump and by the store objects that share it (one schema, one
+   * process): an event read here is not parsed again when a search or get of the store finds its row.
+   */
+  public ParsedRecords parsed() {
+    return parsed;
   }
 
   /** Gives back one share; the last one stops the reading. The caller closes its own subscriptions first. */
@@ -238,7 +246,7 @@ public final class EventPump {
             if (type != BreadcrumbEvent.Type.DELETED && expires != null && !clock.instant().isBefore(expires.toInstant())) {
               continue; // written already expired: no subscriber sees it, as in memory
             }
-            Breadcrumb record = RcrtJson.parseAs(rs.getString(4));
+            Breadcrumb record = parsed.read(rs, 2, 4); // an event's seq is its row's, or (a deletion) one of its own
             for (Map.Entry<OrderedSubscription, Position> s : to.entrySet()) {
               if (at.compareTo(s.getValue()) > 0 && s.getKey().offer(type, record)) {
                 woken.add(s.getKey());

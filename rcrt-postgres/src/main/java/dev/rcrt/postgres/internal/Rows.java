@@ -115,9 +115,10 @@ public final class Rows {
   /**
    * The visible records {@code selector} matches, newest first, {@code offset} skipped, at most
    * {@code limit}: SQL narrows ({@link SqlSelector}), {@link Selector#matches} decides, and the
-   * rows are read newest first in batches until enough have matched.
+   * rows are read newest first in batches until enough have matched. A row {@code parsed} already
+   * holds is not parsed again.
    */
-  public static List<Breadcrumb> search(Connection c, Tables t, Selector selector, int limit, int offset, Instant now)
+  public static List<Breadcrumb> search(Connection c, Tables t, ParsedRecords parsed, Selector selector, int limit, int offset, Instant now)
       throws SQLException {
     SqlSelector narrowed = SqlSelector.of(selector);
     String sql = "SELECT seq, record FROM " + t.breadcrumbs + " WHERE " + narrowed.where + " AND " + Tables.VISIBLE
@@ -139,7 +140,7 @@ public final class Rows {
           while (rs.next()) {
             read++;
             before = rs.getLong(1);
-            Breadcrumb b = RcrtJson.parseAs(rs.getString(2));
+            Breadcrumb b = parsed.read(rs, 1, 2);
             if (!selector.matches(b)) {
               continue;
             }

@@ -196,9 +196,9 @@ public final class Tables {
     return "SELECT record FROM " + breadcrumbs + " WHERE id = ? AND " + VISIBLE + " FOR UPDATE";
   }
 
-  /** The record and whether reads count, if visible. */
+  /** The row's sequence number, its record and whether reads count, if visible. */
   public String getVisible() {
-    return "SELECT record, max_reads IS NOT NULL FROM " + breadcrumbs + " WHERE id = ? AND " + VISIBLE;
+    return "SELECT seq, record, max_reads IS NOT NULL FROM " + breadcrumbs + " WHERE id = ? AND " + VISIBLE;
   }
 
   /** Counts one read of a read-limited record, if a read is left and its time has not passed. */
