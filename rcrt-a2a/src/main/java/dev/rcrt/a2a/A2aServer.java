@@ -3,6 +3,7 @@ package dev.rcrt.a2a;
 import dev.rcrt.a2a.internal.A2aEndpoint;
 import dev.rcrt.a2a.internal.AgentCards;
 import dev.rcrt.a2a.internal.RecordRequestHandler;
+import dev.rcrt.a2a.internal.RequestDeadline;
 import dev.rcrt.a2a.internal.RequestGate;
 import dev.rcrt.a2a.internal.ServedAgents;
 import dev.rcrt.agent.AgentDefinition;
@@ -64,8 +65,9 @@ import org.slf4j.LoggerFactory;
  * <p>Security: bound to 127.0.0.1 by default and answering only {@code Host} names of the loopback
  * interface; any other address needs a bearer token (refused at {@link Builder#start()} without
  * one); an {@code Origin} header must be one of {@link Builder#allowedOrigins}; bodies are capped
- * ({@link Builder#maxRequestBytes}), as is a message's text. Cards are public; everything else
- * needs the token when there is one.
+ * ({@link Builder#maxRequestBytes}), as is a message's text, and a client has {@link
+ * Builder#requestTimeout} to send its request. Cards are public; everything else needs the token
+ * when there is one.
  *
  * <p>Thread-safe. {@link #close()} stops listening and the executors the server made; the runner,
  * model client and store stay the host's.
@@ -99,7 +101,8 @@ public final class A2aServer implements AutoCloseable {
         : loopback(b.host) ? Set.copyOf(RequestGate.LOOPBACK_NAMES) : Set.of();
     RequestGate gate = new RequestGate(hosts, b.allowedOrigins, b.bearerToken, b.maxRequestBytes);
     try {
-      this.endpoint = new A2aEndpoint(b.host, b.port, b.publicUrl, this::served, gate, requests);
+      this.endpoint = new A2aEndpoint(b.host, b.port, b.publicUrl, this::served, gate,
+          new RequestDeadline(requests, b.runner.timeSource(), b.requestTimeout));
     } catch (IOException | RuntimeException e) {
       requests.shutdownNow();
       streams.shutdownNow();
@@ -219,6 +222,7 @@ public final class A2aServer implements AutoCloseable {
     private int maxRequestBytes = 1024 * 1024;
     private int maxMessageChars = 100_000;
     private Duration maxWait = Duration.ofMinutes(5);
+    private Duration requestTimeout = Duration.ofSeconds(30);
     private @Nullable URI publicUrl;
     private final Function<AgentDefinition, AgentExecutor> executors;
     private boolean serveRuns;
@@ -283,6 +287,21 @@ public final class A2aServer implements AutoCloseable {
         throw new IllegalArgumentException("maxRequestBytes must be at least 1024, found " + bytes);
       }
       this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How long a client may take to send a whole request (its line, headers and body), on the
+     * runner's time source; default 30 s. A client still sending at that point is cut off (its
+     * connection closed, no answer), so that clients that trickle their requests (slowloris) cannot
+     * hold the server's 64 request threads. Answering is not bounded by it: a stream or a blocking
+     * {@code message/send} runs as long as {@link #maxWait} allows.
+     */
+    public Builder requestTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("requestTimeout must be positive, found " + timeout);
+      }
+      this.requestTimeout = timeout;
       return this;
     }
 

@@ -44,7 +44,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -83,15 +82,17 @@ public final class A2aEndpoint implements AutoCloseable {
 
 
   private final HttpServer server;
-  private final ExecutorService requests;
   private final Agents agents;
   private final RequestGate gate;
   private final URI base;
 
-  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, ExecutorService requests) throws IOException {
+  /**
+   * Listens on {@code host:port} and serves with {@code requests}: the server's pool behind a {@link
+   * RequestDeadline}, so that a client that sends its request slowly is cut off, not served.
+   */
+  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, RequestDeadline requests) throws IOException {
     this.agents = agents;
     this.gate = gate;
-    this.requests = requests;
     this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.setExecutor(requests);
     server.createContext("/", this::handle);
@@ -136,6 +137,9 @@ public final class A2aEndpoint implements AutoCloseable {
   }
 
   private void serve(HttpExchange exchange) throws IOException {
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      RequestDeadline.received(); // only a POST's body is read; what another request may carry is thrown away at the deadline
+    }
     String refused = gate.refusal(exchange);
     if (refused != null) {
       plain(exchange, 403, refused);
@@ -168,6 +172,9 @@ public final class A2aEndpoint implements AutoCloseable {
       return;
     }
     byte[] body = gate.body(exchange);
+    if (body != null) {
+      RequestDeadline.received();
+    }
     if (body == null) {
       error(exchange, 413, null, new InvalidRequestError(null, "Invalid Request: the body is larger than " + gate.maxRequestBytes() + " bytes", null));
       gate.discardRest(exchange);
