@@ -69,6 +69,17 @@ class ParsedRecordsTest {
   }
 
   @Test
+  void aHugeRecordIsNotKeptParsed() throws Exception {
+    try (PostgresBreadcrumbStore store = open(TestPostgres.freshSchema())) {
+      // whoever may write the store decides how large a record is: a huge one is parsed again on every read, not kept
+      store.create(BreadcrumbCreate.builder("note.v1", "huge").tags(List.of("k:huge"))
+          .context(RcrtJson.object().put("text", "x".repeat(300 * 1024))).build());
+      Breadcrumb first = store.search(Selector.allTags("k:huge"), 1, 0).get(0);
+      assertThat(store.search(Selector.allTags("k:huge"), 1, 0).get(0)).isNotSameAs(first).isEqualTo(first);
+    }
+  }
+
+  @Test
   void theTagsIndexKeepsNoPendingList() throws Exception {
     String schema = TestPostgres.freshSchema();
     try (PostgresBreadcrumbStore store = open(schema); Connection c = TestPostgres.dataSource().getConnection();

@@ -12,23 +12,35 @@ import java.sql.SQLException;
  * {@code record} never changes while its {@code seq} stays (every create and update of a record
  * takes the next number of the store's one sequence; only the {@code reads} column changes in
  * place), so a record read again (the tools every turn discovers, a session's earlier messages)
- * costs its row, not a JSON parse. Holds at most {@value #SIZE} records, the least recently used
- * evicted (Caffeine). The records are shared with every caller, as {@link Breadcrumb} documents:
+ * costs its row, not a JSON parse. Holds records of at most {@value #MAX_CHARS} characters of JSON
+ * together, the least recently used evicted (Caffeine), and none larger than {@value #MAX_ONE}
+ * characters: anyone who may write the store decides how large a record is, and a few huge ones
+ * must not take the heap. The records are shared with every caller, as {@link Breadcrumb} documents:
  * their JSON trees are read-only. Thread-safe.
  */
 public final class ParsedRecords {
-  /** How many records are kept: a few thousand records of about a kilobyte, a few megabytes parsed. */
-  static final int SIZE = 4096;
+  /** The JSON characters of all records kept: 8 Mi, some thousands of records of a few kilobytes. */
+  static final long MAX_CHARS = 8L * 1024 * 1024;
 
-  private final Cache<Long, Breadcrumb> bySeq = Caffeine.newBuilder().maximumSize(SIZE).build();
+  /** The largest record kept, in JSON characters; a larger one is parsed on every read. */
+  static final int MAX_ONE = 256 * 1024;
+
+  private record Parsed(Breadcrumb record, int chars) {}
+
+  private final Cache<Long, Parsed> bySeq =
+      Caffeine.newBuilder().maximumWeight(MAX_CHARS).weigher((Long seq, Parsed p) -> p.chars()).build();
 
   /** The record of the current row, {@code seq} and {@code record} being the columns of its sequence number and JSON. */
   public Breadcrumb read(ResultSet rs, int seq, int record) throws SQLException {
     long key = rs.getLong(seq);
-    Breadcrumb parsed = bySeq.getIfPresent(key);
-    if (parsed == null) {
-      parsed = RcrtJson.parseAs(rs.getString(record));
-      bySeq.put(key, parsed);
+    Parsed kept = bySeq.getIfPresent(key);
+    if (kept != null) {
+      return kept.record();
+    }
+    String json = rs.getString(record);
+    Breadcrumb parsed = RcrtJson.parseAs(json);
+    if (json.length() <= MAX_ONE) {
+      bySeq.put(key, new Parsed(parsed, json.length()));
     }
     return parsed;
   }
