@@ -137,8 +137,10 @@ public final class A2aEndpoint implements AutoCloseable {
   }
 
   private void serve(HttpExchange exchange) throws IOException {
-    if (!"POST".equals(exchange.getRequestMethod())) {
-      RequestDeadline.received(); // only a POST's body is read; what another request may carry is thrown away at the deadline
+    if (!"POST".equals(exchange.getRequestMethod()) && withoutBody(exchange)) {
+      // the whole request is in: only a POST's body is read, and one that comes with another method is drained when the
+      // exchange closes, which the deadline still bounds
+      RequestDeadline.received();
     }
     String refused = gate.refusal(exchange);
     if (refused != null) {
@@ -186,6 +188,12 @@ public final class A2aEndpoint implements AutoCloseable {
       return;
     }
     rpc(exchange, body, agent.handler());
+  }
+
+  /** Whether the request says it has no body: no {@code Transfer-Encoding}, and no {@code Content-Length} or zero. */
+  private static boolean withoutBody(HttpExchange exchange) {
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    return exchange.getRequestHeaders().getFirst("Transfer-Encoding") == null && (length == null || length.strip().equals("0"));
   }
 
   /** One JSON-RPC request, answered by the SDK's handler (as the SDK's reference servers route it). */
