@@ -43,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -64,6 +65,16 @@ public final class A2aClient {
   @FunctionalInterface
   public interface Exchange {
     HttpResponse<byte[]> send(HttpRequest request, long maxBytes);
+
+    /**
+     * Sends one request whose answer is a stream of server-sent events, and reads it until it ends
+     * or up to the end of the first event whose data {@code stopAt} accepts (an event that is not an
+     * A2A response, or an error), closing the exchange there: a stream that goes wrong fails the
+     * call at once instead of at its deadline. The default reads the whole answer with {@link #send}.
+     */
+    default HttpResponse<byte[]> sendEvents(HttpRequest request, long maxBytes, Predicate<String> stopAt) {
+      return send(request, maxBytes);
+    }
   }
 
   /** A failed exchange: not reachable, not an A2A answer, or a JSON-RPC error. */
@@ -227,7 +238,8 @@ public final class A2aClient {
   }
 
   private List<StreamingEventKind> events(URI endpoint, Object request, Exchange through, long max) {
-    HttpResponse<byte[]> response = through.send(post(endpoint, request).header("Accept", "text/event-stream").build(), max);
+    HttpResponse<byte[]> response =
+        through.sendEvents(post(endpoint, request).header("Accept", "text/event-stream").build(), max, A2aClient::endsTheStream);
     String text = new String(response.body(), StandardCharsets.UTF_8);
     if (response.statusCode() / 100 != 2) {
       throw new A2aException(endpoint + " answered HTTP " + response.statusCode() + ": " + excerpt(text), null);
@@ -252,6 +264,15 @@ public final class A2aClient {
       out.add(result(endpoint, item));
     }
     return out;
+  }
+
+  /** Whether an event's data ends the reading of a stream: it is not an A2A response, or it is an error. */
+  private static boolean endsTheStream(String data) {
+    try {
+      return Utils.OBJECT_MAPPER.readValue(data, SendStreamingMessageResponse.class).getError() != null;
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return true;
+    }
   }
 
   private HttpRequest.Builder request(URI uri) {

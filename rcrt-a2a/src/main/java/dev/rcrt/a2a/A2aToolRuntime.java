@@ -129,7 +129,7 @@ public final class A2aToolRuntime implements ToolRuntime {
       @Override
       public JsonNode call(JsonNode input, Call call) {
         Map<String, String> headers = headers(spec, call);
-        A2aClient client = new A2aClient(call::send, headers, maxBytes);
+        A2aClient client = new A2aClient(exchange(call, null), headers, maxBytes);
         AgentCard card = card(client, cardUrl, headers);
         URI endpoint;
         try {
@@ -153,6 +153,22 @@ public final class A2aToolRuntime implements ToolRuntime {
       @Override
       public boolean enforcesDeadline() {
         return true;
+      }
+    };
+  }
+
+  /** The call's HTTP exchanges, streams of events included, within {@code within} (null: the call's time left). */
+  private static A2aClient.Exchange exchange(Call call, @Nullable Duration within) {
+    return new A2aClient.Exchange() {
+      @Override
+      public java.net.http.HttpResponse<byte[]> send(java.net.http.HttpRequest request, long maxBytes) {
+        return within == null ? call.send(request, maxBytes) : call.send(request, maxBytes, within);
+      }
+
+      @Override
+      public java.net.http.HttpResponse<byte[]> sendEvents(java.net.http.HttpRequest request, long maxBytes,
+          java.util.function.Predicate<String> stopAt) {
+        return call.sendEvents(request, maxBytes, within == null ? call.remaining() : within, stopAt);
       }
     };
   }
@@ -240,7 +256,7 @@ public final class A2aToolRuntime implements ToolRuntime {
         }
         if (streaming) {
           try {
-            task = java.util.Objects.requireNonNull(A2aClient.fold(task, client.resubscribe(endpoint, task.getId(), (r, max) -> call.send(r, max, left))));
+            task = java.util.Objects.requireNonNull(A2aClient.fold(task, client.resubscribe(endpoint, task.getId(), exchange(call, left))));
           } catch (ToolException e) {
             if (!ToolErrorCode.TOOL_TIMEOUT.code().equals(e.code())) {
               throw e;

@@ -116,6 +116,9 @@ class A2aToolRuntimeTest {
     /** Holds a resubscribed stream open, silent, until the agent is closed. */
     private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
+    /** What a resubscribed stream says before it falls silent: a task still working, unless a test sets it. */
+    volatile String resubscribed;
+
     FakeAgent(String cardUrlField, boolean streaming) throws IOException {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       server.setExecutor(Executors.newCachedThreadPool());
@@ -143,7 +146,8 @@ class A2aToolRuntimeTest {
         ex.getResponseHeaders().set("Content-Type", "text/event-stream");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
-        out.write(("data: {\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}\n\n").getBytes(StandardCharsets.UTF_8));
+        String event = resubscribed != null ? resubscribed : "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}";
+        out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         try {
           closed.await(); // the stream stays open and says nothing more
@@ -247,6 +251,24 @@ class A2aToolRuntimeTest {
       assertThat(r.error()).isNotNull();
       assertThat(r.errorCode()).isEqualTo("tool_timeout");
       assertThat(agent.methods).containsExactly("message/send", "tasks/resubscribe", "tasks/cancel");
+    }
+  }
+
+  @Test
+  void aStreamEventThatIsNotAnA2aResponseFailsTheCallAtOnceNotAtTheDeadline() throws Exception {
+    for (String event : new String[] {"this is not JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"no such task\"}}"}) {
+      store.search(dev.rcrt.core.Selector.schema("tool.v1"), 10, 0).forEach(b -> store.delete(b.id()));
+      try (FakeAgent agent = new FakeAgent(null, true)) {
+        agent.resubscribed = event; // and then the stream stays open, silent
+        stuckTool(agent, 600_000);
+        java.util.concurrent.CompletableFuture<ToolResponse> call = java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> runner(b -> {}).call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test")));
+        ToolResponse r = call.get(120, java.util.concurrent.TimeUnit.SECONDS); // its deadline is ten minutes away
+        assertThat(r.error()).as(event).isNotNull();
+        assertThat(r.errorCode()).as(event).isNotEqualTo("tool_timeout");
+        assertThat(r.error()).as(event).containsAnyOf("streamed an event that is not an A2A response", "no such task");
+        assertThat(r.error()).as(event).doesNotContain("Exception").doesNotContain("at dev.");
+      }
     }
   }
 

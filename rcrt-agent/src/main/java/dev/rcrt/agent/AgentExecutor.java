@@ -314,13 +314,16 @@ public final class AgentExecutor implements AutoCloseable {
    * Stops the threads the executor made (parallel tool calls, specialists, {@link #askAsync}
    * turns; running ones are interrupted) and waits up to 5 s for the interrupted turns to end, so
    * that the runs they held are free for another executor or process at once rather than a lease
-   * later (not when called from one of those turns); a host's tool pool is left alone. Idempotent.
+   * later (not when called from one of those turns); then gives back the claims of runs whose turns
+   * are still going (such a turn finds its claim gone at its next write and stops without acting;
+   * a tool call it has under way keeps its own claim until it returns). A host's tool pool is left
+   * alone. Idempotent.
    */
   @Override
   public void close() {
     driver.close();
     threads.close();
-    settings.leases().close();
+    settings.leases().closeAndGiveBack(); // a turn that outlived the wait acts no more: its writes are fenced by the claim
   }
 
   /** Builder for {@link AgentExecutor}. Not thread-safe. */

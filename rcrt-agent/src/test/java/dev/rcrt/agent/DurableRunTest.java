@@ -496,6 +496,49 @@ class DurableRunTest {
   }
 
   @Test
+  void closingAnExecutorWhoseTurnOutlivesTheCloseGivesTheRunBackAtOnceAndTheTurnActsNoMore() throws Exception {
+    // the model of the first executor ignores interrupts and answers only when the test lets it: its turn outlives close()
+    java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch lateAnswered = new java.util.concurrent.CountDownLatch(1);
+    LlmClient stuck = r -> {
+      asked.countDown();
+      boolean interrupted = false;
+      while (true) {
+        try {
+          release.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      lateAnswered.countDown();
+      return ChatResponse.text("late");
+    };
+    AgentExecutor one = executor(stuck, runner(b -> {}), b -> {});
+    one.askAsync("s20", "hello");
+    assertThat(asked.await(30, TimeUnit.SECONDS)).isTrue();
+    try {
+      one.close(); // waits 5 s for the turn, which goes on
+
+      // time stands still here: a claim left to run out would keep the run from the next executor for ever
+      AgentExecutor two = executor(ScriptedLlmClient.replying(ChatResponse.text("hi")), runner(b -> {}), b -> {});
+      Subscription served = two.start();
+      closing.add(served::close);
+      Run done = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.DONE);
+      assertThat(done.answer().message()).isEqualTo("hi");
+    } finally {
+      release.countDown();
+    }
+    assertThat(lateAnswered.await(30, TimeUnit.SECONDS)).isTrue();
+    // the first turn's late answer finds its claim given back: it writes nothing (one answer, the second executor's)
+    assertThat(answers("s20")).extracting(b -> b.context().path("message").asText()).containsExactly("hi");
+  }
+
+  @Test
   void cancellingTheParentCancelsTheChildRunItWaitsForSoTheChildsApprovalNoLongerPays() throws Exception {
     ChildWaits w = childWaits("s13");
     Run parent = bossRun(w.runs());

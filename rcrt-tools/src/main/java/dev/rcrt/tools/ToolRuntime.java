@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -160,6 +161,18 @@ public interface ToolRuntime extends AutoCloseable {
      * @throws ToolException as {@link #send}; {@code tool_timeout} when {@code within} passes
      */
     HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes, Duration within);
+
+    /**
+     * {@link #send(HttpRequest, long, Duration)} for an answer that is a stream of server-sent
+     * events ({@code text/event-stream}, as the WHATWG HTML standard defines it): the body is read
+     * until the stream ends, or only up to the end of the first event whose data (its {@code data}
+     * lines joined by LF) {@code stopAt} accepts, and the exchange is then closed. So a stream that
+     * sends something wrong, or its last word, ends the call's wait at once, not at its deadline.
+     *
+     * @param stopAt asked with each event's data on the client's thread; must be quick
+     * @throws ToolException as {@link #send}
+     */
+    HttpResponse<byte[]> sendEvents(HttpRequest request, long maxBodyBytes, Duration within, Predicate<String> stopAt);
 
     /**
      * One JSON exchange, as {@code http} tools make it: sends {@code body} as {@code

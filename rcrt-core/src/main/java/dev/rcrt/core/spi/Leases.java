@@ -136,6 +136,27 @@ public final class Leases implements AutoCloseable {
     renewer.shutdownNow();
   }
 
+  /**
+   * {@link #close()}, giving back every claim still held first, so that another worker may take
+   * those keys now rather than a lease later: for holders whose every action is fenced by the claim
+   * (a run's steps), never for claims on work that may be under way unfenced (a tool call). Giving
+   * back is itself fenced by each claim's token (one another worker took over meanwhile is left
+   * alone), so a holder whose step still runs finds its claim gone at its next fenced write and
+   * abandons the step without acting. A claim the store cannot give back (it is unreachable) runs
+   * out. Idempotent.
+   */
+  public void closeAndGiveBack() {
+    closed = true;
+    for (Held held : List.copyOf(holding)) {
+      try {
+        held.release();
+      } catch (RuntimeException e) {
+        LOG.debug("could not give back the claim on '{}' while closing; it runs out: {}", held.claim().key(), e.toString());
+      }
+    }
+    close();
+  }
+
   /** On the time source's timer: hands {@code held}'s due renewal to the renewal thread, and nothing more. */
   private void due(Held held) {
     dueNow.add(held);

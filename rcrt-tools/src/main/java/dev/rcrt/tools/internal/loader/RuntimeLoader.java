@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -131,7 +132,12 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
 
     @Override
     public HttpResponse<byte[]> send(HttpRequest request, long maxBodyBytes, Duration within) {
-      return JsonHttp.send(network.client(), what, request, scope, maxBodyBytes, within);
+      return JsonHttp.send(network.client(), what, request, scope, maxBodyBytes, within, null);
+    }
+
+    @Override
+    public HttpResponse<byte[]> sendEvents(HttpRequest request, long maxBodyBytes, Duration within, Predicate<String> stopAt) {
+      return JsonHttp.send(network.client(), what, request, scope, maxBodyBytes, within, java.util.Objects.requireNonNull(stopAt, "stopAt"));
     }
 
     @Override

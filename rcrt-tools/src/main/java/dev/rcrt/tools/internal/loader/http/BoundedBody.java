@@ -10,6 +10,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -55,8 +56,20 @@ public final class BoundedBody {
    *     calling thread is interrupted (its flag is set again)
    */
   public static HttpResponse<byte[]> send(HttpClient http, HttpRequest request, Duration within, long maxBytes) throws Failure {
+    return send(http, request, within, maxBytes, null);
+  }
+
+  /**
+   * {@link #send(HttpClient, HttpRequest, Duration, long)} for a body of server-sent events, read
+   * only up to the end of the first event whose data {@code stopAt} accepts (then the exchange is
+   * cancelled): a stream that says something wrong, or its last word, ends the wait at once rather
+   * than at the deadline. With {@code stopAt} null, the whole body.
+   */
+  public static HttpResponse<byte[]> send(HttpClient http, HttpRequest request, Duration within, long maxBytes,
+      @Nullable Predicate<String> stopAt) throws Failure {
     java.util.concurrent.atomic.AtomicBoolean exceeded = new java.util.concurrent.atomic.AtomicBoolean();
-    CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request, info -> new Capped(maxBytes, exceeded));
+    CompletableFuture<HttpResponse<byte[]>> exchange =
+        http.sendAsync(request, info -> new Capped(maxBytes, exceeded, stopAt == null ? null : new EventSplitter(stopAt)));
     try {
       return exchange.get(Math.max(1, within.toNanos()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
@@ -89,17 +102,19 @@ public final class BoundedBody {
     }
   }
 
-  /** Collects the body up to {@code max} bytes, cancelling the exchange past it. */
+  /** Collects the body up to {@code max} bytes, cancelling the exchange past it, or at the event {@code events} stops at. */
   private static final class Capped implements HttpResponse.BodySubscriber<byte[]> {
     private final long max;
     private final java.util.concurrent.atomic.AtomicBoolean exceeded;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+    private final @Nullable EventSplitter events;
     private Flow.@Nullable Subscription subscription; // set before the first item arrives
 
-    Capped(long max, java.util.concurrent.atomic.AtomicBoolean exceeded) {
+    Capped(long max, java.util.concurrent.atomic.AtomicBoolean exceeded, @Nullable EventSplitter events) {
       this.max = max;
       this.exceeded = exceeded;
+      this.events = events;
     }
 
     @Override
@@ -119,6 +134,13 @@ public final class BoundedBody {
         }
         byte[] chunk = new byte[item.remaining()];
         item.get(chunk);
+        int upTo = events == null ? -1 : events.feed(chunk, 0, chunk.length);
+        if (upTo >= 0) {
+          buffer.write(chunk, 0, upTo);
+          java.util.Objects.requireNonNull(subscription).cancel();
+          body.complete(buffer.toByteArray());
+          return;
+        }
         buffer.write(chunk, 0, chunk.length);
       }
       java.util.Objects.requireNonNull(subscription).request(1);

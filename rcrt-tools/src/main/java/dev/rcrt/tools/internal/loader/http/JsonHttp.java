@@ -82,11 +82,16 @@ public final class JsonHttp {
    *     broke before the answer, {@code tool_failed} when the calling thread is interrupted
    */
   public static HttpResponse<byte[]> send(HttpClient http, String what, HttpRequest request, CallScope scope, long maxBytes) {
-    return send(http, what, request, scope, maxBytes, scope.remaining());
+    return send(http, what, request, scope, maxBytes, scope.remaining(), null);
   }
 
-  /** {@link #send(HttpClient, String, HttpRequest, CallScope, long)} within at most {@code within} of the call's remaining time. */
-  public static HttpResponse<byte[]> send(HttpClient http, String what, HttpRequest request, CallScope scope, long maxBytes, Duration within) {
+  /**
+   * {@link #send(HttpClient, String, HttpRequest, CallScope, long)} within at most {@code within} of
+   * the call's remaining time; a body of server-sent events is read only up to the first event
+   * {@code stopAt} accepts, when it is not null ({@link BoundedBody}).
+   */
+  public static HttpResponse<byte[]> send(HttpClient http, String what, HttpRequest request, CallScope scope, long maxBytes, Duration within,
+      java.util.function.@org.jspecify.annotations.Nullable Predicate<String> stopAt) {
     URI uri = request.uri();
     Duration remaining = scope.remaining();
     Duration timeout = within.compareTo(remaining) < 0 ? within : remaining;
@@ -94,7 +99,7 @@ public final class JsonHttp {
       throw new ToolException(ToolErrorCode.TOOL_TIMEOUT, what + " timed out after " + scope.limit().toMillis() + " ms before calling " + uri);
     }
     try {
-      return BoundedBody.send(http, request, timeout, maxBytes);
+      return BoundedBody.send(http, request, timeout, maxBytes, stopAt);
     } catch (BoundedBody.Failure f) {
       throw switch (f.kind()) {
         case TIMEOUT -> new ToolException(
