@@ -192,6 +192,18 @@ class McpToolServerTest {
       assertThat(error.at("/error/code").asInt()).isEqualTo(-32700);
       assertThat(answer.body()).doesNotContain("Exception").doesNotContain("com.fasterxml").doesNotContain("\tat ");
     }
+    // JSON that is no request: a batch of numbers, an empty batch, a bare value (MCP has no batches since 2025-06-18)
+    for (String body : new String[] {"[1,2,3]", "[]", "1", "null", "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]"}) {
+      HttpRequest odd = HttpRequest.newBuilder(server.uri())
+          .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+      HttpResponse<String> answer = HttpClient.newHttpClient().send(odd, HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).as(body).isEqualTo(400);
+      assertThat(answer.body()).as(body).doesNotContain("Exception").doesNotContain("com.fasterxml").doesNotContain("\tat ")
+          .doesNotContain("java.");
+      JsonNode error = RcrtJson.parse(answer.body());
+      assertThat(error.at("/error/code").asInt()).as(body).isIn(-32700, -32600);
+    }
   }
 
   @Test

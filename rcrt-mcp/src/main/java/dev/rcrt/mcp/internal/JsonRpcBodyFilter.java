@@ -26,15 +26,16 @@ import java.nio.charset.StandardCharsets;
  * Reads every POSTed body before the SDK's transport sees it, bounded to {@link #MAX_BODY_BYTES},
  * and answers what is not JSON-RPC the way JSON-RPC 2.0 says, with status 400 and no trace of the
  * server's internals: {@code -32700 Parse error} for text that is not JSON (or repeats a key, or
- * holds a number beyond a double), {@code -32600 Invalid Request} for JSON that is neither an
- * object nor an array, and for a body past the bound (status 413). What passes goes on unchanged.
+ * holds a number beyond a double), {@code -32600 Invalid Request} for JSON that is not an object
+ * (MCP has no batches), and for a body past the bound (status 413). What passes goes on unchanged.
  *
  * <p>Every error the transport answers (any method: an unknown or missing session, a wrong {@code
  * Accept}) is rewritten the same way: the MCP SDK serializes its exception, stack trace and class
  * names included, and the servlet container answers {@code sendError} with an HTML page naming
  * itself. Both become a JSON-RPC error, {@code {"jsonrpc": "2.0", "id": null, "error": {code,
- * message, data: {log_ref}}}}, with the SDK's own JSON-RPC code and message and a reference to the
- * DEBUG log line that keeps the original.
+ * message, data: {log_ref}}}}, with the SDK's own JSON-RPC code and message (its first line, or
+ * a plain one when it names Java types or parser locations) and a reference to the DEBUG log line
+ * that keeps the original.
  */
 public final class JsonRpcBodyFilter implements Filter {
   /** The largest body read: 4 MiB. */
@@ -64,8 +65,8 @@ public final class JsonRpcBodyFilter implements Filter {
       refuse(out, 400, -32700, "Parse error: " + e.getMessage());
       return;
     }
-    if (!message.isObject() && !message.isArray()) {
-      refuse(out, 400, -32600, "Invalid Request: a JSON-RPC message is an object (or an array of them)");
+    if (!message.isObject()) { // MCP has had no batches since 2025-06-18, and the SDK reads none
+      refuse(out, 400, -32600, "Invalid Request: an MCP message is one JSON-RPC object (batches are not part of MCP)");
       return;
     }
     chain.doFilter(new Buffered(http, body), clean);
@@ -177,7 +178,7 @@ public final class JsonRpcBodyFilter implements Filter {
         JsonNode rpc = parsed.path("jsonRpcError").isObject() ? parsed.get("jsonRpcError") : parsed.path("error");
         if (rpc.path("message").isTextual()) {
           code = rpc.path("code").asInt(code);
-          message = rpc.get("message").asText();
+          message = withoutInternals(rpc.get("message").asText(), message);
         }
       } catch (ValidationException notJson) {
         // an HTML page or plain text: the status says enough
@@ -187,6 +188,16 @@ public final class JsonRpcBodyFilter implements Filter {
       out.resetBuffer();
       refuse(out, status, code, message, ref);
     }
+  }
+
+  /** Java names and parser locations in the SDK's messages, which are not the client's business. */
+  private static final java.util.regex.Pattern INTERNALS =
+      java.util.regex.Pattern.compile("(?:java|javax|jakarta|com|org|io|reactor)\\.[a-z]|Exception|Error\\b|at \\[Source|\\$");
+
+  /** The SDK's {@code message} when it names no Java internals (its first line), else {@code instead}. */
+  static String withoutInternals(String message, String instead) {
+    String line = message.lines().findFirst().orElse("").strip();
+    return line.isEmpty() || INTERNALS.matcher(line).find() ? instead : line;
   }
 
   /** The request with its body read again from memory. */
