@@ -8,7 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * Records this store object has already parsed, by the write sequence number of their row: a row's
+ * Records already parsed from one schema in this process (by its event reader and the store objects
+ * that share it, {@link EventPump#parsed()}), by the write sequence number of their row: a row's
  * {@code record} never changes while its {@code seq} stays (every create and update of a record
  * takes the next number of the store's one sequence; only the {@code reads} column changes in
  * place), so a record read again (the tools every turn discovers, a session's earlier messages)
