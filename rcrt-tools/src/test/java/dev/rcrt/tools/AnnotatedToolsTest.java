@@ -203,4 +203,25 @@ class AnnotatedToolsTest {
           .satisfies(b -> assertThat(b.context().path("error").asText()).contains("OutOfMemoryError"));
     }
   }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void aCallsDeadlineIsSetBeforeItsCodeStartsSoCodeThatMovesTheClockAtOnceStillTimesOut() {
+    dev.rcrt.testing.TestClock clock = new dev.rcrt.testing.TestClock();
+    InMemoryBreadcrumbStore timed = new InMemoryBreadcrumbStore();
+    timed.create(dev.rcrt.core.BreadcrumbCreate.builder("tool.definition.v1", "slow")
+        .context(RcrtJson.parse("{\"name\":\"slow\",\"limits\":{\"timeout_ms\":30000}}")).build());
+    java.util.concurrent.atomic.AtomicInteger timersAtStart = new java.util.concurrent.atomic.AtomicInteger(-1);
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    try (ToolRunner runner = ToolRunner.builder(timed).timeSource(clock).handler("slow", (in, ctx) -> {
+      timersAtStart.set(clock.pendingTimers());
+      clock.advance(java.time.Duration.ofSeconds(31)); // past the limit before the caller's thread may have gone on
+      never.await(); // ends only by the deadline's interrupt
+      return in;
+    }).build()) {
+      ToolResponse r = runner.call(ToolRequest.of("slow", RcrtJson.object(), "me"));
+      assertThat(timersAtStart.get()).as("the call's deadline was on the clock when its code started").isGreaterThanOrEqualTo(1);
+      assertThat(r.errorCode()).isEqualTo("tool_timeout");
+    }
+  }
 }

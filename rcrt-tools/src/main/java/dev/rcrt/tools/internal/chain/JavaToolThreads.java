@@ -71,6 +71,9 @@ public final class JavaToolThreads implements AutoCloseable {
     long deadline = time.nanoTime() + wait.toNanos();
     AtomicInteger state = new AtomicInteger(RUNNING);
     CompletableFuture<JsonNode> done = new CompletableFuture<>();
+    // the deadline is set before the code can start: code that moves the clock (a test's) or runs long before this thread
+    // goes on must still meet the deadline of the call's start, not one set after the code has begun
+    CompletableFuture<JsonNode> bounded = time.orTimeout(done, wait);
     Future<?> running = pool.submit(() -> {
       try {
         done.complete(code.call());
@@ -83,7 +86,6 @@ public final class JavaToolThreads implements AutoCloseable {
         }
       }
     });
-    CompletableFuture<JsonNode> bounded = time.orTimeout(done, wait);
     boolean interrupted = false;
     try {
       while (true) {
