@@ -19,6 +19,7 @@ import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.testing.TestClock;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolEventListener;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolRunner;
@@ -493,6 +494,58 @@ class DurableRunTest {
     Run done = awaitStatus(runs, Run.Status.DONE, r -> r.agentId().equals("boss"));
     assertThat(done.answer().message()).isEqualTo("boss: paid bob");
     assertOneAnswerEachAndOnePayment("s11", llm);
+  }
+
+  @Test
+  void closingAnExecutorWhoseTurnIsStillInsideASpecialistsCallLeavesTheParentToTheNextExecutorAtOnce() throws Exception {
+    // the soak's interleaving, forced: the payer's child run waits for approval, but the closed executor's turn has not
+    // left the parent's call to the payer yet (its runner's listener, which ignores interrupts, holds it there)
+    ScriptedLlmClient llm = bossAndPayer();
+    java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
+    ToolEventListener holding = new ToolEventListener() {
+      @Override
+      public void callEnd(ToolRequest request, ToolResponse response) {
+        if (!request.tool().equals("payer")) {
+          return;
+        }
+        inside.countDown();
+        boolean interrupted = false;
+        while (true) {
+          try {
+            release.await();
+            break;
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+        left.countDown();
+      }
+    };
+    AgentExecutor asking = executor(llm, runner(b -> b.eventListener(holding)), b -> {});
+    asking.askAsync("s21", "get bob paid");
+    Runs runs = new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock);
+    Run child = childWaitingForApproval(runs);
+    assertThat(inside.await(30, TimeUnit.SECONDS)).isTrue();
+    try {
+      asking.close(); // waits 5 s for the turn, which stays inside the call
+
+      // time stands still: anything the closed executor left held until a clock reached it would hold the parent for ever
+      AgentExecutor serving = executor(llm, runner(b -> {}), b -> {});
+      Subscription served = serving.start();
+      closing.add(served::close);
+      runs.approve(child.id(), child.pending().get(0).requestId(), Principal.host(), "ok");
+      Run done = awaitStatus(runs, Run.Status.DONE, r -> r.agentId().equals("boss"));
+      assertThat(done.answer().message()).isEqualTo("boss: paid bob");
+    } finally {
+      release.countDown();
+    }
+    assertThat(left.await(30, TimeUnit.SECONDS)).isTrue();
+    assertOneAnswerEachAndOnePayment("s21", llm);
   }
 
   @Test

@@ -182,7 +182,7 @@ final class CallDispatcher {
     boolean specialist = tool != null && "agent".equals(tool.implementation().type());
     if (stored != null) {
       return specialist ? childAgain(stored, Objects.requireNonNull(tool, "tool"), held)
-          : settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held), null);
+          : settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held));
     }
     JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
     ToolRequest request =
@@ -195,28 +195,31 @@ final class CallDispatcher {
     try {
       if (specialist) { // a child run: the request is its trigger, and the specialist's steps are the call's code
         ChildCall child = new ChildCall(Objects.requireNonNull(tool, "tool"), requestId);
-        ToolCallOptions calling = options.withHandler(child);
-        return underClaim(requestId, toolName, tool, () -> runner.call(request, calling), child);
+        return answered(runner.call(request, options.withHandler(child)), toolName, child);
       }
       if (settings.eventMode()) {
         return awaited(runner.submit(request, options), toolName);
       }
       ToolCallOptions calling = options;
-      return underClaim(requestId, toolName, tool, () -> runner.call(request, calling), null);
+      return underClaim(requestId, toolName, tool, () -> runner.call(request, calling));
     } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
       Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
       return specialist ? childAgain(again, Objects.requireNonNull(tool, "tool"), held)
-          : settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held), null);
+          : settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held));
     }
   }
 
-  /** A specialist's call written before: its child run is taken up where it stands (once the parent's claim is confirmed held). */
+  /**
+   * A specialist's call written before: its child run is taken up where it stands (once the
+   * parent's claim is confirmed held). Unlike a tool's call it takes no call claim: the child run's
+   * own lease keeps its steps to one process, and the call's one response is the child's answer, so
+   * a process that gave the parent back mid-call (a closed executor) leaves nothing held that only
+   * the clock would free. A child held elsewhere makes the call wait for the child's records.
+   */
   private Outcome childAgain(Breadcrumb stored, ToolDefinition tool, Leases.Held held) {
     ChildCall child = new ChildCall(tool, stored.id());
-    return underClaim(stored.id(), tool.name(), tool, () -> {
-      held.verify();
-      return settings.runner().run(stored, tool, child);
-    }, child);
+    held.verify();
+    return answered(settings.runner().run(stored, tool, child), tool.name(), child);
   }
 
   /**
@@ -235,8 +238,7 @@ final class CallDispatcher {
    * lease loses the run, not the call): the run's new holder finds the call's claim held and waits
    * for its response, or for the claim's end if that process died.
    */
-  private Outcome underClaim(
-      String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call, @Nullable ChildCall child) {
+  private Outcome underClaim(String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call) {
     Duration margin = settings.runLease().compareTo(CALL_MARGIN) > 0 ? settings.runLease() : CALL_MARGIN;
     Duration limit = (tool != null && tool.timeout() != null ? tool.timeout() : settings.runner().defaultTimeout()).plus(margin);
     String key = ToolRequest.claimKey(requestId);
@@ -246,7 +248,7 @@ final class CallDispatcher {
       return new Outcome(null, new Waiting("'" + toolName + "', under way in another process (request " + requestId + ")", false, until));
     }
     try {
-      return answered(call.get(), toolName, child);
+      return answered(call.get(), toolName, null);
     } finally {
       settings.claims().release(mine.get());
     }
