@@ -88,7 +88,7 @@ public final class Main implements Callable<Integer> {
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    int status;
+    int status = 1;
     // SIGTERM or Ctrl-C interrupts the command, which closes what it opened (the store, and with it the embedding model) before
     // the JVM's shutdown hooks run: ONNX Runtime's own hook crashed processes whose model was still in native code
     try (dev.rcrt.cli.internal.StopSignal signal = new dev.rcrt.cli.internal.StopSignal()) {
@@ -98,8 +98,18 @@ public final class Main implements Callable<Integer> {
       if (signal.received() != 0) {
         status = 128 + signal.received();
       }
+    } catch (Throwable fatal) {
+      // an Error a command did not handle (a tool's OutOfMemoryError, rethrown once its response is recorded; a class
+      // missing from a broken install): one line, status 1, and the process ends even if a library's threads still run
+      err.println("rcrt: stopped by " + dev.rcrt.core.spi.Throwables.describe(fatal)
+          + (verbose ? "" : "; run again with -v for its stack trace"));
+      if (verbose) {
+        fatal.printStackTrace(err);
+      }
+      err.flush();
+    } finally {
+      System.exit(status);
     }
-    System.exit(status);
   }
 
   /**

@@ -60,6 +60,47 @@ class ToolCallCommandTest {
     assertThat(RcrtJson.parse(run.out()).get("text").asText()).isEqualTo("HI!");
   }
 
+  /** A module tool that leaves a library's thread running (as Tomcat's are under mcp serve) and throws an Error. */
+  private static final String BREAKS = """
+      package acme;
+      import dev.rcrt.tools.*;
+      import java.util.Map;
+      public final class Breaks implements ToolModule {
+        public String name() { return "breaks"; }
+        public String version() { return "1.0.0"; }
+        public Map<String, ToolHandler> handlers() {
+          return Map.of("exhaust", (input, context) -> {
+            Thread lingering = new Thread(() -> {
+              try { Thread.sleep(Long.MAX_VALUE); } catch (InterruptedException e) { }
+            }, "a-library-thread");
+            lingering.start(); // not a daemon: it alone keeps a JVM alive that ends by returning from main
+            throw new OutOfMemoryError("simulated heap exhaustion");
+          });
+        }
+      }
+      """;
+
+  @Test
+  void anErrorThatEndsACommandEndsTheProcessWithOneLineAndStatus1EvenWithThreadsStillRunning() throws Exception {
+    Path jar = TestJars.moduleJar(dir, "breaks.jar", "acme.Breaks", BREAKS, "acme.Breaks");
+    Path def = tool("exhaust.json", """
+        {"schema_name":"tool.v1","title":"Exhaust","context":{"name":"exhaust",
+         "implementation":{"type":"module","module":%s,"export":"exhaust","version":"1.0.0"}}}
+        """.formatted(RcrtJson.write(RcrtJson.nodes().textNode(jar.toString()))));
+    Path log = dir.resolve("exhaust.log");
+    Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "tool", "call", "exhaust", "{}", "--breadcrumbs", def.toString(),
+        "--allow-module-dir", dir.toString()), log);
+    boolean ended = p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS);
+    if (!ended) {
+      p.destroyForcibly().waitFor();
+    }
+    assertThat(ended).as("the process ended; its output: %s", Files.readString(log)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(1);
+    String output = Files.readString(log);
+    assertThat(output).contains("rcrt: stopped by OutOfMemoryError: simulated heap exhaustion; run again with -v for its stack trace")
+        .doesNotContain("\tat ", "Exception in thread");
+  }
+
   @Test
   void httpWithASecretFromTheEnvironmentAndItsStatusOnFailure() throws Exception {
     server.stubFor(post(urlEqualTo("/ok")).willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("{\"temp\":20}")));
