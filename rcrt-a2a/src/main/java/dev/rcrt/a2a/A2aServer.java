@@ -66,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * interface; any other address needs a bearer token (refused at {@link Builder#start()} without
  * one); an {@code Origin} header must be one of {@link Builder#allowedOrigins}; bodies are capped
  * ({@link Builder#maxRequestBytes}), as is a message's text, and a client has {@link
- * Builder#requestTimeout} to send its request. Cards are public; everything else needs the token
+ * Builder#requestTimeout} to send its request (and to read each event of a stream). Cards are public; everything else needs the token
  * when there is one.
  *
  * <p>Thread-safe. {@link #close()} stops listening and the executors the server made; the runner,
@@ -294,8 +294,11 @@ public final class A2aServer implements AutoCloseable {
      * How long a client may take to send a whole request (its line, headers and body), on the
      * runner's time source; default 30 s. A client still sending at that point is cut off (its
      * connection closed, no answer), so that clients that trickle their requests (slowloris) cannot
-     * hold the server's 64 request threads. Answering is not bounded by it: a stream or a blocking
-     * {@code message/send} runs as long as {@link #maxWait} allows.
+     * hold the server's 64 request threads. It also bounds how long a client may take to read each
+     * event of a stream once the connection's buffers are full: a caller that reads slowly or not
+     * at all is cut off the same way, so that it cannot hold one of the 8 stream threads. Answering
+     * is not otherwise bounded by it: a stream or a blocking {@code message/send} runs as long as
+     * {@link #maxWait} allows.
      */
     public Builder requestTimeout(Duration timeout) {
       if (timeout.isNegative() || timeout.isZero()) {

@@ -80,6 +80,69 @@ class SlowClientsTest {
     }
   }
 
+  @Test
+  void aCallerThatDoesNotReadItsStreamIsCutOffAtTheRequestTimeoutAndItsStreamThreadIsFree() throws Exception {
+    TestClock clock = new TestClock();
+    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
+    store.create(AgentDefinition.defaultChatAgent());
+    int answerChars = 8 * 1024 * 1024; // more than the connection's buffers hold, so the event's write blocks
+    try (ToolRunner runner = ToolRunner.builder(store).timeSource(clock).build();
+        A2aServer server = A2aServer.builder(ScriptedLlmClient.answering(r -> ChatResponse.text("x".repeat(answerChars))), runner)
+            .requestTimeout(TIMEOUT).start();
+        Socket s = new Socket()) {
+      URI endpoint = server.uri();
+      s.setReceiveBufferSize(4096); // before connecting: a small window, and the caller never reads
+      s.connect(new java.net.InetSocketAddress(endpoint.getHost(), endpoint.getPort()));
+      String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/stream\",\"params\":{\"message\":{\"kind\":\"message\","
+          + "\"messageId\":\"m1\",\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"hi\"}]}}}";
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      s.getOutputStream().write(("POST /a2a/default-chat-assistant HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Accept: text/event-stream\r\nContent-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().write(bytes);
+      s.getOutputStream().flush();
+
+      awaitStreamWriteBlocked(); // the answer's event is being written to a caller that takes none of it
+      clock.advance(TIMEOUT.plusSeconds(1));
+
+      long read = 0;
+      s.setSoTimeout(60_000);
+      try (java.io.InputStream in = s.getInputStream()) {
+        byte[] buffer = new byte[64 * 1024];
+        for (int n; (n = in.read(buffer)) > 0; ) {
+          read += n;
+        }
+      } catch (java.net.SocketException reset) {
+        // a reset is a cut too
+      }
+      assertThat(read).as("the connection was closed before the event was whole").isLessThan(answerChars);
+      awaitNoStreamWrite(); // and the stream's thread is free again
+    }
+  }
+
+  /** Whether a thread of this JVM is inside the A2A server's write of a stream event to its caller (its bounded write). */
+  private static boolean streamWriteUnderWay() {
+    return Thread.getAllStackTraces().values().stream().anyMatch(stack -> java.util.Arrays.stream(stack)
+        .anyMatch(f -> f.getClassName().startsWith("dev.rcrt.a2a.internal.RequestDeadline") && f.getMethodName().equals("write")));
+  }
+
+  private static void awaitStreamWriteBlocked() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    int seen = 0;
+    while (seen < 20) { // seen under way 20 times in a row: the write is blocked, not a small event passing through
+      seen = streamWriteUnderWay() ? seen + 1 : 0;
+      assertThat(System.nanoTime()).as("a stream write under way").isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  private static void awaitNoStreamWrite() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (streamWriteUnderWay()) {
+      assertThat(System.nanoTime()).as("the stream's write ended").isLessThan(deadline);
+      Thread.sleep(10);
+    }
+  }
+
   /** Whether the server closed {@code s} (an orderly close or a reset), after whatever it answered. */
   private static boolean closedAfterAnyAnswer(Socket s) throws java.io.IOException {
     try {

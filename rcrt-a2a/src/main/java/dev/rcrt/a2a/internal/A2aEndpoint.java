@@ -84,15 +84,18 @@ public final class A2aEndpoint implements AutoCloseable {
   private final HttpServer server;
   private final Agents agents;
   private final RequestGate gate;
+  private final RequestDeadline requests;
   private final URI base;
 
   /**
    * Listens on {@code host:port} and serves with {@code requests}: the server's pool behind a {@link
-   * RequestDeadline}, so that a client that sends its request slowly is cut off, not served.
+   * RequestDeadline}, so that a client that sends its request slowly, or reads a stream slowly, is
+   * cut off, not served.
    */
   public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, RequestDeadline requests) throws IOException {
     this.agents = agents;
     this.gate = gate;
+    this.requests = requests;
     this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.setExecutor(requests);
     server.createContext("/", this::handle);
@@ -273,10 +276,11 @@ public final class A2aEndpoint implements AutoCloseable {
 
   /**
    * Writes the events as server-sent events, one {@code data:} line each, until the publisher
-   * completes or the caller goes; a write that fails sets {@code gone}, which the task's reader
-   * ({@link TaskStream}) watches.
+   * completes or the caller goes; a write that fails, or that the caller takes longer than the
+   * request timeout to read ({@link RequestDeadline#write}), sets {@code gone}, which the task's
+   * reader ({@link TaskStream}) watches.
    */
-  private static void stream(HttpExchange exchange, Flow.Publisher<SendStreamingMessageResponse> events, java.util.concurrent.atomic.AtomicBoolean gone)
+  private void stream(HttpExchange exchange, Flow.Publisher<SendStreamingMessageResponse> events, java.util.concurrent.atomic.AtomicBoolean gone)
       throws IOException {
     exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
     exchange.getResponseHeaders().set("Cache-Control", "no-cache");
@@ -295,8 +299,11 @@ public final class A2aEndpoint implements AutoCloseable {
       @Override
       public void onNext(SendStreamingMessageResponse item) {
         try {
-          out.write(("data: " + Utils.OBJECT_MAPPER.writeValueAsString(item) + "\n\n").getBytes(StandardCharsets.UTF_8));
-          out.flush();
+          byte[] event = ("data: " + Utils.OBJECT_MAPPER.writeValueAsString(item) + "\n\n").getBytes(StandardCharsets.UTF_8);
+          requests.write(() -> {
+            out.write(event);
+            out.flush();
+          });
           java.util.Objects.requireNonNull(subscription).request(1);
         } catch (IOException e) {
           gone.set(true); // the caller went away: the task's reader stops at its next look

@@ -11,7 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How long a client may take to send its request (the request line, the headers and the body), for
+ * How long a client may take to send its request (the request line, the headers and the body), and
+ * to take in each piece of a streamed answer ({@link #write}), for
  * the JDK's HTTP server, which has no such limit of its own: it reads a request on a thread of its
  * executor, and clients that send a byte now and then (slowloris) would hold every thread of the
  * pool, locking everyone else out. This executor runs each exchange the server hands it on {@code
@@ -69,6 +70,42 @@ public final class RequestDeadline implements Executor {
         Thread.interrupted(); // a cut that came as the exchange ended must not reach the pool's next task
       }
     });
+  }
+
+  /** A write of an answer to the client. */
+  @FunctionalInterface
+  public interface Write {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code write} (a piece of an answer, such as one server-sent event) within this deadline,
+   * on the calling thread: a client that takes longer than the limit to take it in (it reads slowly,
+   * or not at all, and the connection's buffers are full) is cut off: the writing thread is
+   * interrupted, which closes the connection (the JDK writes through an interruptible channel), and
+   * an {@link IOException} is thrown. So a stream's caller, authenticated or not, holds a thread no
+   * longer than the limit per event.
+   *
+   * @throws IOException if the write failed or the client was cut off
+   */
+  public void write(Write write) throws IOException {
+    AtomicInteger state = new AtomicInteger(READING);
+    Thread thread = Thread.currentThread();
+    TimeSource.Timer deadline = time.schedule(limit, () -> {
+      if (state.compareAndSet(READING, CUT)) {
+        LOG.debug("an HTTP client took more than {} ms to read a piece of its answer; its connection is closed", limit.toMillis());
+        thread.interrupt();
+      }
+    });
+    try {
+      write.run();
+    } finally {
+      deadline.cancel();
+      if (!state.compareAndSet(READING, RECEIVED)) {
+        Thread.interrupted(); // the cut's interrupt is this write's, not the caller's
+        throw new IOException("the client took more than " + limit.toMillis() + " ms to read its answer; its connection was closed");
+      }
+    }
   }
 
   /**
