@@ -41,7 +41,10 @@ public final class ParsedRecords {
     String json = rs.getString(record);
     Breadcrumb parsed = RcrtJson.parseAs(json);
     if (json.length() <= MAX_ONE) {
-      bySeq.put(key, new Parsed(parsed, json.length()));
+      // another reader of the same row (the event reader, another store object) may have parsed it meanwhile: keep the
+      // first, so every reader of a row gets one object
+      Parsed first = bySeq.asMap().putIfAbsent(key, new Parsed(parsed, json.length()));
+      return first != null ? first.record() : parsed;
     }
     return parsed;
   }
