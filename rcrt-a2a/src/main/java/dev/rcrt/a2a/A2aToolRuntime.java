@@ -264,12 +264,15 @@ public final class A2aToolRuntime implements ToolRuntime {
             throw timedOut(client, card, endpoint, task, call);
           }
           if (!settled(task)) { // a stream that ended early (the agent's own limit): look again after a pause
-            Thread.sleep(Math.min(pause.toMillis(), Math.max(1, call.remaining().minus(grace).toMillis())));
+            Duration wait = min(pause, call.remaining().minus(grace));
+            if (!wait.isNegative()) {
+              call.time().sleep(wait);
+            }
             pause = min(pause.multipliedBy(2), Duration.ofSeconds(1));
             task = client.get(endpoint, task.getId());
           }
         } else {
-          Thread.sleep(Math.min(pause.toMillis(), left.toMillis()));
+          call.time().sleep(min(pause, left));
           pause = min(pause.multipliedBy(2), Duration.ofSeconds(1));
           task = client.get(endpoint, task.getId());
         }

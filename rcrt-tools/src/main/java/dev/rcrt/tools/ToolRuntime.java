@@ -2,6 +2,7 @@ package dev.rcrt.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.TimeSource;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -122,6 +123,13 @@ public interface ToolRuntime extends AutoCloseable {
 
     /** The call's whole time limit, for messages such as "timed out after 30000 ms". */
     Duration limit();
+
+    /**
+     * The runner's time source ({@link ToolRunner.Builder#timeSource}), which {@link #remaining()}
+     * is measured on: a runtime that waits between attempts (polling a remote task) waits on it, so
+     * a test's clock moves its waits as it moves the call's deadline.
+     */
+    TimeSource time();
 
     /**
      * The value of secret {@code NAME} or {@code secret:NAME}, if the tool is granted it; the value

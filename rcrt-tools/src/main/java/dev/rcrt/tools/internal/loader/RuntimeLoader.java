@@ -116,6 +116,11 @@ public final class RuntimeLoader implements ImplementationLoader, AutoCloseable 
     }
 
     @Override
+    public dev.rcrt.core.TimeSource time() {
+      return scope.time();
+    }
+
+    @Override
     public String secret(String nameOrReference) {
       return scope.secret(nameOrReference);
     }
