@@ -101,7 +101,10 @@ class SlowClientsTest {
       s.getOutputStream().write(bytes);
       s.getOutputStream().flush();
 
-      awaitStreamWriteBlocked(); // the answer's event is being written to a caller that takes none of it
+      // the answer is recorded, so the events written from now on carry it; one of them is being written to a caller
+      // that takes none of it
+      awaitAnswer(store);
+      awaitStreamWriteBlocked();
       clock.advance(TIMEOUT.plusSeconds(1));
 
       long read = 0;
@@ -123,6 +126,15 @@ class SlowClientsTest {
   private static boolean streamWriteUnderWay() {
     return Thread.getAllStackTraces().values().stream().anyMatch(stack -> java.util.Arrays.stream(stack)
         .anyMatch(f -> f.getClassName().startsWith("dev.rcrt.a2a.internal.RequestDeadline") && f.getMethodName().equals("write")));
+  }
+
+  private static void awaitAnswer(InMemoryBreadcrumbStore store) throws InterruptedException {
+    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
+    try (dev.rcrt.core.Subscription s = store.subscribe(dev.rcrt.core.Selector.all(), e -> written.release())) {
+      while (store.search(dev.rcrt.core.Selector.allTags("agent:response"), 1, 0).isEmpty()) {
+        assertThat(written.tryAcquire(60, TimeUnit.SECONDS)).as("a record written while the answer is awaited").isTrue();
+      }
+    }
   }
 
   private static void awaitStreamWriteBlocked() throws InterruptedException {
