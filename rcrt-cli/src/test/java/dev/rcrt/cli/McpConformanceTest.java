@@ -15,19 +15,22 @@ import org.junit.jupiter.api.Test;
 /**
  * The official MCP conformance suite ({@code @modelcontextprotocol/conformance}, run on Node 22)
  * against {@code ./rcrt mcp serve --http}, whose tools are breadcrumbs in a fixture
- * ({@code mcp-conformance/tools.json}: the {@code test_simple_text} and {@code test_error_handling}
- * the scenarios call), not special cases in the server. Each scenario's result is printed as a
+ * ({@code examples/mcp-conformance/breadcrumbs}: the tools {@code test_simple_text} and {@code
+ * test_error_handling} and the {@code test://} resources the scenarios read, as ordinary records),
+ * not special cases in the server. Each scenario's result is printed as a
  * table in the build log.
  */
 class McpConformanceTest {
   static final List<String> SERVER_SCENARIOS =
-      List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "logging-set-level", "dns-rebinding-protection");
+      List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "logging-set-level", "dns-rebinding-protection",
+          "resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read", "resources-subscribe",
+          "resources-unsubscribe");
   private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
 
   @Test
   void theServerPassesTheListedScenarios() throws Exception {
     Path node = NodeTools.node();
-    CliHarness serve = CliHarness.start(Map.of(), "mcp", "serve", "--http", "127.0.0.1:0", "--breadcrumbs", "src/test/resources/mcp-conformance/tools.json");
+    CliHarness serve = CliHarness.start(Map.of(), "mcp", "serve", "--http", "127.0.0.1:0", "--breadcrumbs", "../examples/mcp-conformance/breadcrumbs");
     try {
       String url = awaitUrl(serve);
       Map<String, String> results = new LinkedHashMap<>();

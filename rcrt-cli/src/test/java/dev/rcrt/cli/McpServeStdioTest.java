@@ -15,7 +15,7 @@ class McpServeStdioTest {
   @Test
   void aClientThatStartsTheServerListsAndCallsItsTools() {
     List<String> command = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
-        "dev.rcrt.cli.Main", "mcp", "serve", "--breadcrumbs", "src/test/resources/mcp-conformance/tools.json");
+        "dev.rcrt.cli.Main", "mcp", "serve", "--breadcrumbs", "../examples/mcp-conformance/breadcrumbs");
     try (McpClientSession session = McpClientSession.connect(McpServerAddress.command(command), Duration.ofSeconds(60), t -> {})) {
       assertThat(session.serverInfo().name()).isEqualTo("rcrt");
       assertThat(session.listTools()).extracting(McpSchema.Tool::name).contains("calculator", "test_simple_text");

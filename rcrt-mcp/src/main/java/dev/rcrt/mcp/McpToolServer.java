@@ -41,6 +41,12 @@ import org.jspecify.annotations.Nullable;
  *       structuredContent}; tool failures are {@code isError: true} results; protocol errors are
  *       JSON-RPC errors. A {@code progressToken} gets progress against the tool's time limit every
  *       second; log notifications follow the level the client sets.
+ *   <li>{@code resources/*}: every record that is not secret or private, as {@code
+ *       rcrt://breadcrumbs/{id}} (its view as JSON), {@code rcrt://schemas/{schema_name}} and {@code
+ *       rcrt://tags/{tag}} (listings); records of schema {@code mcp.resource.v1} that the trust
+ *       policy trusts, as resources or templates of their own URI and content; {@code
+ *       resources/subscribe} followed by {@code notifications/resources/updated} when the record
+ *       changes, whichever process of a shared store changes it (docs/reference/mcp.md).
  *   <li>Streamable HTTP listens on {@code 127.0.0.1} unless told otherwise, checks {@code Origin}
  *       and {@code Host} against the address it serves (DNS-rebinding protection), and on any
  *       other address requires a bearer token.
@@ -51,6 +57,7 @@ import org.jspecify.annotations.Nullable;
 public final class McpToolServer implements AutoCloseable {
   private final McpSyncServer server;
   private final ToolCatalog catalog;
+  private final dev.rcrt.mcp.internal.ResourceCatalog resources;
   private final ToolCalls calls;
   private final @Nullable HttpListener http;
   private final CountDownLatch ended;
@@ -60,15 +67,18 @@ public final class McpToolServer implements AutoCloseable {
     this.ended = ended;
     this.calls = new ToolCalls(b.runner, b.defaultLimit);
     this.catalog = new ToolCatalog(b.runner, calls);
+    this.resources = new dev.rcrt.mcp.internal.ResourceCatalog(b.runner.store(), b.runner.policy());
     this.server =
         spec.serverInfo(b.name, b.version)
-            .capabilities(McpSchema.ServerCapabilities.builder().tools(true).logging().build())
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(true, true).logging().build())
+            .resourceTemplates(resources.builtinTemplates())
             .requestTimeout(b.requestTimeout)
             .validateToolInputs(false) // the tool chain validates, records the refusal, and says where
             .tools(catalog.initial())
             .build();
     this.http = http;
     catalog.attach(server);
+    resources.attach(server);
   }
 
   /** A builder serving the tools {@code runner} discovers and runs. */
@@ -98,6 +108,7 @@ public final class McpToolServer implements AutoCloseable {
       return;
     }
     catalog.close();
+    resources.close();
     server.closeGracefully();
     calls.close();
     if (http != null) {
