@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * The official MCP conformance suite ({@code @modelcontextprotocol/conformance}, run on Node 22)
  * against {@code ./rcrt mcp serve --http}, whose tools are breadcrumbs in a fixture
  * ({@code examples/mcp-conformance/breadcrumbs}: the tools {@code test_simple_text} and {@code
- * test_error_handling} and the {@code test://} resources the scenarios read, as ordinary records),
+ * test_error_handling} the {@code test://} resources and the {@code test_*} prompts the scenarios read, as ordinary
+ * records),
  * not special cases in the server. Each scenario's result is printed as a
  * table in the build log.
  */
@@ -24,7 +25,8 @@ class McpConformanceTest {
   static final List<String> SERVER_SCENARIOS =
       List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "logging-set-level", "dns-rebinding-protection",
           "resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read", "resources-subscribe",
-          "resources-unsubscribe");
+          "resources-unsubscribe", "prompts-list", "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource",
+          "prompts-get-with-image", "completion-complete");
   private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
 
   @Test

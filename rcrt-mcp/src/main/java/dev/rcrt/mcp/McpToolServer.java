@@ -47,6 +47,9 @@ import org.jspecify.annotations.Nullable;
  *       policy trusts, as resources or templates of their own URI and content; {@code
  *       resources/subscribe} followed by {@code notifications/resources/updated} when the record
  *       changes, whichever process of a shared store changes it (docs/reference/mcp.md).
+ *   <li>{@code prompts/*}: records of schema {@code mcp.prompt.v1} and every enabled agent
+ *       record (one argument, {@code message}) that the trust policy trusts; {@code
+ *       completion/complete} for their arguments and the resource templates' variables.
  *   <li>Streamable HTTP listens on {@code 127.0.0.1} unless told otherwise, checks {@code Origin}
  *       and {@code Host} against the address it serves (DNS-rebinding protection), and on any
  *       other address requires a bearer token.
@@ -58,6 +61,7 @@ public final class McpToolServer implements AutoCloseable {
   private final McpSyncServer server;
   private final ToolCatalog catalog;
   private final dev.rcrt.mcp.internal.ResourceCatalog resources;
+  private final dev.rcrt.mcp.internal.PromptCatalog prompts;
   private final ToolCalls calls;
   private final @Nullable HttpListener http;
   private final CountDownLatch ended;
@@ -68,10 +72,13 @@ public final class McpToolServer implements AutoCloseable {
     this.calls = new ToolCalls(b.runner, b.defaultLimit);
     this.catalog = new ToolCatalog(b.runner, calls);
     this.resources = new dev.rcrt.mcp.internal.ResourceCatalog(b.runner.store(), b.runner.policy());
+    this.prompts = new dev.rcrt.mcp.internal.PromptCatalog(b.runner.store(), b.runner.policy());
     this.server =
         spec.serverInfo(b.name, b.version)
-            .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(true, true).logging().build())
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(true, true).prompts(true).completions().logging().build())
             .resourceTemplates(resources.builtinTemplates())
+            .prompts(prompts.initial())
+            .completions(prompts.completions(dev.rcrt.mcp.internal.ResourceCatalog.BUILTIN_TEMPLATES))
             .requestTimeout(b.requestTimeout)
             .validateToolInputs(false) // the tool chain validates, records the refusal, and says where
             .tools(catalog.initial())
@@ -79,6 +86,7 @@ public final class McpToolServer implements AutoCloseable {
     this.http = http;
     catalog.attach(server);
     resources.attach(server);
+    prompts.attach(server);
   }
 
   /** A builder serving the tools {@code runner} discovers and runs. */
@@ -109,6 +117,7 @@ public final class McpToolServer implements AutoCloseable {
     }
     catalog.close();
     resources.close();
+    prompts.close();
     server.closeGracefully();
     calls.close();
     if (http != null) {

@@ -81,15 +81,18 @@ public final class ResourceCatalog implements AutoCloseable {
     this.views = ContextView.builder(store).lenient(true).build();
   }
 
+  /** The URI templates every server offers, in {@link #builtinTemplates()}'s order. */
+  public static final List<String> BUILTIN_TEMPLATES = List.of(RECORD_PREFIX + "{id}", "rcrt://schemas/{schema_name}", "rcrt://tags/{tag}");
+
   /** The templates every server offers: a record by id, the records of a schema, the records with a tag. */
   public List<McpServerFeatures.SyncResourceTemplateSpecification> builtinTemplates() {
     return List.of(
-        template(RECORD_PREFIX + "{id}", "breadcrumb", "A breadcrumb by id: its view as JSON (secret and private records are not served)",
+        template(BUILTIN_TEMPLATES.get(0), "breadcrumb", "A breadcrumb by id: its view as JSON (secret and private records are not served)",
             (uri, vars) -> recordContents(uri, vars.get("id"))),
-        template("rcrt://schemas/{schema_name}", "breadcrumbs of a schema",
+        template(BUILTIN_TEMPLATES.get(1), "breadcrumbs of a schema",
             "The newest " + LIST_LIMIT + " readable breadcrumbs of a schema: their URIs and titles",
             (uri, vars) -> listing(uri, Selector.schema(vars.getOrDefault("schema_name", "")))),
-        template("rcrt://tags/{tag}", "breadcrumbs with a tag", "The newest " + LIST_LIMIT + " readable breadcrumbs with a tag: their URIs and titles",
+        template(BUILTIN_TEMPLATES.get(2), "breadcrumbs with a tag", "The newest " + LIST_LIMIT + " readable breadcrumbs with a tag: their URIs and titles",
             (uri, vars) -> listing(uri, Selector.allTags(vars.getOrDefault("tag", "")))));
   }
 
@@ -175,14 +178,19 @@ public final class ResourceCatalog implements AutoCloseable {
       return new McpSchema.ReadResourceResult(List.of(new McpSchema.BlobResourceContents(uri, mimeType(b), blob.asText())));
     }
     String text = b.contextText("text") != null ? b.contextText("text") : "";
+    return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mimeType(b), fill(text, vars))));
+  }
+
+  /** {@code text} with each {@code {name}} whose name {@code values} has replaced by its value; other braces stay. */
+  static String fill(String text, Map<String, String> values) {
     Matcher m = VARIABLE.matcher(text);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
-      String value = vars.get(m.group(1));
+      String value = values.get(m.group(1));
       m.appendReplacement(out, Matcher.quoteReplacement(value != null ? value : m.group()));
     }
     m.appendTail(out);
-    return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, mimeType(b), out.toString())));
+    return out.toString();
   }
 
   private static String mimeType(Breadcrumb b) {
