@@ -26,7 +26,8 @@ class McpConformanceTest {
       List.of("server-initialize", "ping", "tools-list", "tools-call-simple-text", "tools-call-error", "logging-set-level", "dns-rebinding-protection",
           "resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read", "resources-subscribe",
           "resources-unsubscribe", "prompts-list", "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource",
-          "prompts-get-with-image", "completion-complete");
+          "prompts-get-with-image", "completion-complete", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
+          "tools-call-mixed-content");
   private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
 
   @Test

@@ -27,8 +27,9 @@ import org.jspecify.annotations.Nullable;
  * tool.request.v1} and a {@code tool.response.v1} recorded, with the MCP client as the requester
  * ({@code agent:mcp:<clientInfo.name>}).
  *
- * <p>A success is a text block (the output as JSON, or the string itself) plus {@code
- * structuredContent} when the output is an object; a tool failure is an {@code isError: true}
+ * <p>A success is the output's content blocks ({@link McpContent}: text, image, audio, embedded
+ * resource, resource link), or else a text block (the output as JSON, or the string itself), plus
+ * {@code structuredContent} when the output is an object; a tool failure is an {@code isError: true}
  * result with the error text (protocol errors, such as an unknown tool, are the SDK's JSON-RPC
  * errors). A call that carries a {@code progressToken} gets a progress notification at once and
  * every second, counting milliseconds of the tool's time limit. The client's log level decides
@@ -63,7 +64,13 @@ public final class ToolCalls implements AutoCloseable {
         return CallToolResult.builder().addTextContent(response.error() + " [" + response.errorCode() + "]").isError(true).build();
       }
       JsonNode output = response.requireOutput();
-      CallToolResult.Builder result = CallToolResult.builder().addTextContent(output.isTextual() ? output.asText() : RcrtJson.write(output)).isError(false);
+      CallToolResult.Builder result = CallToolResult.builder().isError(false);
+      java.util.Optional<java.util.List<McpSchema.Content>> blocks = McpContent.of(output);
+      if (blocks.isPresent()) {
+        result.content(blocks.get());
+      } else {
+        result.addTextContent(output.isTextual() ? output.asText() : RcrtJson.write(output));
+      }
       if (output.isObject()) {
         result.structuredContent(RcrtJson.convert(output, Map.class));
       }
