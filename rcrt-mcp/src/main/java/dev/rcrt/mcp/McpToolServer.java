@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  *       structuredContent}; tool failures are {@code isError: true} results; protocol errors are
  *       JSON-RPC errors. A {@code progressToken} gets progress against the tool's time limit every
  *       second; log notifications follow the level the client sets.
- *   <li>{@code resources/*}: every record that is not secret or private, as {@code
+ *   <li>{@code resources/*}: every {@code Public} record (or {@code Team} too, {@link
+ *       Builder#readableRecords}) that is not secret, as {@code
  *       rcrt://breadcrumbs/{id}} (its view as JSON), {@code rcrt://schemas/{schema_name}} and {@code
  *       rcrt://tags/{tag}} (listings); records of schema {@code mcp.resource.v1} that the trust
  *       policy trusts, as resources or templates of their own URI and content; {@code
@@ -71,8 +72,8 @@ public final class McpToolServer implements AutoCloseable {
     this.ended = ended;
     this.calls = new ToolCalls(b.runner, b.defaultLimit);
     this.catalog = new ToolCatalog(b.runner, calls);
-    this.resources = new dev.rcrt.mcp.internal.ResourceCatalog(b.runner.store(), b.runner.policy());
-    this.prompts = new dev.rcrt.mcp.internal.PromptCatalog(b.runner.store(), b.runner.policy());
+    this.resources = new dev.rcrt.mcp.internal.ResourceCatalog(b.runner.store(), b.runner.policy(), b.readable);
+    this.prompts = new dev.rcrt.mcp.internal.PromptCatalog(b.runner.store(), b.runner.policy(), resources);
     this.server =
         spec.serverInfo(b.name, b.version)
             .capabilities(McpSchema.ServerCapabilities.builder().tools(true).resources(true, true).prompts(true).completions().logging().build())
@@ -149,6 +150,7 @@ public final class McpToolServer implements AutoCloseable {
     private String version = "0.1.0";
     private Duration requestTimeout = Duration.ofMinutes(10);
     private Duration defaultLimit = Duration.ofSeconds(30);
+    private dev.rcrt.core.Visibility readable = dev.rcrt.core.Visibility.PUBLIC;
 
     private Builder(ToolRunner runner) {
       this.runner = Objects.requireNonNull(runner, "runner");
@@ -164,6 +166,21 @@ public final class McpToolServer implements AutoCloseable {
     /** The longest a request may take before the SDK answers it with an error; default 10 minutes. */
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * The widest visibility of the records MCP clients may read as resources ({@code
+     * rcrt://breadcrumbs/{id}} and the listings): {@code PUBLIC} by default, so a store's {@code
+     * Team} records (conversations, tool requests and responses) stay with the team until the
+     * host says otherwise; {@code TEAM} serves those too. {@code PRIVATE} is refused: a private
+     * record is its owner's alone, and secret records are never served, whatever this says.
+     */
+    public Builder readableRecords(dev.rcrt.core.Visibility widest) {
+      if (Objects.requireNonNull(widest, "widest") == dev.rcrt.core.Visibility.PRIVATE) {
+        throw new IllegalArgumentException("private records are never served over MCP; choose PUBLIC or TEAM");
+      }
+      this.readable = widest;
       return this;
     }
 

@@ -1,7 +1,6 @@
 package dev.rcrt.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
@@ -10,7 +9,6 @@ import dev.rcrt.tools.ToolRunner;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
 import java.time.Duration;
@@ -39,7 +37,9 @@ class McpPromptsTest {
     store.create(BreadcrumbCreate.builder("mcp.prompt.v1", "Greeting").context(RcrtJson.parse("""
         {"name":"greet","description":"Greets a customer","arguments":[{"name":"who","required":true,"values":["Ada","Alan","Grace"]}],
          "messages":[{"role":"user","content":{"type":"text","text":"Say hello to {who}."}}]}""")).build());
-    store.create(BreadcrumbCreate.builder("secret.v1", "Key").context(RcrtJson.parse("{\"value\":\"sk-1\"}")).build());
+    store.create(BreadcrumbCreate.builder("secret.v1", "Key").visibility(dev.rcrt.core.Visibility.PUBLIC)
+        .context(RcrtJson.parse("{\"value\":\"sk-1\"}")).build());
+    store.create(BreadcrumbCreate.builder("note.v1", "Hours").visibility(dev.rcrt.core.Visibility.PUBLIC).context(RcrtJson.parse("{}")).build());
     runner = ToolRunner.builder(store).build();
     server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
     URI uri = server.uri();
@@ -62,8 +62,8 @@ class McpPromptsTest {
     McpSchema.GetPromptResult got = client.getPrompt(new McpSchema.GetPromptRequest("support", Map.of("message", "Where is my parcel?")));
     assertThat(((McpSchema.TextContent) got.messages().get(0).content()).text())
         .isEqualTo("You are the shop's support agent.\n\nWhere is my parcel?");
-    assertThatThrownBy(() -> client.getPrompt(new McpSchema.GetPromptRequest("support", Map.of())))
-        .isInstanceOf(McpError.class).hasMessageContaining("needs the argument 'message'");
+    assertThat(Refusals.of(() -> client.getPrompt(new McpSchema.GetPromptRequest("support", Map.of()))))
+        .contains("needs the argument 'message'");
   }
 
   @Test
@@ -89,6 +89,6 @@ class McpPromptsTest {
 
     McpSchema.CompleteResult schemas = client.completeCompletion(new McpSchema.CompleteRequest(
         new McpSchema.ResourceReference("rcrt://schemas/{schema_name}"), new McpSchema.CompleteRequest.CompleteArgument("schema_name", "")));
-    assertThat(schemas.completion().values()).contains("agent.def.v1", "mcp.prompt.v1").doesNotContain("secret.v1");
+    assertThat(schemas.completion().values()).contains("note.v1").doesNotContain("secret.v1", "agent.def.v1"); // agents are Team records
   }
 }

@@ -61,6 +61,11 @@ class McpResourcesTest {
     runner.close();
   }
 
+  /** The JSON-RPC error a read of {@code uri} gets. */
+  private String refusal(String uri) {
+    return Refusals.of(() -> client.readResource(new McpSchema.ReadResourceRequest(uri)));
+  }
+
   private String read(String uri) {
     McpSchema.ResourceContents c = client.readResource(new McpSchema.ReadResourceRequest(uri)).contents().get(0);
     assertThat(c.uri()).isEqualTo(uri);
@@ -70,7 +75,7 @@ class McpResourcesTest {
   @Test
   void aRecordIsReadByItsUriAndListedByItsSchemaAndTags() {
     Breadcrumb note = store.create(BreadcrumbCreate.builder("note.v1", "Opening hours").tags(List.of("topic:shop"))
-        .context(RcrtJson.parse("{\"open\":\"9-17\"}")).build());
+        .visibility(Visibility.PUBLIC).context(RcrtJson.parse("{\"open\":\"9-17\"}")).build());
 
     var read = RcrtJson.parse(read("rcrt://breadcrumbs/" + note.id()));
     assertThat(read.path("title").asText()).isEqualTo("Opening hours");
@@ -83,22 +88,43 @@ class McpResourcesTest {
   }
 
   @Test
-  void secretAndPrivateRecordsAreNeverReadNorListed() {
+  void secretPrivateAndByDefaultTeamRecordsAreNeverReadNorListed() {
     Breadcrumb secret = store.create(BreadcrumbCreate.builder("secret.v1", "API key").tags(List.of("topic:keys"))
-        .context(RcrtJson.parse("{\"value\":\"sk-live-123\"}")).build());
+        .visibility(Visibility.PUBLIC).context(RcrtJson.parse("{\"value\":\"sk-live-123\"}")).build());
     Breadcrumb lookalike = store.create(BreadcrumbCreate.builder("app.credentials.v2", "Login").tags(List.of("topic:keys"))
-        .context(RcrtJson.parse("{\"password\":\"hunter2\"}")).build());
+        .visibility(Visibility.PUBLIC).context(RcrtJson.parse("{\"password\":\"hunter2\"}")).build());
     Breadcrumb marked = store.create(BreadcrumbCreate.builder("note.v1", "Marked secret").tags(List.of("topic:keys"))
-        .sensitivity(Sensitivity.SECRET).context(RcrtJson.parse("{\"pin\":\"0000\"}")).build());
+        .visibility(Visibility.PUBLIC).sensitivity(Sensitivity.SECRET).context(RcrtJson.parse("{\"pin\":\"0000\"}")).build());
     Breadcrumb hidden = store.create(BreadcrumbCreate.builder("note.v1", "Private").tags(List.of("topic:keys"))
         .visibility(Visibility.PRIVATE).context(RcrtJson.parse("{\"diary\":\"…\"}")).build());
+    Breadcrumb team = store.create(BreadcrumbCreate.builder("user.message.v1", "A customer's message").tags(List.of("topic:keys"))
+        .context(RcrtJson.parse("{\"content\":\"my address is …\"}")).build()); // Team, the default: not served unless the host says so
 
-    for (Breadcrumb b : List.of(secret, lookalike, marked, hidden)) {
-      assertThatThrownBy(() -> client.readResource(new McpSchema.ReadResourceRequest("rcrt://breadcrumbs/" + b.id())))
-          .isInstanceOf(McpError.class).hasMessageContaining("Resource not found");
+    for (Breadcrumb b : List.of(secret, lookalike, marked, hidden, team)) {
+      assertThat(refusal("rcrt://breadcrumbs/" + b.id())).as("reading %s", b.title()).contains("Resource not found");
     }
     assertThat(read("rcrt://tags/topic:keys")).isEqualTo("[]");
     assertThat(read("rcrt://schemas/secret.v1")).isEqualTo("[]");
+  }
+
+  @Test
+  void aHostThatWidensTheVisibilityServesTeamRecordsButNeverPrivateOnes() {
+    Breadcrumb team = store.create(BreadcrumbCreate.builder("user.message.v1", "Hello").context(RcrtJson.parse("{\"content\":\"hi\"}")).build());
+    assertThatThrownBy(() -> McpToolServer.builder(runner).readableRecords(Visibility.PRIVATE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never served");
+    try (McpToolServer wide = McpToolServer.builder(runner).readableRecords(Visibility.TEAM).http("127.0.0.1", 0, null)) {
+      URI uri = wide.uri();
+      McpSyncClient teamClient = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
+          .clientInfo(new McpSchema.Implementation("team-client", "1.0")).requestTimeout(Duration.ofSeconds(20)).build();
+      teamClient.initialize();
+      try {
+        String text = ((McpSchema.TextResourceContents) teamClient.readResource(
+            new McpSchema.ReadResourceRequest("rcrt://breadcrumbs/" + team.id())).contents().get(0)).text();
+        assertThat(RcrtJson.parse(text).at("/context/content").asText()).isEqualTo("hi");
+      } finally {
+        teamClient.closeGracefully();
+      }
+    }
   }
 
   @Test
@@ -113,13 +139,13 @@ class McpResourcesTest {
     awaitListed("docs://menu");
     assertThat(client.listResources().resources()).extracting(McpSchema.Resource::uri).contains("docs://menu").doesNotContain("docs://planted");
     assertThat(read("docs://menu")).isEqualTo("# Menu");
-    assertThatThrownBy(() -> client.readResource(new McpSchema.ReadResourceRequest("docs://planted"))).isInstanceOf(McpError.class);
+    assertThat(refusal("docs://planted")).contains("Resource not found");
     assertThat(read("orders://42/status")).isEqualTo("order 42: shipped");
   }
 
   @Test
   void aSubscriberIsToldWhenTheRecordChangesAndNoLongerOnceItUnsubscribes() throws Exception {
-    Breadcrumb note = store.create(BreadcrumbCreate.builder("note.v1", "Stock").context(RcrtJson.parse("{\"left\":3}")).build());
+    Breadcrumb note = store.create(BreadcrumbCreate.builder("note.v1", "Stock").visibility(Visibility.PUBLIC).context(RcrtJson.parse("{\"left\":3}")).build());
     String uri = "rcrt://breadcrumbs/" + note.id();
     client.subscribeResource(new McpSchema.SubscribeRequest(uri));
 
@@ -132,7 +158,7 @@ class McpResourcesTest {
     Breadcrumb now = store.get(note.id()).orElseThrow();
     store.update(note.id(), now.version(), BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"left\":1}")));
     // a record of another subscribed URI is changed after it: its update arriving first shows the unsubscribed one was not sent
-    Breadcrumb other = store.create(BreadcrumbCreate.builder("note.v1", "Other").context(RcrtJson.parse("{\"n\":1}")).build());
+    Breadcrumb other = store.create(BreadcrumbCreate.builder("note.v1", "Other").visibility(Visibility.PUBLIC).context(RcrtJson.parse("{\"n\":1}")).build());
     client.subscribeResource(new McpSchema.SubscribeRequest("rcrt://breadcrumbs/" + other.id()));
     store.update(other.id(), other.version(), BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"n\":2}")));
     List<McpSchema.ResourceContents> next = updates.poll(20, TimeUnit.SECONDS);

@@ -52,13 +52,16 @@ public final class PromptCatalog implements AutoCloseable {
 
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
+  private final ResourceCatalog resources;
   private final Map<String, String> offered = new HashMap<>(); // prompt name -> record id @ version
   private final List<Subscription> watching = new ArrayList<>();
   private @Nullable McpSyncServer server;
 
-  public PromptCatalog(BreadcrumbStore store, ToolTrustPolicy policy) {
+  /** @param resources decides which records' ids, schemas and tags completion may show */
+  public PromptCatalog(BreadcrumbStore store, ToolTrustPolicy policy, ResourceCatalog resources) {
     this.store = store;
     this.policy = policy;
+    this.resources = resources;
   }
 
   /** The prompts to build the server with. */
@@ -236,7 +239,7 @@ public final class PromptCatalog implements AutoCloseable {
   private McpSchema.CompleteResult templateCompletion(McpSchema.CompleteRequest.CompleteArgument argument) {
     TreeSet<String> values = new TreeSet<>();
     for (Breadcrumb b : store.search(Selector.all(), SCAN, 0)) {
-      if (b.isSecret() || b.visibility() == dev.rcrt.core.Visibility.PRIVATE) {
+      if (!resources.readable(b)) {
         continue;
       }
       switch (argument.name()) {

@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  *       record's view as JSON: id, title, schema, tags, version and its context as its {@code
  *       llm_hints} shape it), {@code rcrt://schemas/{schema_name}} and {@code rcrt://tags/{tag}}
  *       (the newest {@value #LIST_LIMIT} readable records of a schema or with a tag: their URIs and
- *       titles). Readable means: not secret ({@link Breadcrumb#isSecret()}: never, whatever asks)
- *       and not {@code Private}.
+ *       titles). Readable means: not secret ({@link Breadcrumb#isSecret()}: never, whatever asks),
+ *       and {@code Public}, or {@code Team} where the host widened it ({@link #readable}).
  *   <li><b>Resource records</b> ({@value #SCHEMA}, written by a writer the trust policy trusts):
  *       a resource of their own URI, or a template of their own, with their own content: {@code
  *       {"uri" | "uri_template", "name", "description"?, "title"?, "mime_type"?, "text" | "blob"}}
@@ -69,15 +69,20 @@ public final class ResourceCatalog implements AutoCloseable {
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
   private final ContextView views;
+  private final Visibility widest;
   /** The resource records offered: their URI or URI template, and the record id @ version they came from. */
   private final Map<String, String> offered = new HashMap<>();
   private final Map<String, Boolean> templates = new HashMap<>(); // offered key -> is a template
   private final List<Subscription> watching = new ArrayList<>();
   private @Nullable McpSyncServer server;
 
-  public ResourceCatalog(BreadcrumbStore store, ToolTrustPolicy policy) {
+  /**
+   * @param widest the widest visibility served: {@code PUBLIC}, or {@code TEAM} for team records too
+   */
+  public ResourceCatalog(BreadcrumbStore store, ToolTrustPolicy policy, Visibility widest) {
     this.store = store;
     this.policy = policy;
+    this.widest = widest;
     this.views = ContextView.builder(store).lenient(true).build();
   }
 
@@ -116,7 +121,9 @@ public final class ResourceCatalog implements AutoCloseable {
         s.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri));
       }
     }
-    s.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(RECORD_PREFIX + b.id()));
+    if (readable(b)) { // a record no client may read is not announced either, not even that it changed
+      s.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(RECORD_PREFIX + b.id()));
+    }
   }
 
   /** Re-reads the resource records and updates the server's lists where they differ. */
@@ -200,7 +207,7 @@ public final class ResourceCatalog implements AutoCloseable {
 
   /** A record's view as JSON, if it may be read. */
   private McpSchema.ReadResourceResult recordContents(String uri, @Nullable String id) {
-    Breadcrumb b = id == null ? null : store.get(id).filter(ResourceCatalog::readable).orElse(null);
+    Breadcrumb b = id == null ? null : store.get(id).filter(this::readable).orElse(null);
     Optional<dev.rcrt.core.BreadcrumbView> view = b == null ? Optional.empty() : views.view(b);
     if (view.isEmpty()) {
       throw notFound(uri);
@@ -224,8 +231,10 @@ public final class ResourceCatalog implements AutoCloseable {
     return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(uri, JSON, RcrtJson.write(items))));
   }
 
-  private static boolean readable(Breadcrumb b) {
-    return !b.isSecret() && b.visibility() != Visibility.PRIVATE;
+  /** Whether MCP clients may read {@code b}: never a secret, never a private record, a team record only when the host said so. */
+  boolean readable(Breadcrumb b) {
+    Visibility v = b.visibility();
+    return !b.isSecret() && (v == Visibility.PUBLIC || v == Visibility.TEAM && widest == Visibility.TEAM);
   }
 
   private static McpError notFound(String uri) {
