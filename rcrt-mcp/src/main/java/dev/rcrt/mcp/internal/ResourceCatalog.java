@@ -117,7 +117,7 @@ public final class ResourceCatalog implements AutoCloseable {
     if (SCHEMA.equals(b.schemaName())) {
       sync();
       String uri = b.contextText("uri");
-      if (uri != null) {
+      if (uri != null && policy.whyUntrusted(b) == null) { // an untrusted record's URI is not its own to announce
         s.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri));
       }
     }
