@@ -136,7 +136,12 @@ class McpResourcesTest {
     store.create(BreadcrumbCreate.builder("mcp.resource.v1", "Order").context(RcrtJson.parse("""
         {"uri_template":"orders://{number}/status","name":"order","text":"order {number}: shipped"}""")).build());
 
+    store.create(BreadcrumbCreate.builder("mcp.resource.v1", "Ambiguous").context(RcrtJson.parse("""
+        {"uri_template":"slow://{a}{b}{c}{d}{e}{f}","name":"ambiguous","text":"x"}""")).build());
+
     awaitListed("docs://menu");
+    assertThat(client.listResourceTemplates().resourceTemplates()).extracting(McpSchema.ResourceTemplate::uriTemplate)
+        .contains("orders://{number}/status").doesNotContain("slow://{a}{b}{c}{d}{e}{f}");
     assertThat(client.listResources().resources()).extracting(McpSchema.Resource::uri).contains("docs://menu").doesNotContain("docs://planted");
     assertThat(read("docs://menu")).isEqualTo("# Menu");
     assertThat(refusal("docs://planted")).contains("Resource not found");

@@ -59,6 +59,9 @@ public final class ResourceCatalog implements AutoCloseable {
   /** The URI of a record's resource is this prefix and the record's id. */
   public static final String RECORD_PREFIX = "rcrt://breadcrumbs/";
 
+  /** The longest URI or URI template a resource record may have. */
+  static final int MAX_URI_CHARS = 2048;
+
   /** The most records a schema or tag resource lists. */
   static final int LIST_LIMIT = 100;
 
@@ -142,6 +145,12 @@ public final class ResourceCatalog implements AutoCloseable {
       String key = b.contextText("uri") != null ? b.contextText("uri") : b.contextText("uri_template");
       if (key == null || b.contextText("name") == null) {
         LOG.warn("resource record '{}' is not served over MCP: it needs a 'uri' or a 'uri_template', and a 'name'", b.id());
+        continue;
+      }
+      if (key.contains("}{") || key.length() > MAX_URI_CHARS) {
+        // two variables side by side have no one reading of a URI, and their expressions match in polynomial time
+        LOG.warn("resource record '{}' is not served over MCP: its URI template has two variables side by side or is over {} characters",
+            b.id(), MAX_URI_CHARS);
         continue;
       }
       now.putIfAbsent(key, b);
