@@ -79,6 +79,22 @@ class DurableRunTest {
     return e;
   }
 
+  /** Waits for {@code release} as code that ignores interrupts would (a model or a listener that outlives a close), keeping the interrupt. */
+  private static void awaitIgnoringInterrupts(java.util.concurrent.CountDownLatch release) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        release.await();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private List<Breadcrumb> answers(String session) {
     return store.search(Selector.allTags("agent:response", "session:" + session), 10, 0);
   }
@@ -511,18 +527,7 @@ class DurableRunTest {
           return;
         }
         inside.countDown();
-        boolean interrupted = false;
-        while (true) {
-          try {
-            release.await();
-            break;
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
+        awaitIgnoringInterrupts(release);
         left.countDown();
       }
     };
@@ -556,18 +561,7 @@ class DurableRunTest {
     java.util.concurrent.CountDownLatch lateAnswered = new java.util.concurrent.CountDownLatch(1);
     LlmClient stuck = r -> {
       asked.countDown();
-      boolean interrupted = false;
-      while (true) {
-        try {
-          release.await();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      awaitIgnoringInterrupts(release);
       lateAnswered.countDown();
       return ChatResponse.text("late");
     };

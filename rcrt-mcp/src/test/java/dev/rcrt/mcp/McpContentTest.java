@@ -6,12 +6,8 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRunner;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,10 +34,7 @@ class McpContentTest {
         .handler("odd", (in, ctx) -> RcrtJson.parse("{\"content\":[{\"type\":\"hologram\",\"data\":\"x\"}]}"))
         .build();
     server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
-    URI uri = server.uri();
-    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
-        .clientInfo(new McpSchema.Implementation("content-client", "1.0")).requestTimeout(Duration.ofSeconds(20)).build();
-    client.initialize();
+    client = TestClients.connect(server, "content-client", spec -> spec);
   }
 
   @AfterEach

@@ -6,12 +6,8 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolRunner;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -42,11 +38,7 @@ class McpPromptsTest {
     store.create(BreadcrumbCreate.builder("note.v1", "Hours").visibility(dev.rcrt.core.Visibility.PUBLIC).context(RcrtJson.parse("{}")).build());
     runner = ToolRunner.builder(store).build();
     server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
-    URI uri = server.uri();
-    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
-        .clientInfo(new McpSchema.Implementation("prompt-client", "1.0")).requestTimeout(Duration.ofSeconds(20))
-        .promptsChangeConsumer(lists::add).build();
-    client.initialize();
+    client = TestClients.connect(server, "prompt-client", spec -> spec.promptsChangeConsumer(lists::add));
   }
 
   @AfterEach

@@ -11,13 +11,9 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Sensitivity;
 import dev.rcrt.core.Visibility;
 import dev.rcrt.tools.ToolRunner;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -44,14 +40,7 @@ class McpResourcesTest {
     store = new InMemoryBreadcrumbStore();
     runner = ToolRunner.builder(store).build();
     server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
-    URI uri = server.uri();
-    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
-        .clientInfo(new McpSchema.Implementation("resource-client", "1.0"))
-        .requestTimeout(Duration.ofSeconds(20))
-        .resourcesUpdateConsumer(updates::add)
-        .resourcesChangeConsumer(lists::add)
-        .build();
-    client.initialize();
+    client = TestClients.connect(server, "resource-client", spec -> spec.resourcesUpdateConsumer(updates::add).resourcesChangeConsumer(lists::add));
   }
 
   @AfterEach
@@ -113,10 +102,7 @@ class McpResourcesTest {
     assertThatThrownBy(() -> McpToolServer.builder(runner).readableRecords(Visibility.PRIVATE))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never served");
     try (McpToolServer wide = McpToolServer.builder(runner).readableRecords(Visibility.TEAM).http("127.0.0.1", 0, null)) {
-      URI uri = wide.uri();
-      McpSyncClient teamClient = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
-          .clientInfo(new McpSchema.Implementation("team-client", "1.0")).requestTimeout(Duration.ofSeconds(20)).build();
-      teamClient.initialize();
+      McpSyncClient teamClient = TestClients.connect(wide, "team-client", spec -> spec);
       try {
         String text = ((McpSchema.TextResourceContents) teamClient.readResource(
             new McpSchema.ReadResourceRequest("rcrt://breadcrumbs/" + team.id())).contents().get(0)).text();

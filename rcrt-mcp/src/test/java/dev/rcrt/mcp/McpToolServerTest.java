@@ -15,7 +15,6 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -54,13 +53,7 @@ class McpToolServerTest {
   }
 
   private McpSyncClient connect(BlockingQueue<List<McpSchema.Tool>> changes) {
-    URI uri = server.uri();
-    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
-        .clientInfo(new McpSchema.Implementation("test-client", "1.0"))
-        .requestTimeout(Duration.ofSeconds(20))
-        .toolsChangeConsumer(changes::add)
-        .build();
-    client.initialize();
+    client = TestClients.connect(server, "test-client", spec -> spec.toolsChangeConsumer(changes::add));
     return client;
   }
 
@@ -120,11 +113,7 @@ class McpToolServerTest {
   void logNotificationsFollowTheLevelTheClientSetsAndProgressCountsTowardsTheLimit() throws Exception {
     BlockingQueue<McpSchema.LoggingMessageNotification> logs = new LinkedBlockingQueue<>();
     BlockingQueue<McpSchema.ProgressNotification> progress = new LinkedBlockingQueue<>();
-    URI uri = server.uri();
-    client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + uri.getAuthority()).endpoint(uri.getPath()).build())
-        .clientInfo(new McpSchema.Implementation("log-client", "1.0")).requestTimeout(Duration.ofSeconds(20))
-        .loggingConsumer(logs::add).progressConsumer(progress::add).build();
-    client.initialize();
+    client = TestClients.connect(server, "log-client", spec -> spec.loggingConsumer(logs::add).progressConsumer(progress::add));
     client.setLoggingLevel(McpSchema.LoggingLevel.ERROR);
     client.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", "1 + 1")));
     client.callTool(new McpSchema.CallToolRequest("calculator", Map.of("expression", 1)));

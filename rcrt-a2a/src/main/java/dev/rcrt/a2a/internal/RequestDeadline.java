@@ -54,13 +54,7 @@ public final class RequestDeadline implements Executor {
   public void execute(Runnable exchange) {
     threads.execute(() -> {
       AtomicInteger state = new AtomicInteger(READING);
-      Thread thread = Thread.currentThread();
-      TimeSource.Timer deadline = time.schedule(limit, () -> {
-        if (state.compareAndSet(READING, CUT)) {
-          LOG.debug("an HTTP client took more than {} ms to send its request; its connection is closed", limit.toMillis());
-          thread.interrupt();
-        }
-      });
+      TimeSource.Timer deadline = cutAtLimit(state, "send its request");
       CURRENT.set(state);
       try {
         exchange.run();
@@ -68,6 +62,21 @@ public final class RequestDeadline implements Executor {
         deadline.cancel();
         CURRENT.remove();
         Thread.interrupted(); // a cut that came as the exchange ended must not reach the pool's next task
+      }
+    });
+  }
+
+  /**
+   * A timer that, at the limit, cuts the exchange the calling thread runs if {@code state} is still
+   * {@code READING} (it becomes {@code CUT}): the thread is interrupted, which closes the
+   * connection. {@code what} names what the client was too slow to do, for the log.
+   */
+  private TimeSource.Timer cutAtLimit(AtomicInteger state, String what) {
+    Thread thread = Thread.currentThread();
+    return time.schedule(limit, () -> {
+      if (state.compareAndSet(READING, CUT)) {
+        LOG.debug("an HTTP client took more than {} ms to {}; its connection is closed", limit.toMillis(), what);
+        thread.interrupt();
       }
     });
   }
@@ -90,13 +99,7 @@ public final class RequestDeadline implements Executor {
    */
   public void write(Write write) throws IOException {
     AtomicInteger state = new AtomicInteger(READING);
-    Thread thread = Thread.currentThread();
-    TimeSource.Timer deadline = time.schedule(limit, () -> {
-      if (state.compareAndSet(READING, CUT)) {
-        LOG.debug("an HTTP client took more than {} ms to read a piece of its answer; its connection is closed", limit.toMillis());
-        thread.interrupt();
-      }
-    });
+    TimeSource.Timer deadline = cutAtLimit(state, "read a piece of its answer");
     try {
       write.run();
     } finally {
