@@ -27,7 +27,8 @@ class McpConformanceTest {
           "resources-list", "resources-read-text", "resources-read-binary", "resources-templates-read", "resources-subscribe",
           "resources-unsubscribe", "prompts-list", "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource",
           "prompts-get-with-image", "completion-complete", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
-          "tools-call-mixed-content");
+          "tools-call-mixed-content", "tools-call-with-logging", "tools-call-with-progress", "tools-call-sampling", "tools-call-elicitation",
+          "elicitation-sep1034-defaults", "elicitation-sep1330-enums");
   private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
 
   @Test

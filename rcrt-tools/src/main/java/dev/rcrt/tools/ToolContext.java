@@ -24,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  *     object when there is none
  * @param secrets the values of the secrets the tool declares in {@code required_secrets}, by name;
  *     copied. Resolved for this call only.
+ * @param exchange the way back to whoever called: progress, log messages, sampling and elicitation
+ *     ({@link #progress}, {@link #log}, {@link #sample}, {@link #elicit}); {@link ToolExchange#none()}
+ *     when the caller takes nothing back
  */
 public record ToolContext(
     String requestId,
@@ -31,7 +34,8 @@ public record ToolContext(
     @Nullable String requestedBy,
     BreadcrumbStore store,
     JsonNode config,
-    Map<String, String> secrets) {
+    Map<String, String> secrets,
+    ToolExchange exchange) {
 
   /** Validates required fields and copies the secrets. */
   public ToolContext {
@@ -39,7 +43,44 @@ public record ToolContext(
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(exchange, "exchange");
     secrets = Map.copyOf(secrets);
+  }
+
+  /** A context whose caller takes nothing back ({@link ToolExchange#none()}). */
+  public ToolContext(String requestId, String tool, @Nullable String requestedBy, BreadcrumbStore store, JsonNode config, Map<String, String> secrets) {
+    this(requestId, tool, requestedBy, store, config, secrets, ToolExchange.none());
+  }
+
+  /**
+   * Reports how far the call has come to whoever called (an MCP client that asked with a {@code
+   * progressToken}); see {@link ToolExchange#progress}.
+   */
+  public void progress(double progress, @Nullable Double total, @Nullable String message) {
+    exchange.progress(progress, total, message);
+  }
+
+  /** Sends a log message to whoever called, scrubbed of secret values; see {@link ToolExchange#log}. */
+  public void log(ToolExchange.LogLevel level, String message) {
+    exchange.log(level, message);
+  }
+
+  /**
+   * Asks the caller's model and waits for its answer; see {@link ToolExchange#sample}.
+   *
+   * @throws ToolException {@code tool_unsupported} when the caller offers no sampling
+   */
+  public ToolExchange.Sampled sample(ToolExchange.Sampling request) {
+    return exchange.sample(request);
+  }
+
+  /**
+   * Asks the caller's user for values and waits for the answer; see {@link ToolExchange#elicit}.
+   *
+   * @throws ToolException {@code tool_unsupported} when the caller offers no elicitation
+   */
+  public ToolExchange.Elicited elicit(ToolExchange.Elicitation request) {
+    return exchange.elicit(request);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.rcrt.tools;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Observes every tool call of a {@link ToolRunner} on every path, in the manner of OkHttp's {@code
  * EventListener}: for metrics, tracing and audit. Methods are called on the calling thread in this
@@ -7,7 +9,8 @@ package dev.rcrt.tools;
  * #inputValidated} (unless trust or approval refused the call, or the input is invalid), then for
  * an error response {@link #callDenied} if it was a refusal (trust, approval, or a capability the
  * host did not allow) and {@link #callFailed}, and always {@link #callEnd} last. Trust and approval
- * refusals are reported as they happen, before {@code callFailed}.
+ * refusals are reported as they happen, before {@code callFailed}. While the tool runs, {@link
+ * #callProgress} and {@link #callLog} report what it tells its caller, from the tool's thread.
  *
  * <p>Every method has an empty default, so a listener overrides only what it needs (the one place
  * this SDK gives an interface defaults: an observer with a dozen hooks would otherwise force empty
@@ -30,6 +33,16 @@ public interface ToolEventListener {
 
   /** The input passed the tool's input schema; the tool runs next. */
   default void inputValidated(ToolRequest request, ToolDefinition tool) {}
+
+  /**
+   * The tool reported progress ({@link ToolContext#progress}), after the runner's bounds: only
+   * increasing values, at most 1,000 a call, the message scrubbed of secrets. Whoever called gets it
+   * too where it takes progress (an MCP client).
+   */
+  default void callProgress(ToolRequest request, double progress, @Nullable Double total, @Nullable String message) {}
+
+  /** The tool sent a log message ({@link ToolContext#log}, a JavaScript {@code console} line), scrubbed and bounded. */
+  default void callLog(ToolRequest request, ToolExchange.LogLevel level, String message) {}
 
   /** The call ends with an error response. */
   default void callFailed(ToolRequest request, ToolResponse response) {}

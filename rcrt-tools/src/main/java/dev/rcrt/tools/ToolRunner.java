@@ -244,6 +244,17 @@ public final class ToolRunner implements AutoCloseable {
     return chain.run(requireRequest(request));
   }
 
+  /**
+   * {@link #run(Breadcrumb)}, with {@code exchange} as the call's way back to whoever asks for it
+   * ({@link ToolCallOptions#exchange()}): for a caller that runs its own stored request again, such
+   * as an agent's run taken up after its process stopped.
+   *
+   * @throws IllegalArgumentException if the breadcrumb is not a {@code tool.request.v1}
+   */
+  public ToolResponse run(Breadcrumb request, ToolExchange exchange) {
+    return chain.run(requireRequest(request), Objects.requireNonNull(exchange, "exchange"));
+  }
+
   private static Breadcrumb requireRequest(Breadcrumb request) {
     if (!ToolRequest.SCHEMA.equals(request.schemaName())) {
       throw new IllegalArgumentException("not a " + ToolRequest.SCHEMA + ": " + request.schemaName());

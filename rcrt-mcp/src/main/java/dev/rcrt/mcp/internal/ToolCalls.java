@@ -17,9 +17,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One MCP {@code tools/call}, run through the tool chain as any other caller's: the input and
@@ -31,15 +28,16 @@ import org.jspecify.annotations.Nullable;
  * resource, resource link), or else a text block (the output as JSON, or the string itself), plus
  * {@code structuredContent} when the output is an object; a tool failure is an {@code isError: true}
  * result with the error text (protocol errors, such as an unknown tool, are the SDK's JSON-RPC
- * errors). A call that carries a {@code progressToken} gets a progress notification at once and
- * every second, counting milliseconds of the tool's time limit. The client's log level decides
- * which of the call's log notifications it receives. Thread-safe.
+ * errors). What the tool reports and asks while it runs goes to the client ({@link McpExchange}):
+ * progress (the clock's until the tool reports its own), log messages, sampling and elicitation.
+ * The client's log level decides which log notifications it receives. Thread-safe.
  */
 public final class ToolCalls implements AutoCloseable {
-  private static final Duration TICK = Duration.ofSeconds(1);
+  private static final String LOGGER = "rcrt.tools";
 
   private final ToolRunner runner;
   private final Duration defaultLimit;
+  /** Runs the progress clock of every call under way. */
   private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("rcrt-mcp-progress"));
 
   /**
@@ -55,12 +53,12 @@ public final class ToolCalls implements AutoCloseable {
     McpSchema.Implementation client = exchange.getClientInfo();
     Principal caller = Principal.agent("mcp:" + (client == null || client.name() == null ? "unknown" : client.name()));
     JsonNode input = RcrtJson.toTree(request.arguments() == null ? Map.of() : request.arguments());
-    log(exchange, LoggingLevel.DEBUG, "running tool '" + offered.name() + "' for " + caller.wire());
-    ScheduledFuture<?> progress = progress(exchange, request, offered);
-    try {
-      ToolResponse response = runner.call(ToolRequest.of(offered.name(), input, caller.wire()), ToolCallOptions.by(caller));
+    log(exchange, LoggingLevel.DEBUG, LOGGER, "running tool '" + offered.name() + "' for " + caller.wire());
+    try (McpExchange back = new McpExchange(exchange, request, offered.name(), offered.timeout() != null ? offered.timeout() : defaultLimit, ticker)) {
+      ToolResponse response =
+          runner.call(ToolRequest.of(offered.name(), input, caller.wire()), ToolCallOptions.by(caller).withExchange(back));
       if (!response.success()) {
-        log(exchange, LoggingLevel.ERROR, "tool '" + offered.name() + "' failed: " + response.error());
+        log(exchange, LoggingLevel.ERROR, LOGGER, "tool '" + offered.name() + "' failed: " + response.error());
         return CallToolResult.builder().addTextContent(response.error() + " [" + response.errorCode() + "]").isError(true).build();
       }
       JsonNode output = response.requireOutput();
@@ -74,41 +72,17 @@ public final class ToolCalls implements AutoCloseable {
       if (output.isObject()) {
         result.structuredContent(RcrtJson.convert(output, Map.class));
       }
-      log(exchange, LoggingLevel.INFO, "tool '" + offered.name() + "' answered in " + response.executionTimeMs() + " ms");
+      log(exchange, LoggingLevel.INFO, LOGGER, "tool '" + offered.name() + "' answered in " + response.executionTimeMs() + " ms");
       return result.build();
-    } finally {
-      if (progress != null) {
-        progress.cancel(false);
-      }
     }
   }
 
-  /** Progress against the tool's time limit, when the client asked for it with a {@code progressToken}. */
-  private @Nullable ScheduledFuture<?> progress(McpSyncServerExchange exchange, McpSchema.CallToolRequest request, ToolDefinition tool) {
-    Object token = request.meta() == null ? null : request.meta().get("progressToken");
-    if (token == null) {
-      return null;
-    }
-    double total = (tool.timeout() != null ? tool.timeout() : defaultLimit).toMillis();
-    long start = System.nanoTime();
-    Runnable tick = () -> {
-      double elapsed = Math.min(total, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-      try {
-        exchange.progressNotification(
-            McpSchema.ProgressNotification.builder(token, elapsed).total(total).message("running " + tool.name()).build());
-      } catch (RuntimeException gone) {
-        // the client went away; the call ends on its own deadline
-      }
-    };
-    tick.run(); // on the calling thread, so it precedes the result on the request's stream
-    return ticker.scheduleAtFixedRate(tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  private static void log(McpSyncServerExchange exchange, LoggingLevel level, String text) {
+  /** Sends one log notification from {@code logger}; a client that cannot take it still gets its result. */
+  static void log(McpSyncServerExchange exchange, LoggingLevel level, String logger, String text) {
     try {
-      exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder().level(level).logger("rcrt.tools").data(text).build());
+      exchange.loggingNotification(McpSchema.LoggingMessageNotification.builder().level(level).logger(logger).data(text).build());
     } catch (RuntimeException gone) {
-      // a client that cannot take notifications still gets its result
+      // notifications are best effort
     }
   }
 

@@ -30,10 +30,7 @@ class JavaScriptRuntimeApiTest {
   }
 
   private void code(String name, String source, String extra) {
-    h.define("tool.code.v1", """
-        {"name":"%s","description":"test tool","code":{"language":"javascript","source":%s},
-         "input_schema":{"type":"object"}%s}
-        """.formatted(name, RcrtJson.write(RcrtJson.nodes().textNode(source)), extra));
+    h.defineJavaScript(name, source, extra);
   }
 
   private JsonNode output(String tool, String input) {

@@ -46,6 +46,17 @@ public final class ToolHarness implements AutoCloseable {
     return store.create(BreadcrumbCreate.builder(schema, "tool " + context.path("name").asText()).context(context).build());
   }
 
+  /**
+   * Stores a JavaScript {@code tool.code.v1} tool {@code name} running {@code source}, taking any
+   * object; {@code extraFields} is appended to its context (such as {@code ,"limits":{…}}), or empty.
+   */
+  public Breadcrumb defineJavaScript(String name, String source, String extraFields) {
+    return define("tool.code.v1", """
+        {"name":"%s","description":"test tool","code":{"language":"javascript","source":%s},
+         "input_schema":{"type":"object"}%s}
+        """.formatted(name, RcrtJson.write(RcrtJson.nodes().textNode(source)), extraFields));
+  }
+
   public ToolResponse call(String tool, String inputJson) {
     return runner.call(ToolRequest.of(tool, RcrtJson.parse(inputJson), "test"));
   }

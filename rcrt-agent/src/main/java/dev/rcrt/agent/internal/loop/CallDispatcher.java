@@ -122,9 +122,10 @@ final class CallDispatcher {
    * already written is run again (direct mode: the chain returns an existing response rather than
    * run twice) or, in event mode, waited for. Nothing here throws for a tool's failure.
    *
+   * @param model the turn's model, which a tool the run calls here may ask ({@link RunExchange})
    * @return null when every call has its response; else what the run waits for
    */
-  @Nullable Waiting run(Round round, Offer offer, String session, String runId, String roundRef, RunRecords run, Leases.Held held) {
+  @Nullable Waiting run(Round round, Offer offer, String session, String runId, String roundRef, String model, RunRecords run, Leases.Held held) {
     List<Round.Call> open = new ArrayList<>();
     for (Round.Call c : round.calls()) {
       if (c.requestId() != null && !run.responses.containsKey(c.requestId())) {
@@ -133,12 +134,12 @@ final class CallDispatcher {
     }
     List<Outcome> outcomes = new ArrayList<>();
     if (open.size() == 1) {
-      outcomes.add(run(open.get(0), offer, session, runId, roundRef, run.requests.get(open.get(0).requestId()), held));
+      outcomes.add(run(open.get(0), offer, session, runId, roundRef, model, run.requests.get(open.get(0).requestId()), held));
     } else {
       List<Future<Outcome>> running = new ArrayList<>();
       for (Round.Call c : open) {
         Breadcrumb stored = run.requests.get(c.requestId());
-        running.add(pool.submit(settings.observer().carry(() -> run(c, offer, session, runId, roundRef, stored, held))));
+        running.add(pool.submit(settings.observer().carry(() -> run(c, offer, session, runId, roundRef, model, stored, held))));
       }
       for (int i = 0; i < open.size(); i++) {
         outcomes.add(joined(running.get(i), open.get(i)));
@@ -174,15 +175,17 @@ final class CallDispatcher {
   }
 
   /** One open call: made, run again, or waited for. */
-  private Outcome run(Round.Call c, Offer offer, String session, String runId, String roundRef, @Nullable Breadcrumb stored, Leases.Held held) {
+  private Outcome run(
+      Round.Call c, Offer offer, String session, String runId, String roundRef, String model, @Nullable Breadcrumb stored, Leases.Held held) {
     String requestId = Objects.requireNonNull(c.requestId(), "requestId");
     String toolName = Objects.requireNonNull(c.tool(), "tool");
     ToolDefinition tool = offer.byName().get(toolName);
     ToolRunner runner = settings.runner();
     boolean specialist = tool != null && "agent".equals(tool.implementation().type());
+    RunExchange back = new RunExchange(settings.llm(), model, tool, toolName, agent.agentId(), runId);
     if (stored != null) {
       return specialist ? childAgain(stored, Objects.requireNonNull(tool, "tool"), held)
-          : settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held));
+          : settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held, back));
     }
     JsonNode input = RcrtJson.parse(c.call().arguments().isBlank() ? "{}" : c.call().arguments());
     ToolRequest request =
@@ -200,12 +203,12 @@ final class CallDispatcher {
       if (settings.eventMode()) {
         return awaited(runner.submit(request, options), toolName);
       }
-      ToolCallOptions calling = options;
+      ToolCallOptions calling = options.withExchange(back);
       return underClaim(requestId, toolName, tool, () -> runner.call(request, calling));
     } catch (ConflictException written) { // another process wrote it a moment ago: take it as stored
       Breadcrumb again = runner.store().get(requestId).orElseThrow(() -> written);
       return specialist ? childAgain(again, Objects.requireNonNull(tool, "tool"), held)
-          : settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held));
+          : settings.eventMode() ? awaited(again, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(again, held, back));
     }
   }
 
@@ -255,9 +258,9 @@ final class CallDispatcher {
   }
 
   /** Runs a request written before (by this run's earlier holder) again, once the claim is confirmed held: no tool runs for a lost run. */
-  private ToolResponse runAgain(Breadcrumb stored, Leases.Held held) {
+  private ToolResponse runAgain(Breadcrumb stored, Leases.Held held, RunExchange back) {
     held.verify();
-    return settings.runner().run(stored);
+    return settings.runner().run(stored, back);
   }
 
   /** A direct call's response, or, when it waits for approval or for its child run, the wait. */

@@ -316,7 +316,7 @@ public final class TurnLoop {
       }
       Round last = run.lastRound();
       if (last != null && replayed < last.index()) {
-        CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), run, held);
+        CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), llm.name(), run, held);
         if (waiting != null) {
           Instant wake = waiting.wakeAt() == null || waiting.wakeAt().isAfter(deadline) ? deadline : waiting.wakeAt();
           return new Progress(runId, null, waiting.approval() ? Run.Status.WAITING_FOR_APPROVAL : Run.Status.WAITING_FOR_TOOLS,

@@ -14,6 +14,7 @@ import dev.rcrt.core.Sensitivity;
 import dev.rcrt.core.VectorSearch;
 import dev.rcrt.core.Visibility;
 import dev.rcrt.tools.ToolContext;
+import dev.rcrt.tools.ToolExchange;
 import dev.rcrt.tools.ToolRuntime;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  *       names the tool's record or its trusted {@code tool.config.v1} grants, and the value is then
  *       scrubbed from everything the call produces.
  *   <li>{@code fetch}: see {@link GuestFetch}.
+ *   <li>{@code context.sample}, {@code context.elicit}, {@code context.progress}, {@code
+ *       context.log} and every {@code console} line go to the call's {@link ToolContext#exchange()}.
  * </ul>
  *
  * <p>All of it runs under the call's deadline: no request starts once it has passed, and {@code
@@ -80,12 +83,56 @@ final class JsHostCalls {
             case "secret" -> RcrtJson.object().put("value", call.secret(text(args, 0)));
             case "trigger" -> trigger();
             case "fetch" -> fetch.send(text(args, 0), text(args, 1), text(args, 2), args.path(3).isTextual() ? args.path(3).asText() : null, remaining());
+            case "sample" -> sample(RcrtJson.parse(text(args, 0)));
+            case "elicit" -> elicit(RcrtJson.parse(text(args, 0)));
             default -> throw new IllegalArgumentException("no host operation '" + op + "'");
           };
       return RcrtJson.object().set("value", value);
     } catch (RcrtException | IllegalArgumentException e) {
       return RcrtJson.object().put("error", e.getMessage());
     }
+  }
+
+  /**
+   * Passes on one of the guest's notifications: {@code progress} ({@code {progress, total,
+   * message}}) or {@code log} ({@code {level, message}}, every {@code console} line among them) to
+   * the call's {@link ToolContext#exchange()}, which bounds and scrubs them. A malformed one is
+   * dropped: notifications never fail the call.
+   */
+  void notify(String op, JsonNode args) {
+    JsonNode fields;
+    try {
+      fields = RcrtJson.parse(args.path(0).asText("{}"));
+    } catch (RcrtException malformed) {
+      return;
+    }
+    switch (op) {
+      case "progress" -> tool.progress(fields.path("progress").asDouble(-1),
+          fields.path("total").isNumber() ? fields.get("total").asDouble() : null, fields.path("message").isTextual() ? fields.get("message").asText() : null);
+      case "log" -> tool.log(ToolExchange.LogLevel.of(fields.path("level").asText()), fields.path("message").asText(""));
+      default -> {
+        // not a notification the worker sends
+      }
+    }
+  }
+
+  /** {@code context.sample(prompt | {messages, systemPrompt, maxTokens})}: the caller's model answers {@code {text, model, stopReason}}. */
+  private JsonNode sample(JsonNode r) {
+    List<ToolExchange.SamplingMessage> messages = new java.util.ArrayList<>();
+    for (JsonNode m : r.path("messages")) {
+      messages.add(new ToolExchange.SamplingMessage(m.path("role").asText("user"), m.path("text").asText("")));
+    }
+    ToolExchange.Sampled answer =
+        tool.sample(new ToolExchange.Sampling(messages, r.path("systemPrompt").isTextual() ? r.get("systemPrompt").asText() : null, r.path("maxTokens").asInt(1000)));
+    return RcrtJson.object().put("text", answer.text()).put("model", answer.model()).put("stopReason", answer.stopReason());
+  }
+
+  /** {@code context.elicit(message, requestedSchema)}: the caller's user answers {@code {action, content}}. */
+  private JsonNode elicit(JsonNode r) {
+    ToolExchange.Elicited answer = tool.elicit(new ToolExchange.Elicitation(r.path("message").asText(""), r.path("requestedSchema")));
+    ObjectNode out = RcrtJson.object().put("action", answer.action().wire());
+    out.set("content", answer.content() == null ? RcrtJson.nodes().nullNode() : answer.content());
+    return out;
   }
 
   /** Time left before the call's deadline; zero when passed. */

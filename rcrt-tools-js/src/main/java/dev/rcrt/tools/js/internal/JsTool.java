@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * A JavaScript tool, run in a worker process ({@link WorkerPool}). Each call runs in a fresh
  * context of its own, so no call can see globals, patched prototypes or module state another call
  * left (another user's input, a rotated secret); the worker keeps a fresh context prepared ahead.
- * The host answers the guest's {@code context.api} and {@code fetch} requests ({@link JsHostCalls})
- * while it waits.
+ * The host answers the guest's {@code context.api}, {@code fetch}, {@code context.sample} and {@code
+ * context.elicit} requests, and passes its progress and log messages on ({@link JsHostCalls}), while
+ * it waits.
  *
  * <p>Deadlines: the worker cancels a call at its limit; a guest that keeps the engine from reaching
  * a safepoint (a recursion catching its own stack overflow) is ended by killing its worker {@link
@@ -108,6 +109,10 @@ final class JsTool implements ToolRuntime.Loaded {
         }
         if (frame.has("host")) {
           worker.send(RcrtJson.object().put("reply", RcrtJson.write(host.answer(frame.get("host").asText(), frame.path("args")))));
+          continue;
+        }
+        if (frame.has("notify")) {
+          host.notify(frame.get("notify").asText(), frame.path("args"));
           continue;
         }
         if (frame.has("need")) {

@@ -7,6 +7,7 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolExchange;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -33,6 +34,8 @@ public final class CallState {
   final @Nullable String pinnedId;
   final long pinnedVersion;
   final @Nullable ToolHandler handler;
+  /** The caller's way back ({@link dev.rcrt.tools.ToolCallOptions#exchange()}); none for a stored request. */
+  final ToolExchange exchange;
 
   ToolRequest request;
   @Nullable ToolDefinition tool;
@@ -44,7 +47,8 @@ public final class CallState {
 
   CallState(
       TimeSource time, ToolRequest request, Principal caller, List<String> tags, @Nullable Breadcrumb stored,
-      @Nullable ToolDefinition pinned, @Nullable String pinnedId, long pinnedVersion, @Nullable ToolHandler handler) {
+      @Nullable ToolDefinition pinned, @Nullable String pinnedId, long pinnedVersion, @Nullable ToolHandler handler,
+      ToolExchange exchange) {
     this.time = time;
     this.startNanos = time.nanoTime();
     this.request = request;
@@ -55,6 +59,7 @@ public final class CallState {
     this.pinnedId = pinnedId;
     this.pinnedVersion = pinnedVersion;
     this.handler = handler;
+    this.exchange = exchange;
   }
 
   /** The tool's name: the resolved one, else the requested one. */

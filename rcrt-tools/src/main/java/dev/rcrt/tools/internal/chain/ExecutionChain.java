@@ -16,6 +16,7 @@ import dev.rcrt.tools.ToolDiscovery;
 import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolEventListener;
 import dev.rcrt.tools.ToolException;
+import dev.rcrt.tools.ToolExchange;
 import dev.rcrt.tools.ToolHandler;
 import dev.rcrt.tools.ToolInterceptor;
 import dev.rcrt.tools.ToolRequest;
@@ -76,14 +77,15 @@ public final class ExecutionChain {
     all.add(new ValidateLink(s.loader(), listeners, s.maxOutputBytes()));
     all.add(new ScrubLink(new ToolConfigs(s.store(), s.policy()), s.secrets(), known, s.time()));
     all.addAll(s.runtime());
-    all.add(new InvokeLink(s.store(), s.policy(), s.javaThreads()));
+    all.add(new InvokeLink(s.store(), s.policy(), s.javaThreads(), listeners));
     this.links = List.copyOf(all);
   }
 
   /** Records the request (tagged {@link #DIRECT_TAG}), runs it, records and returns the response. */
   public ToolResponse call(ToolRequest request, ToolCallOptions options) {
     return record(
-        new CallState(time, request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler()), options.claim());
+        new CallState(time, request, options.caller(), options.tags(), null, options.tool(), null, 0, options.handler(), options.exchange()),
+        options.claim());
   }
 
   /**
@@ -97,7 +99,12 @@ public final class ExecutionChain {
 
   /** {@link #run(Breadcrumb)}, with {@code extraTags} on the response (such as the runner that answered). */
   public ToolResponse run(Breadcrumb stored, List<String> extraTags) {
-    return rerun(stored, extraTags, null, null);
+    return rerun(stored, extraTags, null, null, ToolExchange.none());
+  }
+
+  /** {@link #run(Breadcrumb)}, with {@code exchange} as the call's way back to its caller. */
+  public ToolResponse run(Breadcrumb stored, ToolExchange exchange) {
+    return rerun(stored, List.of(), null, null, exchange);
   }
 
   /**
@@ -106,7 +113,7 @@ public final class ExecutionChain {
    * response, unless it is answered already.
    */
   public ToolResponse run(Breadcrumb stored, ToolDefinition tool, ToolHandler handler) {
-    return rerun(stored, List.of(), tool, handler);
+    return rerun(stored, List.of(), tool, handler, ToolExchange.none());
   }
 
   /**
@@ -114,7 +121,8 @@ public final class ExecutionChain {
    * the tool the request names), unless it is answered already; a malformed request is answered
    * {@code tool_input_invalid}.
    */
-  private ToolResponse rerun(Breadcrumb stored, List<String> extraTags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler) {
+  private ToolResponse rerun(
+      Breadcrumb stored, List<String> extraTags, @Nullable ToolDefinition tool, @Nullable ToolHandler handler, ToolExchange exchange) {
     List<String> sessionTags = responseTags(stored, extraTags);
     ToolRequest request;
     try {
@@ -129,7 +137,9 @@ public final class ExecutionChain {
     String pinnedId = tool != null ? null : stored.contextText("tool_id");
     long pinnedVersion = tool != null ? 0 : stored.context().path("tool_version").asLong(0);
     return record(
-        new CallState(time, request, Principal.writerOf(stored), sessionTags, stored, tool, pinnedId, pinnedVersion, handler), null);
+        new CallState(
+            time, request, Principal.writerOf(stored), sessionTags, stored, tool, pinnedId, pinnedVersion, handler, exchange),
+        null);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.rcrt.tools.ToolChain;
 import dev.rcrt.tools.ToolContext;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolErrorCode;
+import dev.rcrt.tools.ToolEventListener;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
@@ -31,11 +32,13 @@ final class InvokeLink implements RealToolChain.Link {
   private final BreadcrumbStore store;
   private final ToolTrustPolicy policy;
   private final JavaToolThreads threads;
+  private final ToolEventListener listeners;
 
-  InvokeLink(BreadcrumbStore store, ToolTrustPolicy policy, JavaToolThreads threads) {
+  InvokeLink(BreadcrumbStore store, ToolTrustPolicy policy, JavaToolThreads threads, ToolEventListener listeners) {
     this.store = store;
     this.policy = policy;
     this.threads = threads;
+    this.listeners = listeners;
   }
 
   @Override
@@ -50,15 +53,14 @@ final class InvokeLink implements RealToolChain.Link {
     CallScope scope = Objects.requireNonNull(call.scope, "scope");
     Invoker invoker = Objects.requireNonNull(call.loaded, "loaded").invoker();
     ToolRequest request = chain.request();
-    ToolContext context =
-        new ToolContext(
-            request.requestId(), tool.name(), request.requestedBy(),
-            new StampedStore(store, Principal.tool(tool.name()), policy, scope),
-            scope.resolveReferences(Objects.requireNonNull(call.config, "config")), declaredSecrets(tool, scope));
-    JsonNode input = request.input().deepCopy();
     JsonNode output;
-    try {
-      output = invoke(tool, invoker, input, context, scope);
+    try (BoundedExchange exchange = new BoundedExchange(call.exchange, request, tool.name(), scope, listeners)) {
+      ToolContext context =
+          new ToolContext(
+              request.requestId(), tool.name(), request.requestedBy(),
+              new StampedStore(store, Principal.tool(tool.name()), policy, scope),
+              scope.resolveReferences(Objects.requireNonNull(call.config, "config")), declaredSecrets(tool, scope), exchange);
+      output = invoke(tool, invoker, request.input().deepCopy(), context, scope);
     } catch (Error e) { // an AssertionError, a StackOverflowError, a LinkageError: the tool failed, not the runner
       call.noteFatal(e);
       throw failed(tool, e);

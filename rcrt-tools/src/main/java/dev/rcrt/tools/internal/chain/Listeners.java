@@ -3,10 +3,12 @@ package dev.rcrt.tools.internal.chain;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolEventListener;
+import dev.rcrt.tools.ToolExchange;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import java.util.List;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,16 @@ final class Listeners implements ToolEventListener {
   @Override
   public void inputValidated(ToolRequest request, ToolDefinition tool) {
     each(l -> l.inputValidated(request, tool));
+  }
+
+  @Override
+  public void callProgress(ToolRequest request, double progress, @Nullable Double total, @Nullable String message) {
+    each(l -> l.callProgress(request, progress, total, message));
+  }
+
+  @Override
+  public void callLog(ToolRequest request, ToolExchange.LogLevel level, String message) {
+    each(l -> l.callLog(request, level, message));
   }
 
   @Override

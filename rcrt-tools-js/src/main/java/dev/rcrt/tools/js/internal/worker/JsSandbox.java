@@ -58,11 +58,12 @@ final class JsSandbox implements AutoCloseable {
   /** The host's side of {@code context.api} and {@code fetch}. */
   interface HostBridge {
     /**
-     * Runs one host operation for the guest.
+     * Runs one host operation for the guest, or sends one notification (which has no answer).
      *
-     * @param op one of {@link #HOST_OPERATIONS}
+     * @param op one of {@link #HOST_OPERATIONS} or {@link #NOTIFICATIONS}
      * @param args its arguments: strings, or null for an argument the guest left out
-     * @return {@code {"value": …}} or {@code {"error": "…"}} as JSON text
+     * @return {@code {"value": …}} or {@code {"error": "…"}} as JSON text; {@code {"value": null}}
+     *     for a notification
      */
     String call(String op, List<@Nullable Object> args);
   }
@@ -71,6 +72,8 @@ final class JsSandbox implements AutoCloseable {
   private static final long SAMPLE_MS = 10;
   /** The most timers one call may have pending; each holds its callback and arguments. */
   private static final int MAX_TIMERS = 10_000;
+  /** The most progress and log notifications one call sends the host (which keeps 1,000 and reports the drop). */
+  private static final int MAX_NOTES = 1_001;
 
   /** {@code prelude.js}, with its timer cap filled in. */
   private static final String PRELUDE = prelude();
@@ -80,7 +83,8 @@ final class JsSandbox implements AutoCloseable {
       if (in == null) {
         throw new IllegalStateException("prelude.js is missing from the rcrt-tools-js jar");
       }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("MAX_TIMERS", String.valueOf(MAX_TIMERS));
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+          .replace("MAX_TIMERS", String.valueOf(MAX_TIMERS)).replace("MAX_NOTES", String.valueOf(MAX_NOTES));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -334,12 +338,17 @@ final class JsSandbox implements AutoCloseable {
 
   /** What the guest may ask the host; see {@code JsHostCalls}. */
   static final List<String> HOST_OPERATIONS =
-      List.of("get", "search", "vector", "create", "update", "delete", "secret", "trigger", "fetch");
+      List.of("get", "search", "vector", "create", "update", "delete", "secret", "trigger", "fetch", "sample", "elicit");
+  /** What the guest tells the host without waiting for an answer (the call's progress and log messages). */
+  static final List<String> NOTIFICATIONS = List.of("progress", "log");
 
   /** The {@code host} object the prelude sees: each member forwards to the host. */
   private static ProxyObject bridge(HostBridge host) {
     Map<String, Object> members = new java.util.HashMap<>();
     for (String op : HOST_OPERATIONS) {
+      members.put(op, forward(host, op));
+    }
+    for (String op : NOTIFICATIONS) {
       members.put(op, forward(host, op));
     }
     return ProxyObject.fromMap(members);

@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  *       {"code", "message"}}} — evaluates the module once, so a broken module fails its load.
  *   <li>host: {@code {"call": {"checksum", "program"?, "input", "request", "secrets", "config",
  *       "timeout_ms", "limit_ms"}}}; the worker may ask {@code {"host": op, "args": […]}} any number of times,
- *       each answered {@code {"reply": "<{value|error} JSON text>"}}; it ends with {@code {"done":
+ *       each answered {@code {"reply": "<{value|error} JSON text>"}}, and send {@code {"notify": op,
+ *       "args": […]}} (the call's progress and log messages), which get no answer; it ends with {@code {"done":
  *       "<result JSON text>", "console": "…"}}, {@code {"error": {"code", "message"}, "console":
  *       "…"}}, or {@code {"need": "program"}} when it no longer holds the program named by the
  *       checksum (the host then sends the call again with it).
@@ -140,10 +141,14 @@ public final class JsWorkerMain {
 
   /** Asks the host to run a guest's {@code context.api} or {@code fetch} request; runs on the calling thread. */
   private String host(String op, List<@Nullable Object> args) {
-    ObjectNode frame = RcrtJson.object().put("host", op);
+    boolean notification = JsSandbox.NOTIFICATIONS.contains(op);
+    ObjectNode frame = RcrtJson.object().put(notification ? "notify" : "host", op);
     ArrayNode list = frame.putArray("args");
     args.forEach(a -> list.add(a == null ? RcrtJson.nodes().nullNode() : RcrtJson.toTree(a)));
     send(frame);
+    if (notification) {
+      return "{\"value\":null}";
+    }
     try {
       String line = in.readLine();
       if (line == null) {

@@ -1,6 +1,7 @@
 // The sandbox's prelude, evaluated once per context (see JsSandbox): it builds context.api, fetch
 // and the timers on the host bridge, and returns {call, runTimers}: call runs the tool's handler,
-// runTimers runs one turn of the call's event loop. MAX_TIMERS is replaced before evaluation.
+// runTimers runs one turn of the call's event loop. MAX_TIMERS and MAX_NOTES are replaced before
+// evaluation.
 (function (host, netAllowed) {
   const unwrap = (text) => { const r = JSON.parse(text); if (r.error !== undefined) throw new Error(r.error); return r.value; };
   const json = (v) => JSON.stringify(v ?? {});
@@ -23,6 +24,28 @@
       return Object.freeze({ status: r.status, ok: r.status >= 200 && r.status < 300, headers: r.headers,
         text: async () => r.body, json: async () => JSON.parse(r.body) });
     };
+  }
+  // The way back to the caller (ToolExchange): progress and log messages are notifications, sent
+  // without waiting; sample and elicit are questions the host answers. The host bounds all of them
+  // too; the counter only spares the pipe a flood it would drop.
+  // Only a call's own code sends them: a module evaluated ahead of its call (a spare context) stays quiet.
+  let notes = 0;
+  let calling = false;
+  const notify = (op, fields) => { if (calling && notes++ < MAX_NOTES) host[op](JSON.stringify(fields)); };
+  const text = (v) => { if (typeof v === 'string') return v; try { const t = JSON.stringify(v); return t === undefined ? String(v) : t; } catch (e) { return String(v); } };
+  const progress = (done, total, message) => notify('progress', { progress: Number(done), total: total === undefined || total === null ? null : Number(total),
+    message: message === undefined || message === null ? null : String(message) });
+  const log = (level, ...parts) => notify('log', { level: String(level), message: parts.map(text).join(' ') });
+  const sample = async (request, options) => {
+    const r = typeof request === 'string' ? { messages: [{ role: 'user', text: request }], ...(options || {}) } : (request || {});
+    const messages = (r.messages || []).map(m => ({ role: String(m.role || 'user'),
+      text: typeof m.content === 'object' && m.content !== null ? String(m.content.text ?? '') : String(m.text ?? m.content ?? '') }));
+    return unwrap(host.sample(JSON.stringify({ messages, systemPrompt: r.systemPrompt ?? null, maxTokens: Number(r.maxTokens ?? 1000) })));
+  };
+  const elicit = async (message, requestedSchema) => unwrap(host.elicit(JSON.stringify({ message: String(message), requestedSchema })));
+  for (const [method, level] of [['log', 'info'], ['info', 'info'], ['debug', 'debug'], ['warn', 'warning'], ['error', 'error']]) {
+    const original = console[method];
+    console[method] = (...parts) => { original.apply(console, parts); log(level, ...parts); };
   }
   const timers = new Map();
   let nextTimer = 1;
@@ -55,6 +78,7 @@
     return 0;
   };
   const call = async function (fn, inputJson, requestJson, secretsJson, configJson) {
+    calling = true;
     let out;
     try {
       const fields = JSON.parse(requestJson);
@@ -62,7 +86,7 @@
       const request = Object.freeze(Object.defineProperty(fields, 'trigger_event', {
         enumerable: true, get: () => (trigger === undefined ? (trigger = unwrap(host.trigger())) : trigger) }));
       const context = Object.freeze({ request, secrets: Object.freeze(JSON.parse(secretsJson)),
-        config: Object.freeze(JSON.parse(configJson)), api });
+        config: Object.freeze(JSON.parse(configJson)), api, progress, log, sample, elicit });
       out = await fn(JSON.parse(inputJson), context);
     } catch (e) {
       const text = e && e.stack ? String(e.stack).split('\n').slice(0, 2).map(s => s.trim()).join(' ') : String(e);

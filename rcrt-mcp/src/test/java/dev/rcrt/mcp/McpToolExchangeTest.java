@@ -1,0 +1,141 @@
+package dev.rcrt.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.tools.ToolExchange;
+import dev.rcrt.tools.ToolRunner;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A tool talks back to the MCP client that called it: progress, log messages, sampling and elicitation. */
+class McpToolExchangeTest {
+  private final CountDownLatch never = new CountDownLatch(1);
+  private InMemoryBreadcrumbStore store;
+  private ToolRunner runner;
+  private McpToolServer server;
+  private McpSyncClient client;
+
+  @BeforeEach
+  void start() {
+    store = new InMemoryBreadcrumbStore();
+    define("{\"name\":\"booker\"}");
+    define("{\"name\":\"asker\",\"limits\":{\"timeout_ms\":1500}}");
+    runner = ToolRunner.builder(store)
+        .handler("booker", (in, ctx) -> {
+          ctx.progress(1, 2.0, "asking the model");
+          ctx.log(ToolExchange.LogLevel.INFO, "booking for " + in.path("guest").asText());
+          ToolExchange.Sampled date = ctx.sample(new ToolExchange.Sampling(
+              List.of(new ToolExchange.SamplingMessage("user", "Suggest a date")), "Answer with a date only", 20));
+          ToolExchange.Elicited seat = ctx.elicit(new ToolExchange.Elicitation("Which seat?",
+              RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"seat\":{\"type\":\"string\",\"enum\":[\"aisle\",\"window\"],\"default\":\"aisle\"}}}")));
+          ctx.progress(2, 2.0, "booked");
+          return RcrtJson.object().put("date", date.text()).put("model", date.model()).put("action", seat.action().wire())
+              .put("seat", seat.content() == null ? null : seat.content().path("seat").asText());
+        })
+        .handler("asker", (in, ctx) -> RcrtJson.object().put("said", ctx.sample(ToolExchange.Sampling.of("hello?", 5)).text()))
+        .build();
+    server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
+  }
+
+  private void define(String context) {
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "tool").context(RcrtJson.parse(context)).build());
+  }
+
+  @AfterEach
+  void stop() {
+    never.countDown();
+    if (client != null) {
+      client.closeGracefully();
+    }
+    server.close();
+    runner.close();
+  }
+
+  @Test
+  void aToolReportsProgressAndLogsAndAsksTheClientsModelAndUser() throws Exception {
+    BlockingQueue<McpSchema.LoggingMessageNotification> logs = new LinkedBlockingQueue<>();
+    BlockingQueue<McpSchema.ProgressNotification> progress = new LinkedBlockingQueue<>();
+    BlockingQueue<McpSchema.CreateMessageRequest> samplings = new LinkedBlockingQueue<>();
+    BlockingQueue<McpSchema.ElicitFormRequest> elicitations = new LinkedBlockingQueue<>();
+    client = TestClients.connect(server, "booking-client", spec -> spec
+        .capabilities(McpSchema.ClientCapabilities.builder().sampling().elicitation().build())
+        .sampling(request -> {
+          samplings.add(request);
+          return McpSchema.CreateMessageResult.builder(McpSchema.Role.ASSISTANT, "2026-12-24", "client-model").build();
+        })
+        .elicitation(request -> {
+          elicitations.add(request);
+          return new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of("seat", "window"));
+        })
+        .loggingConsumer(logs::add).progressConsumer(progress::add));
+    client.setLoggingLevel(McpSchema.LoggingLevel.INFO);
+
+    McpSchema.CallToolResult r = client.callTool(
+        McpSchema.CallToolRequest.builder("booker").arguments(Map.of("guest", "Ada")).meta(Map.of("progressToken", "p7")).build());
+
+    assertThat(r.isError()).as(r.toString()).isFalse();
+    assertThat(r.structuredContent()).isEqualTo(Map.of("date", "2026-12-24", "model", "client-model", "action", "accept", "seat", "window"));
+    McpSchema.CreateMessageRequest asked = samplings.poll(10, TimeUnit.SECONDS);
+    assertThat(asked.systemPrompt()).isEqualTo("Answer with a date only");
+    assertThat(asked.maxTokens()).isEqualTo(20);
+    assertThat(((McpSchema.TextContent) asked.messages().get(0).content()).text()).isEqualTo("Suggest a date");
+    McpSchema.ElicitFormRequest form = elicitations.poll(10, TimeUnit.SECONDS);
+    assertThat(form.message()).isEqualTo("Which seat?");
+    assertThat(RcrtJson.toTree(form.requestedSchema()).at("/properties/seat/default").asText()).isEqualTo("aisle");
+
+    McpSchema.LoggingMessageNotification log = logs.poll(10, TimeUnit.SECONDS);
+    while (log != null && !"tool:booker".equals(log.logger())) {
+      log = logs.poll(10, TimeUnit.SECONDS);
+    }
+    assertThat(log).isNotNull();
+    assertThat(log.data()).isEqualTo("booking for Ada");
+    assertThat(log.level()).isEqualTo(McpSchema.LoggingLevel.INFO);
+    List<Double> values = new java.util.ArrayList<>();
+    while (values.size() < 3) {
+      McpSchema.ProgressNotification p = progress.poll(10, TimeUnit.SECONDS);
+      assertThat(p).as("progress notification %d", values.size() + 1).isNotNull();
+      assertThat(p.progressToken()).isEqualTo("p7");
+      values.add(p.progress());
+    }
+    assertThat(values).containsExactly(0.0, 1.0, 2.0);
+  }
+
+  @Test
+  void aClientWithoutTheCapabilityGetsTheToolsRefusalAsAnErrorResult() {
+    client = TestClients.connect(server, "plain-client", spec -> spec);
+    McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("asker", Map.of()));
+    assertThat(r.isError()).isTrue();
+    assertThat(((McpSchema.TextContent) r.content().get(0)).text())
+        .isEqualTo("tool 'asker' asked for sampling (sampling/createMessage), which the MCP client 'plain-client' did not declare in its capabilities"
+            + " [tool_unsupported]");
+  }
+
+  @Test
+  void aClientThatNeverAnswersLeavesTheToolToEndAtItsTimeLimit() {
+    client = TestClients.connect(server, "silent-client", spec -> spec
+        .capabilities(McpSchema.ClientCapabilities.builder().sampling().build())
+        .sampling(request -> {
+          try {
+            never.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          throw new IllegalStateException("released at the test's end");
+        }));
+    McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("asker", Map.of()));
+    assertThat(r.isError()).isTrue();
+    assertThat(((McpSchema.TextContent) r.content().get(0)).text()).endsWith("[tool_timeout]");
+  }
+}
