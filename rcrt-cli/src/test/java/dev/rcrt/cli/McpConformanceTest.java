@@ -28,7 +28,7 @@ class McpConformanceTest {
           "resources-unsubscribe", "prompts-list", "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource",
           "prompts-get-with-image", "completion-complete", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
           "tools-call-mixed-content", "tools-call-with-logging", "tools-call-with-progress", "tools-call-sampling", "tools-call-elicitation",
-          "elicitation-sep1034-defaults", "elicitation-sep1330-enums");
+          "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "server-sse-multiple-streams", "json-schema-2020-12");
   private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
 
   @Test
@@ -56,28 +56,30 @@ class McpConformanceTest {
     }
   }
 
+  static final List<String> CLIENT_SCENARIOS = List.of("initialize", "tools_call", "elicitation-sep1034-client-defaults");
+
   /**
-   * The client scenarios against the SDK's client as {@code ./rcrt mcp} drives it: the suite starts
-   * its own server and appends its URL to the command.
+   * The client scenarios against {@code examples/mcp-conformance/client}, which drives the SDK's
+   * client as {@code ./rcrt mcp} does (here the CLI of this build, through {@code RCRT}): the suite
+   * starts its own server, appends its URL to the command and names the scenario in {@code
+   * MCP_CONFORMANCE_SCENARIO}.
    */
   @Test
   void theClientPassesTheListedScenarios() throws Exception {
     Path node = NodeTools.node();
     String cli = ProcessHandle.current().info().command().orElse("java") + " -cp " + System.getProperty("java.class.path") + " dev.rcrt.cli.Main";
-    Map<String, String> commands = new LinkedHashMap<>();
-    commands.put("initialize", cli + " mcp tools");
-    commands.put("tools_call", cli + " mcp call --tool add_numbers --input '{\"a\":5,\"b\":3}'");
+    String client = Path.of("../examples/mcp-conformance/client").toAbsolutePath().normalize().toString();
     Map<String, String> results = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
-    for (Map.Entry<String, String> c : commands.entrySet()) {
+    for (String scenario : CLIENT_SCENARIOS) {
       NodeTools.Result r = NodeTools.run(
-          List.of(node.toString(), NodeTools.bin("conformance").toString(), "client", "--command", c.getValue(), "--scenario", c.getKey(),
-              "--timeout", "120000"), Map.of(), 240);
+          List.of(node.toString(), NodeTools.bin("conformance").toString(), "client", "--command", client, "--scenario", scenario,
+              "--timeout", "120000"), Map.of("RCRT", cli), 240);
       Matcher m = RESULT.matcher(r.output());
       boolean passed = r.exit() == 0 && m.find() && m.group(3).equals("0") && m.group(1).equals(m.group(2));
-      results.put(c.getKey(), passed ? "passed (" + m.group(1) + "/" + m.group(2) + " checks)" : "FAILED");
+      results.put(scenario, passed ? "passed (" + m.group(1) + "/" + m.group(2) + " checks)" : "FAILED");
       if (!passed) {
-        failures.add(c.getKey() + ":\n" + r.output());
+        failures.add(scenario + ":\n" + r.output());
       }
     }
     print("client", results);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -58,6 +59,23 @@ public final class McpClientSession implements AutoCloseable {
    */
   public static McpClientSession connect(
       McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged) {
+    return connect(address, timeout, inheritedEnvironment, toolsChanged, null);
+  }
+
+  /**
+   * Connects and initializes, declaring the {@code elicitation} capability (form mode) when {@code
+   * elicitation} is given: a server that asks the user during a call ({@code elicitation/create})
+   * is answered by it, on a transport thread, with values it leaves out filled from the requested
+   * schema's defaults (SEP-1034). Without one the capability is not declared and a server cannot
+   * ask.
+   *
+   * @param elicitation answers a server's form elicitation (accept with values, decline or cancel),
+   *     or null; it must return within {@code timeout}, after which the server's call fails
+   * @see #connect(McpServerAddress, Duration, Set, Consumer)
+   */
+  public static McpClientSession connect(
+      McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
+      @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation) {
     McpClientTransport transport;
     if (address.url() != null) {
       URI url = address.url();
@@ -74,13 +92,16 @@ public final class McpClientSession implements AutoCloseable {
       transport = new StdioServerTransport(p.build(), inheritedEnvironment);
     }
     StdioServerTransport stdio = transport instanceof StdioServerTransport s ? s : null;
-    McpSyncClient client =
+    McpClient.SyncSpec spec =
         McpClient.sync(transport)
             .clientInfo(new McpSchema.Implementation("rcrt", "0.1.0"))
             .requestTimeout(timeout)
             .initializationTimeout(timeout)
-            .toolsChangeConsumer(toolsChanged)
-            .build();
+            .toolsChangeConsumer(toolsChanged);
+    if (elicitation != null) {
+      spec.capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build()).elicitation(elicitation).applyElicitationDefaults(true);
+    }
+    McpSyncClient client = spec.build();
     try {
       send(stdio, client::initialize);
     } catch (RuntimeException e) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** A tool talks back to the MCP client that called it: progress, log messages, sampling and elicitation. */
 class McpToolExchangeTest {
+  private static final String SEAT = "{\"type\":\"object\",\"properties\":{\"seat\":{\"type\":\"string\",\"enum\":[\"aisle\",\"window\"],\"default\":\"aisle\"}}}";
   private final CountDownLatch never = new CountDownLatch(1);
   private InMemoryBreadcrumbStore store;
   private ToolRunner runner;
@@ -32,6 +33,7 @@ class McpToolExchangeTest {
     store = new InMemoryBreadcrumbStore();
     define("{\"name\":\"booker\"}");
     define("{\"name\":\"asker\",\"limits\":{\"timeout_ms\":1500}}");
+    define("{\"name\":\"seat\"}");
     runner = ToolRunner.builder(store)
         .handler("booker", (in, ctx) -> {
           ctx.progress(1, 2.0, "asking the model");
@@ -45,6 +47,10 @@ class McpToolExchangeTest {
               .put("seat", seat.content() == null ? null : seat.content().path("seat").asText());
         })
         .handler("asker", (in, ctx) -> RcrtJson.object().put("said", ctx.sample(ToolExchange.Sampling.of("hello?", 5)).text()))
+        .handler("seat", (in, ctx) -> {
+          ToolExchange.Elicited seat = ctx.elicit(new ToolExchange.Elicitation("Which seat?", RcrtJson.parse(SEAT)));
+          return RcrtJson.object().put("action", seat.action().wire()).put("seat", seat.content() == null ? "" : seat.content().path("seat").asText());
+        })
         .build();
     server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
   }
@@ -110,6 +116,21 @@ class McpToolExchangeTest {
       values.add(p.progress());
     }
     assertThat(values).containsExactly(0.0, 1.0, 2.0);
+  }
+
+  @Test
+  void theSdksClientSessionAnswersAServersElicitationAndFillsTheDefaultsItLeftOut() {
+    McpServerAddress address = McpServerAddress.parse(server.uri().toString());
+    try (McpClientSession answering = McpClientSession.connect(address, java.time.Duration.ofSeconds(20), java.util.Set.of(), t -> {},
+        request -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of()))) {
+      McpSchema.CallToolResult r = answering.call("seat", Map.of());
+      assertThat(r.structuredContent()).isEqualTo(Map.of("action", "accept", "seat", "aisle"));
+    }
+    try (McpClientSession silent = McpClientSession.connect(address, java.time.Duration.ofSeconds(20), t -> {})) {
+      McpSchema.CallToolResult r = silent.call("seat", Map.of());
+      assertThat(r.isError()).isTrue();
+      assertThat(((McpSchema.TextContent) r.content().get(0)).text()).contains("which the MCP client 'rcrt' did not declare").endsWith("[tool_unsupported]");
+    }
   }
 
   @Test

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +45,15 @@ public final class McpCallCommand implements Callable<Integer> {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Limit of each request (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds = 60;
 
+  /** How this command answers a server that asks its user during the call ({@code elicitation/create}). */
+  enum Elicitation { NONE, DECLINE, CANCEL, DEFAULTS }
+
+  @Option(names = "--elicitation", paramLabel = "ANSWER", defaultValue = "none", converter = ElicitationConverter.class,
+      description = {"How to answer a server that asks the user during the call (MCP elicitation): none (the default:",
+          "the capability is not declared, so the server cannot ask), decline, cancel, or defaults (accept with",
+          "the requested schema's default values). Each request is noted on stderr."})
+  Elicitation elicitation = Elicitation.NONE;
+
   @Parameters(arity = "1..3", paramLabel = "ARG", description = "SERVER [TOOL [JSON]], or SERVER alone with --tool.")
   List<String> args = new ArrayList<>();
 
@@ -74,7 +84,8 @@ public final class McpCallCommand implements Callable<Integer> {
     if (!arguments.isObject()) {
       throw new ParameterException(spec.commandLine(), "the tool's arguments must be a JSON object, found " + arguments.getNodeType());
     }
-    try (McpClientSession session = McpClientSession.connect(McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), tools -> {})) {
+    try (McpClientSession session = McpClientSession.connect(
+        McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), java.util.Set.of(), tools -> {}, answer(elicitation))) {
       McpSchema.CallToolResult result = session.call(name, RcrtJson.convert(arguments, MAP));
       String text = McpResults.text(result);
       if (Boolean.TRUE.equals(result.isError())) {
@@ -85,6 +96,33 @@ public final class McpCallCommand implements Callable<Integer> {
           ? RcrtJson.toTree(result.structuredContent()).toPrettyString()
           : text);
       return 0;
+    }
+  }
+
+  /** The answer {@code how} gives every elicitation, noted on stderr; null for {@link Elicitation#NONE}. */
+  private @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> answer(Elicitation how) {
+    if (how == Elicitation.NONE) {
+      return null;
+    }
+    return request -> {
+      cli.note("the server asks: " + request.message() + " (answered: " + how.name().toLowerCase(java.util.Locale.ROOT) + ")");
+      return switch (how) {
+        case DEFAULTS -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of()); // the client fills the schema's defaults
+        case CANCEL -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null);
+        default -> new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+      };
+    };
+  }
+
+  /** Reads {@code none}, {@code decline}, {@code cancel} or {@code defaults}, naming the choices otherwise. */
+  static final class ElicitationConverter implements picocli.CommandLine.ITypeConverter<Elicitation> {
+    @Override
+    public Elicitation convert(String value) {
+      try {
+        return Elicitation.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not an answer; use none, decline, cancel or defaults");
+      }
     }
   }
 }
