@@ -81,6 +81,7 @@ public final class TestClock extends Clock implements TimeSource {
       e = new Entry(nanos + Math.max(0, delay.toNanos()), scheduled++, task);
       if (delay.compareTo(Duration.ZERO) > 0) {
         timers.add(e);
+        lock.notifyAll(); // for awaitPendingTimers
         return e;
       }
     }
@@ -101,6 +102,28 @@ public final class TestClock extends Clock implements TimeSource {
   public int pendingTimers() {
     synchronized (lock) {
       return timers.size();
+    }
+  }
+
+  /**
+   * Waits until at least {@code count} timers are pending: until the code under test has scheduled
+   * what the test means to fire with {@link #advance}, as it is told, not by polling.
+   *
+   * @param within how long to wait, in real time
+   * @return whether that many timers were pending before {@code within} passed
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  public boolean awaitPendingTimers(int count, Duration within) throws InterruptedException {
+    long end = System.nanoTime() + within.toNanos();
+    synchronized (lock) {
+      while (timers.size() < count) {
+        long left = end - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(lock, left);
+      }
+      return true;
     }
   }
 

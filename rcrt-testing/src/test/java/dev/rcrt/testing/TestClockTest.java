@@ -54,6 +54,25 @@ class TestClockTest {
   }
 
   @Test
+  void aTestWaitsForTheTimersAnotherThreadSchedulesWithoutPolling() throws Exception {
+    java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+    Thread scheduler = new Thread(() -> {
+      try {
+        waiting.await();
+      } catch (InterruptedException e) {
+        return;
+      }
+      clock.schedule(Duration.ofSeconds(1), () -> {});
+      clock.schedule(Duration.ofSeconds(2), () -> {});
+    });
+    scheduler.start();
+    waiting.countDown();
+    assertThat(clock.awaitPendingTimers(2, Duration.ofSeconds(60))).isTrue();
+    assertThat(clock.awaitPendingTimers(3, Duration.ofMillis(1))).as("a third timer nobody schedules").isFalse();
+    scheduler.join();
+  }
+
+  @Test
   void timeNeverGoesBack() {
     assertThatThrownBy(() -> clock.advance(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("a TestClock moves forward only, not by PT-1S");
