@@ -29,10 +29,15 @@ public final class McpClientSession implements AutoCloseable {
   /** The transport of a server this session started as a process; null for an HTTP server. */
   private final @Nullable StdioServerTransport stdio;
 
-  private McpClientSession(McpSyncClient client, McpServerAddress address, @Nullable StdioServerTransport stdio) {
+  /** Who hears the progress of each call under way, by the {@code progressToken} this session gave it. */
+  private final Map<String, Consumer<McpSchema.ProgressNotification>> progress;
+
+  private McpClientSession(
+      McpSyncClient client, McpServerAddress address, @Nullable StdioServerTransport stdio, Map<String, Consumer<McpSchema.ProgressNotification>> progress) {
     this.client = client;
     this.address = address;
     this.stdio = stdio;
+    this.progress = progress;
   }
 
   /**
@@ -76,6 +81,7 @@ public final class McpClientSession implements AutoCloseable {
   public static McpClientSession connect(
       McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
       @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation) {
+    Map<String, Consumer<McpSchema.ProgressNotification>> progress = new java.util.concurrent.ConcurrentHashMap<>();
     McpClientTransport transport;
     if (address.url() != null) {
       URI url = address.url();
@@ -97,7 +103,13 @@ public final class McpClientSession implements AutoCloseable {
             .clientInfo(new McpSchema.Implementation("rcrt", "0.1.0"))
             .requestTimeout(timeout)
             .initializationTimeout(timeout)
-            .toolsChangeConsumer(toolsChanged);
+            .toolsChangeConsumer(toolsChanged)
+            .progressConsumer(n -> {
+              Consumer<McpSchema.ProgressNotification> listener = n.progressToken() == null ? null : progress.get(String.valueOf(n.progressToken()));
+              if (listener != null) {
+                listener.accept(n);
+              }
+            });
     if (elicitation != null) {
       spec.capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build()).elicitation(elicitation).applyElicitationDefaults(true);
     }
@@ -108,7 +120,7 @@ public final class McpClientSession implements AutoCloseable {
       client.close();
       throw new McpException(McpException.UNAVAILABLE, "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
     }
-    return new McpClientSession(client, address, stdio);
+    return new McpClientSession(client, address, stdio, progress);
   }
 
   /** The server's tools, every page; none when the server does not offer the tools capability. */
@@ -141,14 +153,37 @@ public final class McpClientSession implements AutoCloseable {
    *     went away or did not answer
    */
   public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments) {
+    return call(tool, arguments, null);
+  }
+
+  /**
+   * Calls one tool, asking the server for progress ({@code _meta.progressToken}, unique to this
+   * call) when {@code progress} is given: it hears each {@code notifications/progress} of this
+   * call, on a transport thread, until the call returns.
+   *
+   * @see #call(String, Map)
+   */
+  public McpSchema.CallToolResult call(String tool, Map<String, Object> arguments, @Nullable Consumer<McpSchema.ProgressNotification> progress) {
+    McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, arguments);
+    String token = null;
+    if (progress != null) {
+      token = "rcrt-" + java.util.UUID.randomUUID();
+      this.progress.put(token, progress);
+      request = McpSchema.CallToolRequest.builder(tool).arguments(arguments).meta(Map.of("progressToken", token)).build();
+    }
+    McpSchema.CallToolRequest asked = request;
     try {
-      return send(stdio, () -> client.callTool(new McpSchema.CallToolRequest(tool, arguments)));
+      return send(stdio, () -> client.callTool(asked));
     } catch (io.modelcontextprotocol.spec.McpError e) {
       Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
       throw new McpException(McpException.ERROR, "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
           + (data == null ? "" : " (" + data + ")"), false, e);
     } catch (RuntimeException e) {
       throw new McpException(McpException.FAILED, "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e);
+    } finally {
+      if (token != null) {
+        this.progress.remove(token);
+      }
     }
   }
 

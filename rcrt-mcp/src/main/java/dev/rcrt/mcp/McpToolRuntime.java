@@ -115,7 +115,8 @@ public final class McpToolRuntime implements ToolRuntime {
       McpClientSession session = session(address, resolved, call.remaining());
       McpSchema.CallToolResult result;
       try {
-        result = session.call(tool, RcrtJson.convert(input, MAP));
+        // the server's progress is the call's: the runner passes it on to whoever called (an MCP client of our own, its listeners)
+        result = session.call(tool, RcrtJson.convert(input, MAP), n -> call.context().progress(n.progress(), n.total(), n.message()));
       } catch (McpException e) {
         if (e.code().equals(McpClientSession.McpException.FAILED)) {
           drop(address, session);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 class McpToolExchangeTest {
   private static final String SEAT = "{\"type\":\"object\",\"properties\":{\"seat\":{\"type\":\"string\",\"enum\":[\"aisle\",\"window\"],\"default\":\"aisle\"}}}";
   private final CountDownLatch never = new CountDownLatch(1);
+  private final CountDownLatch heard = new CountDownLatch(1);
   private InMemoryBreadcrumbStore store;
   private ToolRunner runner;
   private McpToolServer server;
@@ -34,6 +35,7 @@ class McpToolExchangeTest {
     define("{\"name\":\"booker\"}");
     define("{\"name\":\"asker\",\"limits\":{\"timeout_ms\":1500}}");
     define("{\"name\":\"seat\"}");
+    define("{\"name\":\"stepper\"}");
     runner = ToolRunner.builder(store)
         .handler("booker", (in, ctx) -> {
           ctx.progress(1, 2.0, "asking the model");
@@ -47,6 +49,15 @@ class McpToolExchangeTest {
               .put("seat", seat.content() == null ? null : seat.content().path("seat").asText());
         })
         .handler("asker", (in, ctx) -> RcrtJson.object().put("said", ctx.sample(ToolExchange.Sampling.of("hello?", 5)).text()))
+        .handler("stepper", (in, ctx) -> {
+          ctx.progress(1, 3.0, "step one");
+          try { // until the importing side heard it: a notification is not ordered with the call's result
+            heard.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return RcrtJson.object().put("steps", 1);
+        })
         .handler("seat", (in, ctx) -> {
           ToolExchange.Elicited seat = ctx.elicit(new ToolExchange.Elicitation("Which seat?", RcrtJson.parse(SEAT)));
           return RcrtJson.object().put("action", seat.action().wire()).put("seat", seat.content() == null ? "" : seat.content().path("seat").asText());
@@ -131,6 +142,43 @@ class McpToolExchangeTest {
       assertThat(r.isError()).isTrue();
       assertThat(((McpSchema.TextContent) r.content().get(0)).text()).contains("which the MCP client 'rcrt' did not declare").endsWith("[tool_unsupported]");
     }
+  }
+
+  @Test
+  void theProgressOfAnImportedServersToolIsTheCallsOwn() {
+    InMemoryBreadcrumbStore local = new InMemoryBreadcrumbStore();
+    local.create(BreadcrumbCreate.builder("tool.definition.v1", "remote stepper").context(RcrtJson.parse(
+        "{\"name\":\"remote-stepper\",\"implementation\":{\"type\":\"mcp\",\"server\":{\"url\":\"" + server.uri() + "\"},\"tool\":\"stepper\"}}"))
+        .build());
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ToolExchange listening = new ToolExchange() {
+      @Override
+      public void progress(double progress, Double total, String message) {
+        seen.add(progress + "/" + total + " " + message);
+        if (progress == 1) {
+          heard.countDown();
+        }
+      }
+
+      @Override
+      public void log(LogLevel level, String message) {}
+
+      @Override
+      public Sampled sample(Sampling request) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public Elicited elicit(Elicitation request) {
+        throw new UnsupportedOperationException();
+      }
+    };
+    try (ToolRunner importing = ToolRunner.builder(local).trustPolicy(dev.rcrt.tools.ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build()).build()) {
+      dev.rcrt.tools.ToolResponse r = importing.call(dev.rcrt.tools.ToolRequest.of("remote-stepper", RcrtJson.object(), "host"),
+          dev.rcrt.tools.ToolCallOptions.host().withExchange(listening));
+      assertThat(r.success()).as(r.error()).isTrue();
+    }
+    assertThat(seen).contains("1.0/3.0 step one");
   }
 
   @Test
