@@ -46,12 +46,13 @@ public final class McpCallCommand implements Callable<Integer> {
   int timeoutSeconds = 60;
 
   /** How this command answers a server that asks its user during the call ({@code elicitation/create}). */
-  enum Elicitation { NONE, DECLINE, CANCEL, DEFAULTS }
+  enum Elicitation { NONE, ASK, DECLINE, CANCEL, DEFAULTS }
 
   @Option(names = "--elicitation", paramLabel = "ANSWER", defaultValue = "none", converter = ElicitationConverter.class,
       description = {"How to answer a server that asks the user during the call (MCP elicitation): none (the default:",
-          "the capability is not declared, so the server cannot ask), decline, cancel, or defaults (accept with",
-          "the requested schema's default values). Each request is noted on stderr."})
+          "the capability is not declared, so the server cannot ask), ask (the questions on stderr, the answers",
+          "read from stdin, one line each), decline, cancel, or defaults (accept with the requested schema's",
+          "default values; each request is noted on stderr)."})
   Elicitation elicitation = Elicitation.NONE;
 
   @Parameters(arity = "1..3", paramLabel = "ARG", description = "SERVER [TOOL [JSON]], or SERVER alone with --tool.")
@@ -104,6 +105,9 @@ public final class McpCallCommand implements Callable<Integer> {
     if (how == Elicitation.NONE) {
       return null;
     }
+    if (how == Elicitation.ASK) {
+      return new TerminalElicitation(cli.in(), cli.err())::ask;
+    }
     return request -> {
       cli.note("the server asks: " + request.message() + " (answered: " + how.name().toLowerCase(java.util.Locale.ROOT) + ")");
       return switch (how) {
@@ -114,14 +118,14 @@ public final class McpCallCommand implements Callable<Integer> {
     };
   }
 
-  /** Reads {@code none}, {@code decline}, {@code cancel} or {@code defaults}, naming the choices otherwise. */
+  /** Reads {@code none}, {@code ask}, {@code decline}, {@code cancel} or {@code defaults}, naming the choices otherwise. */
   static final class ElicitationConverter implements picocli.CommandLine.ITypeConverter<Elicitation> {
     @Override
     public Elicitation convert(String value) {
       try {
         return Elicitation.valueOf(value.trim().toUpperCase(java.util.Locale.ROOT));
       } catch (IllegalArgumentException e) {
-        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not an answer; use none, decline, cancel or defaults");
+        throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not an answer; use none, ask, decline, cancel or defaults");
       }
     }
   }

@@ -105,5 +105,13 @@ class JavaScriptExchangeTest {
     ToolResponse r = h.call("hopeful", "{}");
     assertThat(r.error()).isNull();
     assertThat(r.output().path("refused").asText()).contains("asked its caller's model (sampling), and this caller offers none");
+
+    code("careless", """
+        export async function execute(input, context) {
+          return { said: (await context.sample('hello')).text };
+        }""", "");
+    ToolResponse failed = h.call("careless", "{}");
+    assertThat(failed.error()).as("the tool's own line, not the runtime's").contains("sampling), and this caller offers none", "careless.mjs:2")
+        .doesNotContain("prelude", "Unnamed");
   }
 }

@@ -77,6 +77,8 @@ final class JsSandbox implements AutoCloseable {
 
   /** {@code prelude.js}, with its timer cap filled in. */
   private static final String PRELUDE = prelude();
+  /** The prelude's source name, which stack traces show; the tool's errors name the tool's own frames instead. */
+  private static final String PRELUDE_NAME = "rcrt-prelude.js";
 
   private static String prelude() {
     try (java.io.InputStream in = JsSandbox.class.getResourceAsStream("prelude.js")) {
@@ -152,7 +154,7 @@ final class JsSandbox implements AutoCloseable {
                 + "'; write `export async function " + program.handler() + "(input, context) { … }`");
       }
       this.handler = fn;
-      Value prelude = context.eval("js", PRELUDE).execute(bridge(host), program.fetch());
+      Value prelude = context.eval(Source.newBuilder("js", PRELUDE, PRELUDE_NAME).buildLiteral()).execute(bridge(host), program.fetch());
       this.call = prelude.getMember("call");
       this.runTimers = prelude.getMember("runTimers");
     } catch (PolyglotException | IllegalStateException e) {

@@ -89,7 +89,10 @@
         config: Object.freeze(JSON.parse(configJson)), api, progress, log, sample, elicit });
       out = await fn(JSON.parse(inputJson), context);
     } catch (e) {
-      const text = e && e.stack ? String(e.stack).split('\n').slice(0, 2).map(s => s.trim()).join(' ') : String(e);
+      // the message and the first frame of the tool's own code (not the prelude's, where a host call's error is thrown)
+      const lines = e && e.stack ? String(e.stack).split('\n').map(s => s.trim()) : [];
+      const frame = lines.slice(1).find(l => !l.includes('rcrt-prelude.js'));
+      const text = lines.length > 0 ? lines[0] + (frame ? ' ' + frame : '') : String(e);
       return JSON.stringify({ error: 'threw ' + text });
     }
     if (out === undefined) return JSON.stringify({ error: 'returned undefined; return a JSON value such as an object' });
