@@ -97,6 +97,21 @@ class ToolExchangeTest {
   }
 
   @Test
+  void anAnswerThatDoesNotFitTheRequestedSchemaIsTheToolsInputErrorNamingWhere() {
+    RecordingExchange caller = new RecordingExchange(); // answers {"name": "Ada"}
+    try (ToolHarness h = new ToolHarness(b -> b.handler("ages", (in, ctx) -> {
+      ToolExchange.Elicited who = ctx.elicit(new ToolExchange.Elicitation("Your age?",
+          RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"integer\"}}}")));
+      return RcrtJson.object().put("name", who.content().path("name").asInt());
+    }))) {
+      h.define("tool.definition.v1", "{\"name\":\"ages\"}");
+      ToolResponse r = call(h, "ages", caller);
+      assertThat(r.errorCode()).isEqualTo(ToolErrorCode.TOOL_INPUT_INVALID.code());
+      assertThat(r.error()).isEqualTo("tool 'ages': the answer to its elicitation does not fit the requested schema: /name: expected integer, found string");
+    }
+  }
+
+  @Test
   void aCallerThatOffersNothingRefusesQuestionsByNameAndNothingIsSentAfterTheCallEnded() {
     AtomicReference<ToolContext> kept = new AtomicReference<>();
     RecordingExchange caller = new RecordingExchange();

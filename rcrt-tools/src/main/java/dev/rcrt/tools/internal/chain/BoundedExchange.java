@@ -1,6 +1,8 @@
 package dev.rcrt.tools.internal.chain;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.JsonSchema;
+import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ToolErrorCode;
@@ -22,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * sends is scrubbed of the call's secret values and cut at {@value #MAX_TEXT} characters; at most
  * {@value #MAX_NOTES} progress reports and {@value #MAX_NOTES} log messages go out (past that, one
  * warning says the rest were dropped), and at most {@value #MAX_QUESTIONS} samplings and {@value
- * #MAX_QUESTIONS} elicitations are asked, each waited for at most until the call's deadline (on
+ * #MAX_QUESTIONS} elicitations are asked (an accepted answer checked against the requested schema), each waited for at most until the call's deadline (on
  * the runner's clock, whatever thread asks: a JavaScript tool's questions are asked by the
  * runner's thread, which no deadline interrupts); a progress report that does not increase is
  * dropped; nothing goes out once the call ended ({@link #close()}). A caller's failure to take a
@@ -101,10 +103,29 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
     return ask("sampling", samplings, () -> caller.sample(scrubbed));
   }
 
+  /**
+   * Asks, once the requested schema compiles, and checks an accepted answer against it: an answer
+   * that does not fit is the tool's {@code tool_input_invalid}, naming where, and the tool may ask
+   * again.
+   */
   @Override
   public Elicited elicit(Elicitation request) {
+    JsonSchema schema;
+    try {
+      schema = JsonSchema.compile(request.requestedSchema());
+    } catch (ValidationException broken) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' asked for elicitation with a schema that is not valid: " + broken.getMessage());
+    }
     Elicitation scrubbed = new Elicitation(scope.scrub(request.message()), scope.scrub(request.requestedSchema()));
-    return ask("elicitation", elicitations, () -> caller.elicit(scrubbed));
+    Elicited answer = ask("elicitation", elicitations, () -> caller.elicit(scrubbed));
+    if (answer.action() == Elicited.Action.ACCEPT && answer.content() != null) {
+      java.util.List<String> wrong = schema.violations(answer.content());
+      if (!wrong.isEmpty()) {
+        throw new ToolException(ToolErrorCode.TOOL_INPUT_INVALID,
+            scope.scrub("tool '" + tool + "': the answer to its elicitation does not fit the requested schema: " + String.join("; ", wrong)));
+      }
+    }
+    return answer;
   }
 
   /** Ends the call's exchange: nothing more is sent, nothing more asked. */
