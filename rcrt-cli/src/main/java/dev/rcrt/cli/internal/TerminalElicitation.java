@@ -67,7 +67,7 @@ final class TerminalElicitation {
 
   /** One field's value, null to leave it out (its default applies), or {@link Cancelled#INSTANCE}. */
   private @Nullable Object field(String name, JsonNode property, boolean required) {
-    List<String> choices = choices(property.path("type").asText().equals("array") ? property.path("items") : property);
+    List<Choice> choices = choices(property.path("type").asText().equals("array") ? property.path("items") : property);
     String prompt = "  " + property.path("title").asText(name) + describe(property, choices, required) + ": ";
     for (int attempt = 0; attempt < TRIES; attempt++) {
       String answer = line(prompt);
@@ -90,10 +90,10 @@ final class TerminalElicitation {
     return Cancelled.INSTANCE;
   }
 
-  private static String describe(JsonNode property, List<String> choices, boolean required) {
+  private static String describe(JsonNode property, List<Choice> choices, boolean required) {
     StringBuilder d = new StringBuilder(" (").append(property.path("type").asText("string"));
     if (!choices.isEmpty()) {
-      d.append(", one").append(property.path("type").asText().equals("array") ? " or more" : "").append(" of ").append(String.join(" | ", choices));
+      d.append(", one").append(property.path("type").asText().equals("array") ? " or more" : "").append(" of ").append(shown(choices));
     }
     d.append(required ? ", required" : "").append(')');
     if (property.has("default")) {
@@ -105,17 +105,34 @@ final class TerminalElicitation {
     return d.toString();
   }
 
+  /** One value an enum allows, and its title ({@code oneOf}/{@code anyOf}), or null for a plain {@code enum} value. */
+  private record Choice(String value, @Nullable String title) {
+    /** How the person sees it: {@code value}, or {@code value (Title)}. */
+    String shown() {
+      return title == null ? value : value + " (" + title + ")";
+    }
+
+    /** Whether {@code answer} names it: its value, or its title (a plain value also in any case). */
+    boolean named(String answer) {
+      return value.equals(answer) || (title != null ? title : value).equalsIgnoreCase(answer);
+    }
+  }
+
   /** The values a (single-select) schema allows: {@code enum}, or the {@code const}s of {@code oneOf}/{@code anyOf}. */
-  private static List<String> choices(JsonNode schema) {
-    List<String> out = new ArrayList<>();
-    schema.path("enum").forEach(v -> out.add(v.asText()));
+  private static List<Choice> choices(JsonNode schema) {
+    List<Choice> out = new ArrayList<>();
+    schema.path("enum").forEach(v -> out.add(new Choice(v.asText(), null)));
     for (String key : List.of("oneOf", "anyOf")) {
-      schema.path(key).forEach(o -> out.add(o.path("const").asText() + (o.has("title") ? " (" + o.get("title").asText() + ")" : "")));
+      schema.path(key).forEach(o -> out.add(new Choice(o.path("const").asText(), o.has("title") ? o.get("title").asText() : null)));
     }
     return out;
   }
 
-  private static Object value(JsonNode property, String answer, List<String> choices) {
+  private static String shown(List<Choice> choices) {
+    return String.join(" | ", choices.stream().map(Choice::shown).toList());
+  }
+
+  private static Object value(JsonNode property, String answer, List<Choice> choices) {
     return switch (property.path("type").asText("string")) {
       case "integer" -> parse(() -> Long.parseLong(answer), "a whole number");
       case "number" -> parse(() -> Double.parseDouble(answer), "a number");
@@ -135,17 +152,14 @@ final class TerminalElicitation {
     };
   }
 
-  /** The value {@code answer} names among {@code choices} ({@code value} or {@code value (Title)}), by value or by title. */
-  private static String choice(String answer, List<String> choices) {
-    for (String c : choices) {
-      int paren = c.indexOf(" (");
-      String value = paren < 0 ? c : c.substring(0, paren);
-      String title = paren < 0 ? c : c.substring(paren + 2, c.length() - 1);
-      if (value.equals(answer) || title.equalsIgnoreCase(answer)) {
-        return value;
+  /** The value {@code answer} names among {@code choices}, by value or by title. */
+  private static String choice(String answer, List<Choice> choices) {
+    for (Choice c : choices) {
+      if (c.named(answer)) {
+        return c.value();
       }
     }
-    throw new IllegalArgumentException("'" + answer + "' is not one of " + String.join(" | ", choices));
+    throw new IllegalArgumentException("'" + answer + "' is not one of " + shown(choices));
   }
 
   private static Object parse(java.util.function.Supplier<Object> number, String what) {

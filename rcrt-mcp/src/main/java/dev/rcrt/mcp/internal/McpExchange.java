@@ -63,13 +63,11 @@ final class McpExchange implements ToolExchange, AutoCloseable {
     }
   }
 
-  private void clockProgress(double elapsed, double total) {
-    synchronized (this) {
-      if (toolReports) {
-        return;
-      }
+  /** The clock's report, unless the tool reports its own: checked and sent under one lock, so no tick follows the tool's first report. */
+  private synchronized void clockProgress(double elapsed, double total) {
+    if (!toolReports) {
+      send(elapsed, total, "running " + tool);
     }
-    send(elapsed, total, "running " + tool);
   }
 
   @Override

@@ -44,11 +44,12 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
   private final CallScope scope;
   private final ToolRequest request;
   private final ToolEventListener listeners;
-  private final AtomicInteger progressSent = new AtomicInteger();
   private final AtomicInteger logsSent = new AtomicInteger();
   private final AtomicInteger samplings = new AtomicInteger();
   private final AtomicInteger elicitations = new AtomicInteger();
+  /** The last progress sent and how many were, guarded by {@code this}. */
   private double lastProgress = Double.NEGATIVE_INFINITY;
+  private int progressSent;
   private volatile boolean closed;
 
   /** @param listeners told of every progress report and log message sent (the runner's {@code Listeners}, which contain failures) */
@@ -66,11 +67,11 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
       return;
     }
     synchronized (this) {
-      if (progress <= lastProgress || progressSent.get() >= MAX_NOTES) {
+      if (progress <= lastProgress || progressSent >= MAX_NOTES) {
         return;
       }
       lastProgress = progress;
-      progressSent.incrementAndGet();
+      progressSent++;
     }
     String clean = message == null ? null : text(message);
     listeners.callProgress(request, progress, total, clean);
