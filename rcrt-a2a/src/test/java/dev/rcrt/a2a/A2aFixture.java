@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * A store with the builtin tools, the default agent and a {@code wire-money} tool that needs
- * approval; a scripted model that calls the calculator for "17 * 23", {@code wire-money} for "pay",
+ * approval and a {@code greet} tool that asks its user's name; a scripted model that calls the
+ * calculator for "17 * 23", {@code wire-money} for "pay", {@code greet} for "greet me",
  * answers "slow" only once the test counts {@link #slowRelease} down, and answers with the last tool's result; a runner that takes the A2A
  * caller's decisions; and an {@link A2aServer} on them.
  */
@@ -32,8 +33,15 @@ class A2aFixture implements AutoCloseable {
     store.create(AgentDefinition.defaultChatAgent());
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire").context(RcrtJson.parse(
         "{\"name\":\"wire-money\",\"description\":\"Sends money\",\"requires_approval\":true}")).build());
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "greet").context(RcrtJson.parse(
+        "{\"name\":\"greet\",\"description\":\"Greets the user by the name it asks for\"}")).build());
     runner = ToolRunner.builder(storeSeenByTheServer(store)).approvers(A2aServer.CALLER)
-        .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet())).build();
+        .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet()))
+        .handler("greet", (in, ctx) -> {
+          dev.rcrt.tools.ToolExchange.Elicited said = ctx.elicit(new dev.rcrt.tools.ToolExchange.Elicitation("Your name?",
+              RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}},\"required\":[\"name\"]}")));
+          return RcrtJson.object().put("hello", said.content() == null ? "(" + said.action().wire() + ")" : said.content().path("name").asText());
+        }).build();
     A2aServer.Builder b = builder(runner);
     settings.accept(b);
     server = b.start();
@@ -76,6 +84,9 @@ class A2aFixture implements AutoCloseable {
           slowAnswered.countDown();
         }
         return ChatResponse.text("slowly done");
+      }
+      if (said.contains("greet me")) {
+        return ChatResponse.toolCalls(new ToolCall("call_greet", "greet", "{}"));
       }
       if (said.contains("pay")) {
         return ChatResponse.toolCalls(new ToolCall("call_pay", "wire-money", "{}"));

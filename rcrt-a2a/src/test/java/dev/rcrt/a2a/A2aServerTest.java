@@ -152,6 +152,26 @@ class A2aServerTest {
   }
 
   @Test
+  void aToolsQuestionIsInputRequiredAndTheCallersDataPartAnswersIt() {
+    Task waiting = ask("greet me");
+    assertThat(waiting.getStatus().state()).isEqualTo(TaskState.INPUT_REQUIRED);
+    assertThat(((TextPart) waiting.getStatus().message().getParts().get(0)).getText()).contains("tool 'greet'").contains("Your name?")
+        .contains("\"required\":[\"name\"]").contains("\"content\"");
+
+    assertThatThrownBy(() -> client.send(endpoint(), A2aClient.message("Ada", waiting.getContextId(), waiting.getId(), Map.of()), true))
+        .as("free text answers nothing").isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("reply with a data part");
+    assertThatThrownBy(() -> client.send(endpoint(), decision(waiting, Map.of("content", Map.of("name", 5))), true))
+        .isInstanceOf(A2aClient.A2aException.class).hasMessageContaining("does not fit").hasMessageContaining("name");
+    assertThat(fixture.store.search(Selector.schema("input.response.v1"), 10, 0)).isEmpty();
+
+    Task done = (Task) client.send(endpoint(), decision(waiting, Map.of("content", Map.of("name", "Ada"))), true);
+    assertThat(done.getStatus().state()).isEqualTo(TaskState.COMPLETED);
+    assertThat(answer(done)).contains("\"hello\":\"Ada\"");
+    assertThat(fixture.store.search(Selector.schema("input.response.v1"), 10, 0)).singleElement()
+        .satisfies(d -> assertThat(d.createdBy()).isEqualTo("user:a2a-caller"));
+  }
+
+  @Test
   void aDeniedCallIsAnsweredWithoutRunning() {
     Task waiting = ask("please pay the invoice");
     String call = new dev.rcrt.agent.Runs(fixture.store).show(String.valueOf(waiting.getMetadata().get("rcrt_run_id"))).orElseThrow()

@@ -3,6 +3,7 @@ package dev.rcrt.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.tools.InputRequest;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +48,7 @@ public record Run(
     return dev.rcrt.agent.internal.loop.RunIds.runId(Objects.requireNonNull(agentId, "agentId"), Objects.requireNonNull(messageId, "messageId"));
   }
 
-  /** Where a run stands; written in lower snake case ({@code waiting_for_approval}). */
+  /** Where a run stands; written in lower snake case ({@code waiting_for_approval}). A person is waited for first: approval, then input. */
   public enum Status {
     /** A process is taking its steps, or will: no call of it waits. */
     RUNNING,
@@ -55,6 +56,11 @@ public record Run(
     WAITING_FOR_TOOLS,
     /** A call waits for an approval decision. */
     WAITING_FOR_APPROVAL,
+    /**
+     * A call's tool asked its user a question ({@link dev.rcrt.tools.InputRequest}) that has no
+     * answer yet: {@link Runs#answer} gives it.
+     */
+    WAITING_FOR_INPUT,
     /** Answered (the answer's status may be {@code round_limit}). */
     DONE,
     /** Ended with an error answer (the model failed, the deadline passed). */
@@ -74,7 +80,15 @@ public record Run(
    * @param requestId its {@code tool.request.v1} (the CALL of {@code ./rcrt runs approve RUN CALL})
    * @param tool the tool's name
    * @param input the input as recorded
-   * @param approval the approval it waits for, or null when it waits for a runner
+   * @param approval the approval it waits for, or null when it needs none or has it
+   * @param question its tool's question that waits for an answer, or null
    */
-  public record PendingCall(String requestId, String tool, JsonNode input, @Nullable ApprovalRequest approval) {}
+  public record PendingCall(
+      String requestId, String tool, JsonNode input, @Nullable ApprovalRequest approval, @Nullable InputRequest question) {
+
+    /** A call that waits for approval ({@code approval} not null) or for a runner, with no question. */
+    public PendingCall(String requestId, String tool, JsonNode input, @Nullable ApprovalRequest approval) {
+      this(requestId, tool, input, approval, null);
+    }
+  }
 }

@@ -12,6 +12,11 @@ import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.tools.InputRequest;
+import dev.rcrt.tools.InputResponse;
+import dev.rcrt.tools.ToolExchange;
+import dev.rcrt.core.JsonSchema;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.core.TimeSource;
 import java.util.ArrayList;
@@ -26,13 +31,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The agent runs kept in a store, for a host or an operator: list them, show one with its records,
- * decide a call that waits for approval, cancel one. Everything here reads and writes records, so
+ * decide a call that waits for approval, answer a tool's question, cancel one. Everything here reads and writes records, so
  * it works from any process sharing the store (a web application, {@code ./rcrt runs}), with no
  * agent running; the agents' processes take a decided run up when the decision arrives. Continuing
  * a run in this process is {@link AgentExecutor#resume}.
  *
- * <p>Decisions written here are stamped with the principal given (the host, or a user); a runner
- * accepts only the host's and its {@code approvers}'. Thread-safe.
+ * <p>Decisions and answers written here are stamped with the principal given (the host, or a
+ * user); a runner accepts only the host's and its {@code approvers}'. Thread-safe.
  */
 public final class Runs {
   /** How many of the newest round, answer and approval records {@link #list} reads to find runs. */
@@ -64,7 +69,7 @@ public final class Runs {
 
   /**
    * The newest runs, newest first, at most {@code limit}, in the given statuses (all when none is
-   * given). A run is found by its records: one that has recorded no round, answer or approval yet
+   * given). A run is found by its records: one that has recorded no round, answer, approval or question yet
    * shows once it does.
    *
    * @throws IllegalArgumentException if {@code limit < 1}
@@ -77,6 +82,7 @@ public final class Runs {
     List<Breadcrumb> marks = new ArrayList<>(store.search(Selector.allTags("agent:round"), SCAN, 0));
     marks.addAll(store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), SCAN, 0));
     marks.addAll(store.search(Selector.schema(ApprovalRequest.SCHEMA), SCAN, 0));
+    marks.addAll(store.search(Selector.schema(InputRequest.SCHEMA), SCAN, 0));
     marks.sort((a, b) -> b.updatedAt().compareTo(a.updatedAt()));
     Set<String> ids = new LinkedHashSet<>();
     marks.forEach(b -> b.tagValue("run:").ifPresent(ids::add));
@@ -135,9 +141,7 @@ public final class Runs {
       throw new ValidationException("run '" + runId + "' has ended (" + run.status().toString().toLowerCase(java.util.Locale.ROOT)
           + "): no call of it waits for a decision any more");
     }
-    Run.PendingCall call = run.pending().stream().filter(p -> p.requestId().equals(callId)).findFirst().orElseThrow(() ->
-        new ValidationException("call '" + callId + "' of run '" + runId + "' does not wait for anything: it has a response or is no call of"
-            + " this run; ./rcrt runs show " + runId + " lists its calls"));
+    Run.PendingCall call = pendingCall(run, callId);
     if (call.approval() == null) {
       throw new ValidationException("call '" + callId + "' (" + call.tool() + ") of run '" + runId + "' does not wait for approval"
           + (run.status() == Run.Status.WAITING_FOR_TOOLS ? ": it waits for a runner to answer it" : ""));
@@ -150,6 +154,57 @@ public final class Runs {
     ApprovalDecision decision = new ApprovalDecision(callId, approve, Objects.requireNonNull(by, "by"), time.instant(), reason, runId);
     store.create(decision.toBreadcrumb());
     return decision;
+  }
+
+  /**
+   * Answers the question call {@code callId} (its request id) of run {@code runId} waits for, as
+   * {@code by}: writes the {@code input.response.v1} with which the call runs again, in whichever
+   * process takes the run up; its tool's question gets {@code answer}. Accepted values are checked
+   * against the question's schema here, so a person who mistyped hears it at once.
+   *
+   * @param answer {@code accept} with the values (a JSON object that fits the question's {@code
+   *     requested_schema}), or {@code decline} or {@code cancel} without
+   * @return the answer as recorded
+   * @throws NotFoundException if the store has no such run
+   * @throws ValidationException if that call has no question waiting (it has a response, or its
+   *     tool asked nothing), the question ran out (it is answered {@code cancel} when the run is next
+   *     taken up), the run has ended, or accepted values do not fit the schema (naming where)
+   */
+  public InputResponse answer(String runId, String callId, ToolExchange.Elicited answer, Principal by) {
+    Objects.requireNonNull(answer, "answer");
+    Run run = require(runId);
+    if (run.answer() != null) {
+      throw new ValidationException("run '" + runId + "' has ended (" + run.status().wire() + "): no question of it waits for an answer any more");
+    }
+    Run.PendingCall call = pendingCall(run, callId);
+    InputRequest question = call.question();
+    if (question == null) {
+      throw new ValidationException("call '" + callId + "' (" + call.tool() + ") of run '" + runId + "' asks no question"
+          + (call.approval() != null ? ": it waits for approval (./rcrt runs approve " + runId + " " + callId + ")" : ""));
+    }
+    if (question.expiredAt(time.instant())) {
+      throw new ValidationException("the question of call '" + callId + "' (" + call.tool() + ") of run '" + runId + "' can no longer be"
+          + " answered: it ran out at " + question.expiresAt() + "; the tool is told 'cancel' when the run is next taken up");
+    }
+    if (answer.action() == ToolExchange.Elicited.Action.ACCEPT) {
+      if (answer.content() == null || !answer.content().isObject()) {
+        throw new ValidationException("an accepted answer gives its values as a JSON object; '" + call.tool() + "' asks for "
+            + RcrtJson.write(question.requestedSchema().path("properties")));
+      }
+      List<String> wrong = JsonSchema.compile(question.requestedSchema()).violations(answer.content());
+      if (!wrong.isEmpty()) {
+        throw new ValidationException("the answer does not fit what '" + call.tool() + "' asked for: " + String.join("; ", wrong));
+      }
+    }
+    InputResponse response = new InputResponse(callId, question.ordinal(), answer, Objects.requireNonNull(by, "by"), time.instant(), runId);
+    store.create(response.toBreadcrumb());
+    return response;
+  }
+
+  private static Run.PendingCall pendingCall(Run run, String callId) {
+    return run.pending().stream().filter(p -> p.requestId().equals(callId)).findFirst().orElseThrow(() ->
+        new ValidationException("call '" + callId + "' of run '" + run.id() + "' does not wait for anything: it has a response or is no call of"
+            + " this run; ./rcrt runs show " + run.id() + " lists its calls"));
   }
 
   /**

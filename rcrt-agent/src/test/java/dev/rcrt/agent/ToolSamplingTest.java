@@ -32,8 +32,6 @@ class ToolSamplingTest {
         .handler("summarize", (in, ctx) -> RcrtJson.object().put("summary",
             ctx.sample(new ToolExchange.Sampling(List.of(new ToolExchange.SamplingMessage("user", in.path("text").asText())), "Summarize in one word", 10_000))
                 .text()))
-        .handler("ask-user", (in, ctx) -> RcrtJson.object().put("said", ctx.elicit(new ToolExchange.Elicitation("Your name?",
-            RcrtJson.parse("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}"))).action().wire()))
         .build();
   }
 
@@ -90,13 +88,5 @@ class ToolSamplingTest {
     assertThat(r.errorCode()).isEqualTo("tool_capability_denied");
     assertThat(r.error()).contains("asked agent 'default-chat-assistant''s model (sampling), which its record does not allow")
         .contains("\"permissions\": {\"sampling\": true}");
-  }
-
-  @Test
-  void aToolThatAsksTheUserInARunIsToldARunCannotYet() {
-    tool("ask-user", "");
-    ToolResponse r = turn(model("ask-user"));
-    assertThat(r.errorCode()).isEqualTo("tool_unsupported");
-    assertThat(r.error()).contains("a run cannot ask its user yet");
   }
 }

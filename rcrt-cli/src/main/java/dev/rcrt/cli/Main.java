@@ -137,6 +137,7 @@ public final class Main implements Callable<Integer> {
     runs.addSubcommand("show", new RunsCommand.ShowRun(cli));
     runs.addSubcommand("approve", new RunsCommand.Approve(cli));
     runs.addSubcommand("deny", new RunsCommand.Deny(cli));
+    runs.addSubcommand("answer", new RunsCommand.Answer(cli));
     runs.addSubcommand("resume", new RunsCommand.Resume(cli));
     runs.addSubcommand("cancel", new RunsCommand.Cancel(cli));
     cmd.addSubcommand("runs", runs);

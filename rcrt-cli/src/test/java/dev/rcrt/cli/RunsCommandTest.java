@@ -1,16 +1,30 @@
 package dev.rcrt.cli;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
 
 import dev.rcrt.postgres.TestPostgres;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code chat --wait}, {@code chat --no-wait} and {@code runs} on a shared PostgreSQL store, answered by {@code runner --agents}. */
+/**
+ * {@code chat --wait}, {@code chat --no-wait} and {@code runs} on a shared PostgreSQL store,
+ * answered by {@code runner --agents}; a tool's question answered with {@code runs answer}.
+ */
 class RunsCommandTest {
+  @RegisterExtension
+  static WireMockExtension model = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+
   @TempDir Path logs;
 
   @Test
@@ -58,6 +72,79 @@ class RunsCommandTest {
     CliHarness unknown = CliHarness.run("runs", "show", "no-such-run", "--store", url);
     assertThat(unknown.status).isEqualTo(1);
     assertThat(unknown.err()).contains("no run 'no-such-run'");
+  }
+
+  /** A JavaScript tool that asks how many people before it books. */
+  private static final String BOOK_TABLE = """
+      [{"schema_name":"tool.code.v1","title":"Book a table","context":{"name":"book-table","description":"Book a table; asks how many people",
+        "input_schema":{"type":"object","properties":{"restaurant":{"type":"string"}},"required":["restaurant"]},
+        "code":{"language":"javascript","source":"export async function execute(input, context) { const a = await context.elicit('For how many people at ' + input.restaurant + '?', {type: 'object', properties: {people: {type: 'integer', minimum: 1}}, required: ['people']}); return a.action === 'accept' ? {booked: true, people: a.content.people} : {booked: false, said: a.action}; }"}}}]
+      """;
+
+  /** The model: a call of book-table for Chez Ada, then, once called, "Your table is booked." */
+  private static void bookingModel() {
+    model.stubFor(post(urlEqualTo("/v1/chat/completions")).inScenario("book").whenScenarioStateIs(Scenario.STARTED)
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            {"id":"c1","model":"m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":null,
+              "tool_calls":[{"id":"call_1","type":"function","function":{"name":"book-table","arguments":"{\\"restaurant\\":\\"Chez Ada\\"}"}}]}}]}"""))
+        .willSetStateTo("called"));
+    model.stubFor(post(urlEqualTo("/v1/chat/completions")).inScenario("book").whenScenarioStateIs("called")
+        .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody("""
+            {"id":"c2","model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Your table is booked."}}]}""")));
+  }
+
+  @Test
+  void aToolsQuestionInAChatWithoutATerminalOnTheInMemoryStoreIsAnsweredCancel() throws Exception {
+    Path tools = logs.resolve("book.json");
+    java.nio.file.Files.writeString(tools, BOOK_TABLE);
+    bookingModel();
+    Path trail = logs.resolve("trail.jsonl");
+    CliHarness chat = CliHarness.run("chat", "--breadcrumbs", tools.toString(), "--base-url", model.baseUrl() + "/v1", "--model", "m",
+        "--dump", trail.toString(), "Book Chez Ada");
+    assertThat(chat.status).as(chat.err()).isZero();
+    assertThat(chat.err()).contains("nobody can answer 'book-table''s question on the in-memory store without a terminal");
+    assertThat(chat.out()).contains("Your table is booked.");
+    String records = java.nio.file.Files.readString(trail);
+    assertThat(records).contains("input.request.v1").contains("\"action\":\"cancel\"").contains("\"said\":\"cancel\"");
+  }
+
+  @Test
+  void aToolsQuestionInAChatOnPostgresWaitsThroughAKillAndRunsAnswerLetsTheRunFinish() throws Exception {
+    String url = TestPostgres.storeUrl(TestPostgres.freshSchema());
+    Path tools = logs.resolve("book.json");
+    java.nio.file.Files.writeString(tools, BOOK_TABLE);
+    bookingModel();
+
+    Path log = logs.resolve("chat.log");
+    Process chat = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "chat", "--store", url, "--breadcrumbs", tools.toString(),
+        "--base-url", model.baseUrl() + "/v1", "--model", "m", "Book Chez Ada"), log);
+    TestJvm.await(log, "waiting for input to 'book-table'", chat, 90);
+    chat.destroyForcibly(); // every process of the run is gone: the question is a record
+    chat.waitFor();
+    java.util.regex.Matcher hint = java.util.regex.Pattern.compile("runs answer (\\S+) (\\S+) '").matcher(java.nio.file.Files.readString(log));
+    assertThat(hint.find()).as(java.nio.file.Files.readString(log)).isTrue();
+    String runId = hint.group(1);
+    String call = hint.group(2);
+
+    CliHarness listed = CliHarness.run("runs", "list", "--store", url, "--status", "waiting_for_input");
+    assertThat(listed.out()).contains(runId).contains("input for book-table");
+    CliHarness shown = CliHarness.run("runs", "show", runId, "--store", url);
+    assertThat(shown.out()).contains("status   waiting_for_input").contains("waits    input for book-table: For how many people at Chez Ada?")
+        .contains("\"people\"");
+
+    CliHarness wrong = CliHarness.run("runs", "answer", runId, call, "{\"people\": \"four\"}", "--store", url);
+    assertThat(wrong.status).as(wrong.err()).isEqualTo(1);
+    assertThat(wrong.err()).contains("does not fit").contains("people");
+    CliHarness answered = CliHarness.run("runs", "answer", runId, call, "{\"people\": 4}", "--store", url);
+    assertThat(answered.status).as(answered.err()).isZero();
+
+    CliHarness resumed = CliHarness.run("runs", "resume", runId, "--store", url, "--base-url", model.baseUrl() + "/v1", "--model", "m");
+    assertThat(resumed.status).as(resumed.err()).isZero();
+    assertThat(resumed.out()).contains("Your table is booked.");
+    CliHarness done = CliHarness.run("runs", "show", runId, "--store", url);
+    assertThat(done.out()).contains("status   done").contains("input.request.v1").contains("input.response.v1");
+    CliHarness responses = CliHarness.run("search", "--selector", "{\"schema_name\":\"tool.response.v1\"}", "--store", url);
+    assertThat(responses.out()).contains("\"booked\":true").contains("\"people\":4").doesNotContain("\"status\":\"error\"");
   }
 
   @Test

@@ -43,7 +43,9 @@ public enum ToolErrorCode implements ErrorCode {
   TOOL_APPROVAL_PENDING("tool_approval_pending", false),
   /**
    * The call's work goes on and has no result yet: a specialist agent's child run waits (for an
-   * approval decision, a tool runner, or the process that holds it). Like {@link
+   * approval decision, a tool runner, or the process that holds it), the tool asked its user a
+   * question that waits for an answer ({@link InputRequest}), or the tool's wait for its caller's
+   * answer was interrupted (its caller stopping). Like {@link
    * #TOOL_APPROVAL_PENDING}, no response is recorded: the request stays open until its caller runs
    * it again ({@link ToolRunner#run(dev.rcrt.core.Breadcrumb, ToolDefinition, ToolHandler)}).
    */

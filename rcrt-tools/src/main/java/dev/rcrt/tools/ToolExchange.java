@@ -62,9 +62,15 @@ public interface ToolExchange {
    * elicitation schema: string, number, integer, boolean and enum properties, with defaults), and
    * waits for the answer.
    *
+   * <p>A caller that cannot ask now but keeps the question (an agent's run records it as an {@link
+   * InputRequest}) throws {@code tool_waiting}: the call then ends without a result, whatever the
+   * tool does with the exception, and runs again once the answer is recorded, when its questions
+   * are answered in the order it asks them.
+   *
    * @return the user's action and, for {@code accept}, the values
    * @throws ToolException {@code tool_unsupported} when the caller offers no elicitation, {@code
-   *     tool_timeout} at the call's time limit
+   *     tool_timeout} at the call's time limit, {@code tool_waiting} when the question waits for a
+   *     person as a record
    */
   Elicited elicit(Elicitation request);
 

@@ -88,6 +88,8 @@ public final class ToolRunner implements AutoCloseable {
   /** The threads Java handlers run on, bounded by each call's deadline. */
   private final JavaToolThreads javaThreads;
   private final Duration claimLease;
+  private final Set<dev.rcrt.core.Principal> approvers;
+  private final Duration approvalExpiry;
   private final int maxAttempts;
   private final List<Subscription> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** The schemas of code breadcrumbs watched so far; see {@link #watchCode}. */
@@ -106,6 +108,8 @@ public final class ToolRunner implements AutoCloseable {
     this.defaultTimeout = b.defaultTimeout;
     this.claimLease = b.claimLease;
     this.maxAttempts = b.maxAttempts;
+    this.approvers = Set.copyOf(b.approvers);
+    this.approvalExpiry = b.approvalExpiry;
     Map<String, ToolModule> modules = new LinkedHashMap<>();
     Map<String, ToolHandler> builtin = new LinkedHashMap<>(BuiltinTools.handlers());
     for (ToolModule m : ServiceLoader.load(ToolModule.class, ToolRunner.class.getClassLoader())) {
@@ -207,6 +211,22 @@ public final class ToolRunner implements AutoCloseable {
   /** The run time limit of a call whose tool names none ({@link Builder#defaultTimeout}; 30 s unless set). */
   public Duration defaultTimeout() {
     return defaultTimeout;
+  }
+
+  /**
+   * Whose {@link ApprovalDecision}s and {@link InputResponse}s count besides the host's ({@link
+   * Builder#approvers}); an unmodifiable set, empty unless set.
+   */
+  public Set<dev.rcrt.core.Principal> approvers() {
+    return approvers;
+  }
+
+  /**
+   * How long an approval request, and a tool's {@link InputRequest}, waits for a person before it
+   * runs out ({@link Builder#approvalExpiry}; 24 h unless set).
+   */
+  public Duration approvalExpiry() {
+    return approvalExpiry;
   }
 
   /** The policy this runner enforces. */

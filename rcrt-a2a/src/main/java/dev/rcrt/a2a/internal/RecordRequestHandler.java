@@ -197,7 +197,11 @@ public final class RecordRequestHandler implements RequestHandler {
     return entry;
   }
 
-  /** The caller's answer to a task that waits for approval: an explicit decision on the call it names, or on the single one waiting ({@link ApprovalReply}). */
+  /**
+   * The caller's answer to a task that is {@code input-required}: an explicit decision on the call
+   * that waits for approval ({@link ApprovalReply}), or the values a tool's question asks for
+   * ({@link InputReply}); either names its call, or there is a single one waiting.
+   */
   private TaskRecords.Entry reply(TaskRecords.Entry entry, Message message) {
     Optional<Run> run = runs.show(entry.runId());
     TaskState state = RunTasks.status(entry, run).state();
@@ -206,11 +210,21 @@ public final class RecordRequestHandler implements RequestHandler {
           + (state.isFinal() ? "; send a message without taskId (the same contextId keeps the conversation) to start a new task"
               : "; follow it with tasks/get or tasks/resubscribe"));
     }
-    ApprovalReply decided = ApprovalReply.of(message, run.orElseThrow(), entry.taskId());
-    if (decided.approve()) {
-      runs.approve(entry.runId(), decided.callId(), CALLER, decided.reason());
-    } else {
-      runs.deny(entry.runId(), decided.callId(), CALLER, decided.reason());
+    Run waiting = run.orElseThrow();
+    try {
+      if (waiting.status() == Run.Status.WAITING_FOR_INPUT) {
+        InputReply answered = InputReply.of(message, waiting, entry.taskId());
+        runs.answer(entry.runId(), answered.callId(), answered.answer(), CALLER);
+      } else {
+        ApprovalReply decided = ApprovalReply.of(message, waiting, entry.taskId());
+        if (decided.approve()) {
+          runs.approve(entry.runId(), decided.callId(), CALLER, decided.reason());
+        } else {
+          runs.deny(entry.runId(), decided.callId(), CALLER, decided.reason());
+        }
+      }
+    } catch (dev.rcrt.core.ValidationException refused) { // an answer that does not fit, a question that ran out: the caller's to mend
+      throw new InvalidParamsError("task " + entry.taskId() + ": " + refused.getMessage());
     }
     return tasks.append(entry, new Message.Builder(message).contextId(entry.contextId()).build());
   }

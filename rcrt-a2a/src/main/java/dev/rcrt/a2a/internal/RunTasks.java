@@ -70,6 +70,7 @@ public final class RunTasks {
     return switch (r.status()) {
       case RUNNING, WAITING_FOR_TOOLS -> new TaskStatus(TaskState.WORKING, null, at);
       case WAITING_FOR_APPROVAL -> new TaskStatus(TaskState.INPUT_REQUIRED, agentMessage(entry, approvalQuestion(r)), at);
+      case WAITING_FOR_INPUT -> new TaskStatus(TaskState.INPUT_REQUIRED, agentMessage(entry, inputQuestion(r)), at);
       case DONE -> new TaskStatus(TaskState.COMPLETED, null, at);
       case FAILED -> new TaskStatus(TaskState.FAILED, agentMessage(entry, r.answer() == null ? "the run failed" : failure(r.answer())), at);
       case CANCELLED -> new TaskStatus(TaskState.CANCELED, null, at);
@@ -87,6 +88,19 @@ public final class RunTasks {
     }
     text.append(String.join(", ", calls)).append(". Reply \"approve\" or \"deny\" in this task (the whole text), or a data part {\"decision\": \"approve\"|\"deny\", \"call_id\": …, \"reason\": …}.");
     return text.toString();
+  }
+
+  /** What the caller is asked when a tool's question waits: the question, what the answer must fit, and how to answer. */
+  static String inputQuestion(Run run) {
+    List<String> asked = new ArrayList<>();
+    for (Run.PendingCall call : run.pending()) {
+      if (call.question() != null) {
+        asked.add("tool '" + call.tool() + "' (call " + call.requestId() + ") asks: " + call.question().message() + " (values: "
+            + dev.rcrt.core.RcrtJson.write(call.question().requestedSchema()) + ")");
+      }
+    }
+    return String.join("; ", asked) + ". Reply in this task with a data part {\"content\": {…}, \"call_id\": …}, or"
+        + " {\"action\": \"decline\"|\"cancel\"}.";
   }
 
   private static String failure(AgentResponse answer) {

@@ -232,7 +232,9 @@ public final class ChatCommand implements Callable<Integer> {
 
   private AgentExecutor executor(AgentDefinition agent, LlmClient llm, ToolRunner runner, @Nullable TraceFile tracing, Workspace workspace) {
     AgentExecutor.Builder builder = AgentExecutor.builder(llm, runner).agent(agent).maxRounds(maxRounds);
-    builder.observer(new WaitingNotes(cli, breadcrumbs.store(cli), tracing == null ? AgentObserver.NONE : tracing.telemetry().agentObserver()));
+    ChatQuestions questions = new ChatQuestions(cli, RunsCommand.runs(workspace), !(workspace.store() instanceof InMemoryBreadcrumbStore));
+    builder.observer(new WaitingNotes(cli, breadcrumbs.store(cli), tracing == null ? AgentObserver.NONE : tracing.telemetry().agentObserver(),
+        questions));
     if (toolMode == AgentExecutor.ToolMode.EVENT) {
       builder.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(120));
     }

@@ -106,7 +106,7 @@ public final class McpCallCommand implements Callable<Integer> {
       return null;
     }
     if (how == Elicitation.ASK) {
-      return new TerminalElicitation(cli.in(), cli.err())::ask;
+      return new TerminalElicitation(cli.in(), cli.err(), "The server")::ask;
     }
     return request -> {
       cli.note("the server asks: " + request.message() + " (answered: " + how.name().toLowerCase(java.util.Locale.ROOT) + ")");

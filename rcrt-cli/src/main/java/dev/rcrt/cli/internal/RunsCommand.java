@@ -11,6 +11,7 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.llm.DemoLlmClient;
 import dev.rcrt.llm.LlmClient;
+import dev.rcrt.tools.ToolExchange;
 import dev.rcrt.tools.ToolRunner;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -28,7 +30,7 @@ import picocli.CommandLine.Spec;
     name = "runs",
     description = {
       "Agent runs kept in the store: each turn is a run whose records are its state. List them, show one, decide a call",
-      "that waits for approval, resume or cancel one. With --store shared by other processes, a decision is taken up by",
+      "that waits for approval, answer a tool's question, resume or cancel one. With --store shared by other processes, a decision is taken up by",
       "whichever process serves the agent (./rcrt runner --agents)."
     })
 public final class RunsCommand extends GroupCommand {
@@ -44,7 +46,8 @@ public final class RunsCommand extends GroupCommand {
     @Mixin StoreOptions breadcrumbs;
 
     @Option(names = "--status", paramLabel = "STATUS", split = ",",
-        description = "Only runs in these statuses: running, waiting_for_tools, waiting_for_approval, done, failed, cancelled.")
+        description = "Only runs in these statuses: running, waiting_for_tools, waiting_for_approval, waiting_for_input, done, failed,"
+            + " cancelled.")
     List<String> statuses = List.of();
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "At most N runs (default: ${DEFAULT-VALUE}).")
@@ -70,7 +73,8 @@ public final class RunsCommand extends GroupCommand {
   static String waiting(Run run) {
     StringBuilder text = new StringBuilder();
     for (Run.PendingCall p : run.pending()) {
-      text.append(text.isEmpty() ? "" : ", ").append(p.approval() != null ? "approval of " : "").append(p.tool()).append(" (call ")
+      text.append(text.isEmpty() ? "" : ", ").append(p.approval() != null ? "approval of " : p.question() != null ? "input for " : "")
+          .append(p.tool()).append(" (call ")
           .append(p.requestId()).append(')');
     }
     return text.toString();
@@ -98,6 +102,12 @@ public final class RunsCommand extends GroupCommand {
         cli.out().println("agent    " + run.agentId() + "   session " + run.sessionId() + "   message " + run.triggerId());
         cli.out().println("rounds   " + run.rounds());
         for (Run.PendingCall p : run.pending()) {
+          if (p.question() != null) {
+            cli.out().println("waits    input for " + p.tool() + ": " + p.question().message() + "   call " + p.requestId() + "   expires "
+                + p.question().expiresAt());
+            cli.out().println("         values   " + RcrtJson.write(p.question().requestedSchema()));
+            continue;
+          }
           cli.out().println("waits    " + (p.approval() != null ? "approval of " : "a runner for ") + p.tool() + " " + RcrtJson.write(p.input())
               + "   call " + p.requestId() + (p.approval() != null ? "   expires " + p.approval().expiresAt() : ""));
         }
@@ -172,6 +182,62 @@ public final class RunsCommand extends GroupCommand {
     @Override
     boolean approve() {
       return false;
+    }
+  }
+
+  @Command(name = "answer", description = {
+      "Answer the question a call's tool asked its user (the run is waiting_for_input): VALUES, a JSON object that fits what",
+      "the tool asked for (./rcrt runs show RUN prints it), or --decline / --cancel. The call runs again with the answer in",
+      "whichever process takes the run up."})
+  public static final class Answer implements Callable<Integer> {
+    private final Cli cli;
+
+    @Spec CommandSpec spec;
+
+    @Mixin StoreOptions breadcrumbs;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "The run id.")
+    String runId = "";
+
+    @Parameters(index = "1", paramLabel = "CALL", description = "The call whose tool asks: its request id (./rcrt runs show RUN).")
+    String callId = "";
+
+    @Parameters(index = "2", arity = "0..1", paramLabel = "VALUES", description = "The answer's values, a JSON object such as '{\"name\": \"Ada\"}'.")
+    @Nullable String values;
+
+    @Option(names = "--decline", description = "Refuse to answer (the tool hears 'decline').")
+    boolean decline;
+
+    @Option(names = "--cancel", description = "Dismiss the question (the tool hears 'cancel').")
+    boolean cancel;
+
+    public Answer(Cli cli) {
+      this.cli = cli;
+    }
+
+    @Override
+    public Integer call() {
+      ToolExchange.Elicited answer = elicited();
+      try (Workspace workspace = new Workspace(breadcrumbs, cli)) {
+        runs(workspace).answer(runId, callId, answer, Principal.host());
+        cli.note("answered call " + callId + " of run " + runId + " (" + answer.action().wire() + "); the process serving the agent takes the"
+            + " run up (./rcrt runner --agents, or ./rcrt runs resume " + runId + " --store " + breadcrumbs.store(cli) + ")");
+      }
+      return 0;
+    }
+
+    private ToolExchange.Elicited elicited() {
+      if ((decline || cancel) && values != null || decline && cancel) {
+        throw new ParameterException(spec.commandLine(), "give VALUES, --decline or --cancel: one of them, not several");
+      }
+      if (decline || cancel) {
+        return new ToolExchange.Elicited(decline ? ToolExchange.Elicited.Action.DECLINE : ToolExchange.Elicited.Action.CANCEL, null);
+      }
+      if (values == null) {
+        throw new ParameterException(spec.commandLine(), "give the answer's VALUES as a JSON object (./rcrt runs show " + runId + " says what the tool asks for),"
+            + " or --decline or --cancel");
+      }
+      return new ToolExchange.Elicited(ToolExchange.Elicited.Action.ACCEPT, RcrtJson.parse(values));
     }
   }
 

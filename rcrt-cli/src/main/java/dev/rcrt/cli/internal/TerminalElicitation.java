@@ -31,14 +31,17 @@ final class TerminalElicitation {
 
   private final BufferedReader in;
   private final PrintStream err;
+  private final String asker;
 
-  TerminalElicitation(BufferedReader in, PrintStream err) {
+  /** @param asker who asks, as the person is told ({@code The server}, {@code Tool 'book-trip'}) */
+  TerminalElicitation(BufferedReader in, PrintStream err, String asker) {
     this.in = in;
     this.err = err;
+    this.asker = asker;
   }
 
   McpSchema.ElicitResult ask(McpSchema.ElicitFormRequest request) {
-    err.println("The server asks: " + request.message());
+    err.println(asker + " asks: " + request.message());
     String choice = line("Answer: (a)ccept, (d)ecline or (c)ancel? [a] ");
     if (choice == null || choice.toLowerCase(Locale.ROOT).startsWith("c")) {
       return new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.CANCEL, null);

@@ -4,24 +4,34 @@ import dev.rcrt.agent.AgentObserver;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Says on stderr what a run waits for ({@code waiting for a runner to answer 'calculator'…},
- * {@code waiting for approval of 'wire-money': ./rcrt runs approve RUN CALL}), once per wait, and
+ * {@code waiting for approval of 'wire-money': ./rcrt runs approve RUN CALL}, {@code waiting for
+ * input to 'book-trip' (…): ./rcrt runs answer RUN CALL '{…}'}), once per wait, and
  * otherwise passes turns to the observer it wraps (tracing).
  */
 final class WaitingNotes implements AgentObserver {
   private static final Pattern CALL = Pattern.compile("approval of '([^']*)' \\(call ([^)]*)\\)");
+  private static final Pattern INPUT = Pattern.compile("input for '([^']*)' \\(call ([^)]*)\\): (.*)", Pattern.DOTALL);
 
   private final Cli cli;
   private final String store;
   private final AgentObserver next;
+  private final @Nullable ChatQuestions questions;
   private String last = "";
 
   WaitingNotes(Cli cli, StoreUrl store, AgentObserver next) {
+    this(cli, store, next, null);
+  }
+
+  /** @param questions who answers a tool's question in this process ({@code chat}), or null: only {@code ./rcrt runs answer} does */
+  WaitingNotes(Cli cli, StoreUrl store, AgentObserver next, @Nullable ChatQuestions questions) {
     this.cli = cli;
     this.store = store == StoreUrl.MEMORY ? "" : " --store " + store;
     this.next = next;
+    this.questions = questions;
   }
 
   @Override
@@ -41,7 +51,13 @@ final class WaitingNotes implements AgentObserver {
     }
     last = what;
     Matcher approval = CALL.matcher(what);
-    if (approval.find()) {
+    Matcher input = INPUT.matcher(what);
+    if (input.find() && questions != null && questions.answer(runId, input.group(2))) {
+      last = ""; // answered here: the run goes on, and may ask again
+    } else if (input.find(0)) {
+      cli.note("waiting for input to '" + input.group(1) + "' (" + input.group(3) + "): ./rcrt runs answer " + runId + " " + input.group(2)
+          + " '{…}'" + store + " (or --decline; ./rcrt runs show " + runId + store + " says what it asks for)");
+    } else if (approval.find()) {
       cli.note("waiting for approval of '" + approval.group(1) + "': ./rcrt runs approve " + runId + " " + approval.group(2) + store
           + " (or runs deny)");
     } else {

@@ -27,7 +27,7 @@ class TerminalElicitationTest {
   private McpSchema.ElicitResult answer(String lines) {
     @SuppressWarnings("unchecked")
     Map<String, Object> schema = RcrtJson.convert(RcrtJson.parse(SCHEMA), Map.class);
-    return new TerminalElicitation(new BufferedReader(new StringReader(lines)), new PrintStream(shown, true, StandardCharsets.UTF_8))
+    return new TerminalElicitation(new BufferedReader(new StringReader(lines)), new PrintStream(shown, true, StandardCharsets.UTF_8), "The server")
         .ask(McpSchema.ElicitFormRequest.builder("Book a seat", schema).build());
   }
 

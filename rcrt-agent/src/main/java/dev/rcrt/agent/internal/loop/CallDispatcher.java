@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentException;
 import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.Run;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.ClaimLostException;
 import dev.rcrt.core.ConflictException;
@@ -47,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * Dispatch: the calls of one recorded round, run concurrently on the turn's pool, each through
  * the {@link ToolRunner}'s chain (trust, approval, validation, the {@code tool.request.v1} / {@code
  * tool.response.v1} trail) as {@code agent:<agent_id>}, pinned to the tool version the model was
- * offered, tagged with the session and the run. A call that waits (for an approval decision, or
- * for a listening runner in event mode) holds no thread: the run says what it waits for and is
+ * offered, tagged with the session and the run. A call that waits (for an approval decision, an
+ * answer to its tool's question, or a listening runner in event mode) holds no thread: the run says what it waits for and is
  * taken up again when the record arrives. Thread-safe.
  */
 final class CallDispatcher {
@@ -64,26 +65,35 @@ final class CallDispatcher {
   private final AgentDefinition agent;
   private final ExecutorService pool;
   private final Specialists specialists;
+  private final RunQuestions questions;
 
   CallDispatcher(LoopSettings settings, AgentDefinition agent, ExecutorService pool, Specialists specialists) {
     this.settings = settings;
     this.agent = agent;
     this.pool = pool;
     this.specialists = specialists;
+    this.questions = new RunQuestions(settings.runner(), settings.time(), agent.agentId());
   }
 
   /**
    * What a run waits for after its calls were dispatched.
    *
    * @param what in words, naming the tool and the request
-   * @param approval true when a call waits for an approval decision, false when for a runner
-   * @param wakeAt when to look again without a new record (an approval's expiry, a response
-   *     timeout), or null
+   * @param status {@code WAITING_FOR_APPROVAL} when a call waits for an approval decision, {@code
+   *     WAITING_FOR_INPUT} when a tool's question waits for its answer, else {@code
+   *     WAITING_FOR_TOOLS} (a runner, another process)
+   * @param wakeAt when to look again without a new record (an approval's or a question's expiry, a
+   *     response timeout), or null
    * @param children the child runs (of specialists) the calls wait for: their records move this run on
    */
-  record Waiting(String what, boolean approval, @Nullable Instant wakeAt, List<String> children) {
-    Waiting(String what, boolean approval, @Nullable Instant wakeAt) {
-      this(what, approval, wakeAt, List.of());
+  record Waiting(String what, Run.Status status, @Nullable Instant wakeAt, List<String> children) {
+    Waiting(String what, Run.Status status, @Nullable Instant wakeAt) {
+      this(what, status, wakeAt, List.of());
+    }
+
+    /** Whether a person is waited for (a decision, an answer), which says more about a run than a runner. */
+    boolean onAPerson() {
+      return status != Run.Status.WAITING_FOR_TOOLS;
     }
   }
 
@@ -152,12 +162,12 @@ final class CallDispatcher {
         run.answered(o.response());
       } else {
         children.addAll(Objects.requireNonNull(o.waiting(), "waiting").children());
-        if (waiting == null || o.waiting().approval() && !waiting.approval()) {
+        if (waiting == null || o.waiting().onAPerson() && !waiting.onAPerson()) {
           waiting = o.waiting();
         }
       }
     }
-    return waiting == null ? null : new Waiting(waiting.what(), waiting.approval(), waiting.wakeAt(), List.copyOf(children));
+    return waiting == null ? null : new Waiting(waiting.what(), waiting.status(), waiting.wakeAt(), List.copyOf(children));
   }
 
   private Outcome joined(Future<Outcome> running, Round.Call call) {
@@ -167,10 +177,10 @@ final class CallDispatcher {
       if (e.getCause() instanceof ClaimLostException lost) {
         throw lost; // the run was lost while its calls were being made: abandon the step
       }
-      return new Outcome(null, new Waiting("a retry of '" + call.tool() + "' (its dispatch failed: " + e.getCause() + ")", false, null));
+      return new Outcome(null, new Waiting("a retry of '" + call.tool() + "' (its dispatch failed: " + e.getCause() + ")", Run.Status.WAITING_FOR_TOOLS, null));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new Outcome(null, new Waiting("'" + call.tool() + "' (interrupted)", false, null));
+      return new Outcome(null, new Waiting("'" + call.tool() + "' (interrupted)", Run.Status.WAITING_FOR_TOOLS, null));
     }
   }
 
@@ -182,7 +192,8 @@ final class CallDispatcher {
     ToolDefinition tool = offer.byName().get(toolName);
     ToolRunner runner = settings.runner();
     boolean specialist = tool != null && "agent".equals(tool.implementation().type());
-    RunExchange back = new RunExchange(settings.llm(), model, tool, toolName, agent.agentId(), runId);
+    RunExchange back = new RunExchange(settings.llm(), model, tool, toolName, agent.agentId(), runId, requestId,
+        List.of("session:" + session, "run:" + runId), questions);
     if (stored != null) {
       return specialist ? childAgain(stored, Objects.requireNonNull(tool, "tool"), held)
           : settings.eventMode() ? awaited(stored, toolName) : underClaim(requestId, toolName, tool, () -> runAgain(stored, held, back));
@@ -248,7 +259,7 @@ final class CallDispatcher {
     Optional<WorkClaims.Claim> mine = settings.claims().tryClaim(key, settings.owner(), limit);
     if (mine.isEmpty()) {
       Instant until = settings.claims().heldUntil(key).orElse(settings.time().instant());
-      return new Outcome(null, new Waiting("'" + toolName + "', under way in another process (request " + requestId + ")", false, until));
+      return new Outcome(null, new Waiting("'" + toolName + "', under way in another process (request " + requestId + ")", Run.Status.WAITING_FOR_TOOLS, until));
     }
     try {
       return answered(call.get(), toolName, null);
@@ -268,7 +279,10 @@ final class CallDispatcher {
     TurnLoop.Progress stepped = child == null ? null : child.waiting;
     if (ToolErrorCode.TOOL_WAITING.is(response.errorCode()) && stepped != null) {
       return new Outcome(null, new Waiting("agent '" + tool + "' (its run " + stepped.runId() + " waits for " + stepped.waitingFor() + ")",
-          stepped.status() == dev.rcrt.agent.Run.Status.WAITING_FOR_APPROVAL, stepped.wakeAt(), List.of(stepped.runId())));
+          stepped.status() == Run.Status.RUNNING ? Run.Status.WAITING_FOR_TOOLS : stepped.status(), stepped.wakeAt(), List.of(stepped.runId())));
+    }
+    if (ToolErrorCode.TOOL_WAITING.is(response.errorCode()) && child == null) {
+      return new Outcome(null, questions.waiting(response.requestId(), tool));
     }
     if (!ToolErrorCode.TOOL_APPROVAL_PENDING.is(response.errorCode())) {
       LOG.debug("call '{}' (request {}): {}", tool, response.requestId(), response.success() ? "answered" : "failed [" + response.errorCode() + "]");
@@ -286,7 +300,7 @@ final class CallDispatcher {
 
   private static Waiting approvalWait(String requestId, String tool, @Nullable Breadcrumb asked) {
     Instant expires = asked == null ? null : ApprovalRequest.fromBreadcrumb(asked).expiresAt();
-    return new Waiting("approval of '" + tool + "' (call " + requestId + ")", true, expires);
+    return new Waiting("approval of '" + tool + "' (call " + requestId + ")", Run.Status.WAITING_FOR_APPROVAL, expires);
   }
 
   /**
@@ -304,7 +318,7 @@ final class CallDispatcher {
       return new Outcome(settings.runner().fail(stored, ToolErrorCode.TOOL_TIMEOUT, "no tool runner answered request " + stored.id()
           + " within " + settings.responseTimeout().toMillis() + " ms; none may be listening on this store"), null);
     }
-    return new Outcome(null, new Waiting("a runner to answer '" + tool + "' (request " + stored.id() + ")", false, due));
+    return new Outcome(null, new Waiting("a runner to answer '" + tool + "' (request " + stored.id() + ")", Run.Status.WAITING_FOR_TOOLS, due));
   }
 
 
@@ -397,7 +411,7 @@ final class CallDispatcher {
 
     /** This executor is stopping: the child run goes on wherever it is taken up, and so does the call, which has no answer yet. */
     private ToolException stopped(TurnLoop loop, Breadcrumb asked) {
-      waiting = new TurnLoop.Progress(loop.runIdOf(asked), null, dev.rcrt.agent.Run.Status.RUNNING,
+      waiting = new TurnLoop.Progress(loop.runIdOf(asked), null, Run.Status.RUNNING,
           "its steps (the process taking them was stopped)", settings.time().instant().plus(settings.runLease()));
       return new ToolException(ToolErrorCode.TOOL_WAITING, "agent '" + tool.name() + "' was stopped while answering; its run goes on");
     }

@@ -12,6 +12,7 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
+import dev.rcrt.tools.InputResponse;
 import dev.rcrt.tools.ToolResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -139,6 +140,7 @@ public final class RunDriver implements AutoCloseable {
     }
     subscriptions.add(store.subscribe(Selector.schema(ToolResponse.SCHEMA), this::onRecord));
     subscriptions.add(store.subscribe(Selector.schema(ApprovalDecision.SCHEMA), this::onRecord));
+    subscriptions.add(store.subscribe(Selector.schema(InputResponse.SCHEMA), this::onRecord));
     subscriptions.add(store.subscribe(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), this::onAnswer));
   }
 

@@ -11,6 +11,7 @@ import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolExchange;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,14 +23,17 @@ import org.jspecify.annotations.Nullable;
  *       trusted writer makes runnable), for at most {@value #MAX_TOKENS} tokens an answer (the
  *       runner allows 8 samplings a call). A refusal or a filtered answer is {@code tool_denied};
  *       a cut-off answer comes back with stop reason {@code maxTokens}.
- *   <li><b>Elicitation</b> is not offered: a run cannot ask its user yet ({@code
- *       tool_unsupported}).
+ *   <li><b>Elicitation</b> asks the run's user through the store ({@link RunQuestions}): the
+ *       question is recorded as an {@code input.request.v1} and the run waits, holding no thread,
+ *       until a person answers it; the call then runs again and gets the recorded answers to its
+ *       questions in the order it asks them (the call's {@code n}-th question, the {@code n}-th
+ *       answer).
  *   <li><b>Progress and log messages</b> reach the runner's {@code ToolEventListener}s, as every
  *       call's do; log messages also go to the SLF4J logger {@code dev.rcrt.tools.log}, naming the
  *       run.
  * </ul>
  *
- * Stateless apart from what it was built with; thread-safe.
+ * One per call (it counts the call's questions); thread-safe.
  */
 final class RunExchange implements ToolExchange {
   /** The most tokens one sampling may ask the run's model for. */
@@ -41,14 +45,27 @@ final class RunExchange implements ToolExchange {
   private final String toolName;
   private final String agentId;
   private final String runId;
+  private final String requestId;
+  private final List<String> tags;
+  private final RunQuestions questions;
+  /** How many questions the call asked so far: the next one's place. */
+  private final AtomicInteger asked = new AtomicInteger();
 
-  RunExchange(LlmClient llm, String model, @Nullable ToolDefinition tool, String toolName, String agentId, String runId) {
+  /**
+   * @param requestId the call's {@code tool.request.v1}
+   * @param tags the call's {@code session:} and {@code run:} tags
+   */
+  RunExchange(LlmClient llm, String model, @Nullable ToolDefinition tool, String toolName, String agentId, String runId, String requestId,
+      List<String> tags, RunQuestions questions) {
     this.llm = llm;
     this.model = model;
     this.tool = tool;
     this.toolName = toolName;
     this.agentId = agentId;
     this.runId = runId;
+    this.requestId = requestId;
+    this.tags = List.copyOf(tags);
+    this.questions = questions;
   }
 
   @Override
@@ -87,7 +104,6 @@ final class RunExchange implements ToolExchange {
 
   @Override
   public Elicited elicit(Elicitation request) {
-    throw new ToolException(ToolErrorCode.TOOL_UNSUPPORTED, "tool '" + toolName + "' asked for its user's input (elicitation) in agent '" + agentId
-        + "''s run, and a run cannot ask its user yet; call the tool from an MCP client that offers elicitation");
+    return questions.ask(requestId, asked.incrementAndGet(), toolName, runId, tags, request);
   }
 }

@@ -9,6 +9,8 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.tools.InputRequest;
+import dev.rcrt.tools.InputResponse;
 import dev.rcrt.tools.ToolRequest;
 import dev.rcrt.tools.ToolResponse;
 import dev.rcrt.tools.ToolTrustPolicy;
@@ -25,7 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the store holds of one run, read from the records tagged with its {@code run:} tag: the
- * rounds, the tool requests and their responses, approval requests and decisions, and the answer.
+ * rounds, the tool requests and their responses, approval requests and decisions, the tools'
+ * questions and their answers, and the answer.
  * The loop's state is rebuilt from this, never kept only in memory. Only what the run's own agent
  * wrote counts as a round or the answer, and only responses written by a runner count as answers
  * (a tool can write records with any tag; they are ignored here and logged). Not thread-safe: one
@@ -47,6 +50,10 @@ public final class RunRecords {
   final Map<String, Instant> answeredAt = new HashMap<>();
   final Map<String, ApprovalRequest> approvals = new HashMap<>();
   final List<Breadcrumb> decisions = new ArrayList<>();
+  /** The questions the run's tools asked (written by its agent), oldest first. */
+  final List<InputRequest> questions = new ArrayList<>();
+  /** Answers to them, by anyone, oldest first: {@link #answerTo} judges them. */
+  final List<Breadcrumb> inputAnswers = new ArrayList<>();
   @Nullable Breadcrumb answer;
   /** The record that started the run (a user message or an {@code agent.context.v1}), from the first round. */
   @Nullable String startedBy;
@@ -104,6 +111,10 @@ public final class RunRecords {
         approvals.putIfAbsent(a.requestId(), a);
       } else if (schema.equals(ApprovalDecision.SCHEMA)) {
         decisions.add(b);
+      } else if (schema.equals(InputRequest.SCHEMA) && ours) {
+        questions.add(InputRequest.fromBreadcrumb(b));
+      } else if (schema.equals(InputResponse.SCHEMA)) {
+        inputAnswers.add(b);
       }
     } catch (ValidationException | java.time.format.DateTimeParseException malformed) {
       LOG.warn("run '{}': ignored malformed record '{}': {}", runId, b.id(), malformed.getMessage());
@@ -152,14 +163,17 @@ public final class RunRecords {
   public Run view(java.util.Set<Principal> approvers) {
     List<Run.PendingCall> pending = new ArrayList<>();
     boolean awaitingDecision = false;
+    boolean awaitingInput = false;
     for (String id : open()) {
       Breadcrumb request = requests.get(id);
       ApprovalRequest approval = approvals.get(id);
       boolean decided = accepted(id, approvers) != null;
       awaitingDecision |= approval != null && !decided;
+      InputRequest question = openQuestion(id, approvers);
+      awaitingInput |= question != null;
       String tool = request != null ? String.valueOf(request.contextText("tool")) : callTool(id);
       pending.add(new Run.PendingCall(id, tool, request != null ? request.context().path("input") : dev.rcrt.core.RcrtJson.object(),
-          decided ? null : approval));
+          decided ? null : approval, question));
     }
     Run.Status status;
     AgentResponse answered = answer == null ? null : AgentResponse.fromBreadcrumb(answer);
@@ -171,6 +185,8 @@ public final class RunRecords {
       };
     } else if (awaitingDecision) {
       status = Run.Status.WAITING_FOR_APPROVAL;
+    } else if (awaitingInput) {
+      status = Run.Status.WAITING_FOR_INPUT;
     } else if (!pending.isEmpty() && pending.stream().allMatch(p -> requests.containsKey(p.requestId()))) {
       status = Run.Status.WAITING_FOR_TOOLS;
     } else {
@@ -228,6 +244,42 @@ public final class RunRecords {
       }
     }
     return null;
+  }
+
+  /** Call {@code requestId}'s newest question when it has no answer that counts yet, else null. */
+  private @Nullable InputRequest openQuestion(String requestId, java.util.Set<Principal> approvers) {
+    InputRequest newest = null;
+    for (InputRequest q : questions) {
+      if (q.requestId().equals(requestId) && (newest == null || q.ordinal() > newest.ordinal())) {
+        newest = q;
+      }
+    }
+    return newest == null || answerTo(newest, approvers) != null ? null : newest;
+  }
+
+  /**
+   * The record of the first answer to {@code question} that counts (by the host or an approver,
+   * recorded no later than the question's expiry), or null.
+   */
+  private @Nullable Breadcrumb answerTo(InputRequest question, java.util.Set<Principal> approvers) {
+    for (Breadcrumb b : inputAnswers) {
+      try {
+        InputResponse r = InputResponse.fromBreadcrumb(b);
+        if (r.requestId().equals(question.requestId()) && r.ordinal() == question.ordinal() && r.countsFor(approvers)
+            && !b.createdAt().isAfter(question.expiresAt())) {
+          return b;
+        }
+      } catch (ValidationException malformed) {
+        // RunQuestions logs it when the tool asks again
+      }
+    }
+    return null;
+  }
+
+  /** When the first answer that counts to {@code question} was recorded, or null. */
+  @Nullable Instant answeredAt(InputRequest question, java.util.Set<Principal> approvers) {
+    Breadcrumb answer = answerTo(question, approvers);
+    return answer == null ? null : answer.createdAt();
   }
 
   /** Every record read or written, oldest first. */

@@ -319,7 +319,7 @@ public final class TurnLoop {
         CallDispatcher.Waiting waiting = dispatcher.run(last, offer, session, runId, roundRef(ctx, last.index()), llm.name(), run, held);
         if (waiting != null) {
           Instant wake = waiting.wakeAt() == null || waiting.wakeAt().isAfter(deadline) ? deadline : waiting.wakeAt();
-          return new Progress(runId, null, waiting.approval() ? Run.Status.WAITING_FOR_APPROVAL : Run.Status.WAITING_FOR_TOOLS,
+          return new Progress(runId, null, waiting.status(),
               waiting.what(), wake, waiting.children());
         }
         List<String> results = results(last, run);
@@ -497,6 +497,11 @@ public final class TurnLoop {
       Instant end = decided != null ? decided : a.expiresAt().isBefore(clock.instant()) ? a.expiresAt() : clock.instant();
       waited = waited.plus(Duration.between(a.requestedAt(), end).abs());
     }
+    for (dev.rcrt.tools.InputRequest q : run.questions) {
+      Instant answered = run.answeredAt(q, settings.runner().approvers());
+      Instant end = answered != null ? answered : q.expiresAt().isBefore(clock.instant()) ? q.expiresAt() : clock.instant();
+      waited = waited.plus(Duration.between(q.requestedAt(), end).abs());
+    }
     for (Round round : run.rounds.values()) {
       for (Round.Call c : round.calls()) {
         Breadcrumb asked = c.specialist() && c.requestId() != null ? run.requests.get(c.requestId()) : null;
@@ -511,7 +516,7 @@ public final class TurnLoop {
 
   private String timedOut(Instant deadline) {
     return "Sorry, I could not answer in time: this turn passed its deadline (" + deadline + ", "
-        + settings.turnTimeout().toSeconds() + " s after it started, not counting time spent waiting for approval or for specialists).";
+        + settings.turnTimeout().toSeconds() + " s after it started, not counting time spent waiting for approval, for its user's input or for specialists).";
   }
 
   /**

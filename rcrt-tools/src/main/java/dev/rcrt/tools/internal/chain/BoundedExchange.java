@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * runner's thread, which no deadline interrupts); a progress report that does not increase is
  * dropped; nothing goes out once the call ended ({@link #close()}). A caller's failure to take a
  * notification never fails the tool; a failed question is a {@link ToolException} without the
- * caller's internals. The runner's {@link ToolEventListener}s hear every progress report and log
+ * caller's internals; a question the caller records for a person instead, or a wait the tool's
+ * thread is interrupted in (its caller stopping), makes the whole call wait ({@link #waiting()}):
+ * no response is recorded, and the request runs again when it is taken up. The runner's {@link ToolEventListener}s hear every progress report and log
  * message that is sent. Thread-safe.
  */
 final class BoundedExchange implements ToolExchange, AutoCloseable {
@@ -51,6 +53,8 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
   private double lastProgress = Double.NEGATIVE_INFINITY;
   private int progressSent;
   private volatile boolean closed;
+  /** The caller's answer that the call must wait (a question recorded for a person), once one came. */
+  private volatile @Nullable ToolException waiting;
 
   /** @param listeners told of every progress report and log message sent (the runner's {@code Listeners}, which contain failures) */
   BoundedExchange(ToolExchange caller, ToolRequest request, String tool, CallScope scope, ToolEventListener listeners) {
@@ -129,6 +133,17 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
     return answer;
   }
 
+  /**
+   * The caller's word that a question waits for a person ({@link ToolErrorCode#TOOL_WAITING}: an
+   * agent's run recorded it as an {@code input.request.v1}), or that the tool's thread was
+   * interrupted while it waited for an answer, or null. Once set, the call ends
+   * waiting whatever the tool does with it (catches it, returns a value, fails): its request stays
+   * unanswered until it runs again with the answer.
+   */
+  @Nullable ToolException waiting() {
+    return waiting;
+  }
+
   /** Ends the call's exchange: nothing more is sent, nothing more asked. */
   @Override
   public void close() {
@@ -140,6 +155,10 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
    * call's deadline, on the runner's clock; the question's thread is interrupted when the wait ends.
    */
   private <T> T ask(String what, AtomicInteger asked, Supplier<T> question) {
+    ToolException waits = waiting;
+    if (waits != null) {
+      throw waits; // the call waits already: nothing more is asked in this run of it
+    }
     if (closed || scope.remaining().isZero()) {
       throw timedOut(what);
     }
@@ -164,13 +183,19 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
         throw timedOut(what);
       }
       if (cause instanceof ToolException refused) {
+        if (ToolErrorCode.TOOL_WAITING.is(refused.code())) {
+          waiting = refused;
+        }
         throw refused;
       }
       Throwables.rethrowIfFatal(cause);
       throw new ToolException(ToolErrorCode.TOOL_FAILED, scope.scrub("tool '" + tool + "': the caller's " + what + " failed: " + Throwables.describe(cause)));
-    } catch (InterruptedException e) {
+    } catch (InterruptedException e) { // the caller is stopping (an executor closing): the call has no outcome, and is run again by whoever takes it up
       Thread.currentThread().interrupt();
-      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted while it waited for its caller's " + what);
+      ToolException stopped = new ToolException(ToolErrorCode.TOOL_WAITING,
+          "tool '" + tool + "' was stopped while it waited for its caller's " + what + "; the call has no result and runs again when it is taken up");
+      waiting = stopped;
+      throw stopped;
     } finally {
       asker.interrupt(); // a caller still waiting for an answer nobody takes stops
     }

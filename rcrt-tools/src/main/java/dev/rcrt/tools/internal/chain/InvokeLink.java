@@ -60,7 +60,15 @@ final class InvokeLink implements RealToolChain.Link {
               request.requestId(), tool.name(), request.requestedBy(),
               new StampedStore(store, Principal.tool(tool.name()), policy, scope),
               scope.resolveReferences(Objects.requireNonNull(call.config, "config")), declaredSecrets(tool, scope), exchange);
-      output = invoke(tool, invoker, request.input().deepCopy(), context, scope);
+      try {
+        output = invoke(tool, invoker, request.input().deepCopy(), context, scope);
+      } catch (RuntimeException e) {
+        throw waitingOr(exchange, e);
+      }
+      ToolException waits = exchange.waiting();
+      if (waits != null) {
+        throw waits; // the tool went on after its question was recorded: what it returned is not the call's answer
+      }
     } catch (Error e) { // an AssertionError, a StackOverflowError, a LinkageError: the tool failed, not the runner
       call.noteFatal(e);
       throw failed(tool, e);
@@ -84,6 +92,12 @@ final class InvokeLink implements RealToolChain.Link {
     } catch (Exception e) {
       throw failed(tool, e);
     }
+  }
+
+  /** The call's wait when one of its questions waits for a person, whatever the tool made of it; else {@code e}. */
+  private static RuntimeException waitingOr(BoundedExchange exchange, RuntimeException e) {
+    ToolException waits = exchange.waiting();
+    return waits != null ? waits : e;
   }
 
   private static ToolException failed(ToolDefinition tool, Throwable cause) {
