@@ -81,6 +81,19 @@ public final class McpClientSession implements AutoCloseable {
   public static McpClientSession connect(
       McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
       @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation) {
+    return connect(address, timeout, inheritedEnvironment, toolsChanged, elicitation, null);
+  }
+
+  /**
+   * Connects and initializes as {@link #connect(McpServerAddress, Duration, Set, Consumer,
+   * Function)} does, also declaring the {@code sampling} capability when {@code sampling} is given:
+   * a server's {@code sampling/createMessage} is answered by it, on a transport thread. For the
+   * {@code mcp} runtime, which puts both questions to the call under way.
+   */
+  static McpClientSession connect(
+      McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
+      @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation,
+      @Nullable Function<McpSchema.CreateMessageRequest, McpSchema.CreateMessageResult> sampling) {
     Map<String, Consumer<McpSchema.ProgressNotification>> progress = new java.util.concurrent.ConcurrentHashMap<>();
     McpClientTransport transport;
     if (address.url() != null) {
@@ -110,8 +123,17 @@ public final class McpClientSession implements AutoCloseable {
                 listener.accept(n);
               }
             });
+    McpSchema.ClientCapabilities.Builder capabilities = McpSchema.ClientCapabilities.builder();
     if (elicitation != null) {
-      spec.capabilities(McpSchema.ClientCapabilities.builder().elicitation(true, false).build()).elicitation(elicitation).applyElicitationDefaults(true);
+      capabilities.elicitation(true, false);
+      spec.elicitation(elicitation).applyElicitationDefaults(true);
+    }
+    if (sampling != null) {
+      capabilities.sampling();
+      spec.sampling(sampling);
+    }
+    if (elicitation != null || sampling != null) {
+      spec.capabilities(capabilities.build());
     }
     McpSyncClient client = spec.build();
     try {

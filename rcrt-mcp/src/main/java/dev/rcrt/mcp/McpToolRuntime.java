@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.mcp.McpClientSession.McpException;
+import dev.rcrt.mcp.internal.ServerQuestions;
 import dev.rcrt.tools.Capability;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolErrorCode;
@@ -36,6 +37,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * tools do. Results: the {@code structuredContent} when the server gives one, else the text blocks
  * joined (a string), else the content blocks as JSON; an {@code isError} result is a {@code
  * tool_failed} with its text.
+ *
+ * <p>Progress a server reports during a call is the call's progress, and the server's questions
+ * ({@code sampling/createMessage}, {@code elicitation/create}: the session declares both
+ * capabilities) are put to the call's own caller through its {@link dev.rcrt.tools.ToolContext},
+ * under the runner's bounds: an MCP client of {@code mcp serve}, or an agent's run (its model where
+ * the tool record allows {@code permissions.sampling}; a question it records and waits on). A
+ * question that cannot be tied to one call (none, or several under way on the session) is refused.
  */
 public final class McpToolRuntime implements ToolRuntime {
   private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
@@ -47,6 +55,8 @@ public final class McpToolRuntime implements ToolRuntime {
    * so a rotated secret replaces the session instead of leaving the old server running.
    */
   private final Map<McpServerAddress, Started> sessions = new ConcurrentHashMap<>();
+  /** Where each server's questions go: the call under way on its session. */
+  private final Map<McpServerAddress, ServerQuestions> questions = new ConcurrentHashMap<>();
   private final Set<String> inheritedEnvironment;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -115,8 +125,10 @@ public final class McpToolRuntime implements ToolRuntime {
       McpClientSession session = session(address, resolved, call.remaining());
       McpSchema.CallToolResult result;
       try {
-        // the server's progress is the call's: the runner passes it on to whoever called (an MCP client of our own, its listeners)
-        result = session.call(tool, RcrtJson.convert(input, MAP), n -> call.context().progress(n.progress(), n.total(), n.message()));
+        // the server's progress and questions are the call's: the runner passes them on to whoever called (an MCP client of our own,
+        // an agent's run, its listeners)
+        result = questions(address).during(call.context(),
+            () -> session.call(tool, RcrtJson.convert(input, MAP), n -> call.context().progress(n.progress(), n.total(), n.message())));
       } catch (McpException e) {
         if (e.code().equals(McpClientSession.McpException.FAILED)) {
           drop(address, session);
@@ -168,8 +180,9 @@ public final class McpToolRuntime implements ToolRuntime {
       }
       try {
         Duration timeout = within.compareTo(START) < 0 ? within : START;
+        ServerQuestions asked = questions(address);
         McpClientSession started = McpClientSession.connect(resolved, timeout.isNegative() || timeout.isZero() ? Duration.ofMillis(1) : timeout,
-            inheritedEnvironment, tools -> {});
+            inheritedEnvironment, tools -> {}, asked::elicit, asked::sample);
         mine.session().complete(started);
         if (closed.get()) { // closed while it started: nobody else would stop it
           started.close();
@@ -188,6 +201,10 @@ public final class McpToolRuntime implements ToolRuntime {
         throw e;
       }
     }
+  }
+
+  private ServerQuestions questions(McpServerAddress address) {
+    return questions.computeIfAbsent(address, a -> new ServerQuestions(a.toString()));
   }
 
   /** Forgets {@code session} of {@code address} after a transport failure, and stops it. */

@@ -182,6 +182,44 @@ class McpToolExchangeTest {
   }
 
   @Test
+  void anImportedServersSamplingAndElicitationAreAskedOfTheImportingCallsCaller() {
+    InMemoryBreadcrumbStore local = new InMemoryBreadcrumbStore();
+    local.create(BreadcrumbCreate.builder("tool.definition.v1", "remote booker").context(RcrtJson.parse(
+        "{\"name\":\"remote-booker\",\"implementation\":{\"type\":\"mcp\",\"server\":{\"url\":\"" + server.uri() + "\"},\"tool\":\"booker\"}}"))
+        .build());
+    dev.rcrt.tools.testing.RecordingExchange caller = new dev.rcrt.tools.testing.RecordingExchange(); // answers "four" and {"name": "Ada"}
+    try (ToolRunner importing = ToolRunner.builder(local).trustPolicy(dev.rcrt.tools.ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build()).build()) {
+      dev.rcrt.tools.ToolResponse r = importing.call(dev.rcrt.tools.ToolRequest.of("remote-booker", RcrtJson.object().put("guest", "Ada"), "host"),
+          dev.rcrt.tools.ToolCallOptions.host().withExchange(caller));
+      assertThat(r.success()).as(r.error()).isTrue();
+      assertThat(r.output()).isEqualTo(RcrtJson.parse("{\"date\":\"four\",\"model\":\"test-model\",\"action\":\"accept\",\"seat\":\"aisle\"}"));
+    }
+    assertThat(caller.samplings).singleElement().satisfies(asked -> {
+      assertThat(asked.systemPrompt()).isEqualTo("Answer with a date only");
+      assertThat(asked.maxTokens()).isEqualTo(20);
+      assertThat(asked.messages()).singleElement().satisfies(m -> assertThat(m.text()).isEqualTo("Suggest a date"));
+    });
+    assertThat(caller.elicitations).singleElement().satisfies(e -> {
+      assertThat(e.message()).isEqualTo("Which seat?");
+      assertThat(e.requestedSchema().at("/properties/seat/default").asText()).isEqualTo("aisle");
+    });
+  }
+
+  @Test
+  void anImportedServersQuestionWithNobodyToAnswerIsRefusedAndTheCallSaysSo() {
+    InMemoryBreadcrumbStore local = new InMemoryBreadcrumbStore();
+    local.create(BreadcrumbCreate.builder("tool.definition.v1", "remote seat").context(RcrtJson.parse(
+        "{\"name\":\"remote-seat\",\"implementation\":{\"type\":\"mcp\",\"server\":{\"url\":\"" + server.uri() + "\"},\"tool\":\"seat\"}}"))
+        .build());
+    try (ToolRunner importing = ToolRunner.builder(local).trustPolicy(dev.rcrt.tools.ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build()).build()) {
+      dev.rcrt.tools.ToolResponse r = importing.call(dev.rcrt.tools.ToolRequest.of("remote-seat", RcrtJson.object(), "host"));
+      assertThat(r.success()).isFalse();
+      assertThat(r.error()).contains("reported an error").contains("its elicitation was not answered").contains("this caller offers none")
+          .doesNotContain("Exception");
+    }
+  }
+
+  @Test
   void aClientWithoutTheCapabilityGetsTheToolsRefusalAsAnErrorResult() {
     client = TestClients.connect(server, "plain-client", spec -> spec);
     McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest("asker", Map.of()));
