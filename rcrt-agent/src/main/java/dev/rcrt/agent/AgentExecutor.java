@@ -155,21 +155,22 @@ public final class AgentExecutor implements AutoCloseable {
       throw new IllegalArgumentException("maxWait must be positive: " + maxWait);
     }
     long started = settings.time().nanoTime();
+    long heard = driver.watch();
     TurnLoop.Progress progress = loop.ask(new UserMessage(sessionId, text));
     Duration left = maxWait.minusNanos(settings.time().nanoTime() - started);
-    return AgentResponse.fromBreadcrumb(awaitAnswer(progress, left.isNegative() ? Duration.ZERO : left));
+    return AgentResponse.fromBreadcrumb(awaitAnswer(progress, heard, left.isNegative() ? Duration.ZERO : left));
   }
 
   /**
    * The run's answer: at once when the steps just taken ended it, else when its record arrives
    * (the calling thread waits, at most {@code maxWait}; the run itself holds none).
    */
-  private Breadcrumb awaitAnswer(TurnLoop.Progress progress, Duration maxWait) {
+  private Breadcrumb awaitAnswer(TurnLoop.Progress progress, long heard, Duration maxWait) {
     if (progress.answer() != null) {
       return progress.answer();
     }
     try {
-      return settings.time().orTimeout(answerLater(progress), maxWait).get();
+      return settings.time().orTimeout(answerLater(progress, heard), maxWait).get();
     } catch (ExecutionException e) {
       if (e.getCause() instanceof java.util.concurrent.TimeoutException) {
         throw new AgentException(AgentException.WAIT_TIMEOUT, "run '" + progress.runId() + "' has no answer after " + maxWait.toMillis()
@@ -186,14 +187,18 @@ public final class AgentExecutor implements AutoCloseable {
     }
   }
 
-  /** A future for the answer of a run that waits, watched from now on (and looked at once more, for what arrived meanwhile). */
-  private CompletableFuture<Breadcrumb> answerLater(TurnLoop.Progress progress) {
+  /**
+   * A future for the answer of a run that waits, watched from now on, and looked at once more when
+   * a run's record arrived while its steps were taken ({@code heard}: {@link RunDriver#watch}'s
+   * mark from before them), which no wake-up of this run could have answered yet.
+   */
+  private CompletableFuture<Breadcrumb> answerLater(TurnLoop.Progress progress, long heard) {
     if (progress.answer() != null) {
       return CompletableFuture.completedFuture(progress.answer());
     }
     CompletableFuture<Breadcrumb> answer = driver.answerOf(progress.runId());
     driver.progressed(progress);
-    if (!answer.isDone() && progress.status() != Run.Status.RUNNING) {
+    if (!answer.isDone() && progress.status() != Run.Status.RUNNING && driver.heardSince(heard)) {
       driver.wake(progress.runId()); // a record that arrived before the watch began moves it on now
     }
     return answer;
@@ -231,7 +236,8 @@ public final class AgentExecutor implements AutoCloseable {
     try {
       threads.turn(() -> {
         try {
-          answerLater(steps.get()).whenComplete((b, e) -> {
+          long heard = driver.watch();
+          answerLater(steps.get(), heard).whenComplete((b, e) -> {
             if (e != null) {
               answered.completeExceptionally(e);
             } else {
@@ -291,7 +297,8 @@ public final class AgentExecutor implements AutoCloseable {
    * @throws LlmException if the model cannot be asked; tool failures never throw
    */
   public Breadcrumb answer(Breadcrumb trigger) {
-    return awaitAnswer(loop.answer(trigger), settings.turnTimeout());
+    long heard = driver.watch();
+    return awaitAnswer(loop.answer(trigger), heard, settings.turnTimeout());
   }
 
   /**

@@ -60,6 +60,8 @@ public final class RunDriver implements AutoCloseable {
   /** The message of each run that may have recorded nothing yet, by run id: such a run is found by its message, not its id. */
   private final Map<String, String> triggers = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Breadcrumb>> awaited = new ConcurrentHashMap<>();
+  /** How many run records (responses, decisions, answers, runs' answers) were heard, whichever run they belong to. */
+  private final java.util.concurrent.atomic.AtomicLong heard = new java.util.concurrent.atomic.AtomicLong();
   /** Child runs (specialists' runs) that runs driven here wait for, and the run each moves on. */
   private final Map<String, String> parents = new ConcurrentHashMap<>();
   /** Runs with a step queued or running here, and the wake-ups each has had; guarded by itself. */
@@ -95,6 +97,22 @@ public final class RunDriver implements AutoCloseable {
       answer.complete(known);
     }
     return answer;
+  }
+
+  /**
+   * Watches the store's run records from now on (subscribing once, for the executor's life), so
+   * that a record written during steps about to be taken is heard.
+   *
+   * @return a mark for {@link #heardSince}: how many run records were heard so far
+   */
+  public long watch() {
+    subscribe();
+    return heard.get();
+  }
+
+  /** Whether a record of any run was heard since {@link #watch} returned {@code mark}; always true before the first watch. */
+  public boolean heardSince(long mark) {
+    return heard.get() != mark;
   }
 
   /** Also takes up runs of this agent that other processes started or left (runner mode). */
@@ -148,6 +166,7 @@ public final class RunDriver implements AutoCloseable {
     if (event.type() != BreadcrumbEvent.Type.CREATED) {
       return;
     }
+    heard.incrementAndGet();
     Optional<String> run = event.breadcrumb().tagValue("run:");
     if (run.isEmpty()) {
       return;
@@ -161,6 +180,7 @@ public final class RunDriver implements AutoCloseable {
   }
 
   private void onAnswer(BreadcrumbEvent event) {
+    heard.incrementAndGet();
     Optional<String> parent = event.breadcrumb().tagValue(Trigger.PARENT_TAG);
     if (event.type() == BreadcrumbEvent.Type.CREATED && parent.isPresent()
         && (fleet || awaited.containsKey(parent.get()) || parents.containsValue(parent.get()))) {
