@@ -655,17 +655,7 @@ class DurableRunTest {
 
   /** An observer told only when a run stops to wait: {@code waiting} gets what it waits for. */
   private static AgentObserver waits(Consumer<String> waiting) {
-    return new AgentObserver() {
-      @Override
-      public Turn turnStarted(String agentId, String sessionId) {
-        return (response, failure) -> {};
-      }
-
-      @Override
-      public void runWaiting(String agentId, String runId, String what) {
-        waiting.accept(what);
-      }
-    };
+    return RunWatch.waits(waiting);
   }
 
   /** The first run with {@code status}, looked for again after each record written (the store's events), never by sleeping. */
@@ -673,21 +663,7 @@ class DurableRunTest {
     return awaitStatus(runs, status, r -> true);
   }
 
-  /** The first run with {@code status} that {@code which} accepts, looked for again after each record written. */
   private Run awaitStatus(Runs runs, Run.Status status, java.util.function.Predicate<Run> which) throws InterruptedException {
-    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
-    try (Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
-      while (true) {
-        List<Run> found = runs.list(10, status).stream().filter(which).toList();
-        if (!found.isEmpty()) {
-          return found.get(0);
-        }
-        if (!written.tryAcquire(30, TimeUnit.SECONDS)) {
-          throw new AssertionError("no run reached " + status + " and nothing was written for 30 s; runs: "
-              + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
-        }
-        written.drainPermits();
-      }
-    }
+    return RunWatch.awaitStatus(store, runs, status, which);
   }
 }

@@ -209,34 +209,10 @@ class ToolQuestionsTest {
   }
 
   private static AgentObserver waits(Semaphore looked) {
-    return new AgentObserver() {
-      @Override
-      public Turn turnStarted(String agentId, String sessionId) {
-        return (response, failure) -> {};
-      }
-
-      @Override
-      public void runWaiting(String agentId, String runId, String what) {
-        looked.release();
-      }
-    };
+    return RunWatch.waits(what -> looked.release());
   }
 
-  /** The first run with {@code status}, looked for again after each record written. */
   private Run awaitStatus(Run.Status status) throws InterruptedException {
-    Semaphore written = new Semaphore(0);
-    try (Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
-      while (true) {
-        List<Run> found = runs.list(10, status);
-        if (!found.isEmpty()) {
-          return found.get(0);
-        }
-        if (!written.tryAcquire(30, TimeUnit.SECONDS)) {
-          throw new AssertionError("no run reached " + status + " and nothing was written for 30 s; runs: "
-              + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
-        }
-        written.drainPermits();
-      }
-    }
+    return RunWatch.awaitStatus(store, runs, status, r -> true);
   }
 }
