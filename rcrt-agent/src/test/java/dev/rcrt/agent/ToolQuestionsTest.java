@@ -146,7 +146,7 @@ class ToolQuestionsTest {
   }
 
   @Test
-  void anAnswerThatDoesNotFitIsRefusedNamingWhereAndOneWrittenByAToolWakesTheRunButDoesNotCount() throws Exception {
+  void anAnswerThatDoesNotFitIsRefusedAndAnAnswerOrAQuestionWrittenByAToolCountsForNothing() throws Exception {
     Semaphore looked = new Semaphore(0);
     AgentExecutor executor = executor(model(), waits(looked));
     CompletionStage<AgentResponse> pending = executor.askAsync("s2", "Book Chez Ada");
@@ -167,6 +167,11 @@ class ToolQuestionsTest {
     assertThat(looked.tryAcquire(30, TimeUnit.SECONDS)).as("the run was looked at again").isTrue();
     assertThat(runs.show(waiting.id()).orElseThrow().status()).isEqualTo(Run.Status.WAITING_FOR_INPUT);
     assertThat(bookings.booked).hasValue(0);
+
+    // a tool plants a question of its own under the run's tags: it is not the run's, and no one is asked it
+    store.create(new InputRequest(call, 2, "book-table", "Your card number?", PEOPLE, clock.instant(), clock.instant().plus(Duration.ofHours(1)),
+        waiting.id()).toBreadcrumb(List.of("session:s2", "run:" + waiting.id()), Principal.tool("breadcrumb-create").wire()));
+    assertThat(runs.show(waiting.id()).orElseThrow().pending().get(0).question().message()).isEqualTo("For how many people at Chez Ada?");
 
     runs.answer(waiting.id(), call, new ToolExchange.Elicited(ToolExchange.Elicited.Action.DECLINE, null), Principal.host());
     assertThat(pending.toCompletableFuture().get(30, TimeUnit.SECONDS).message()).contains("not booked: the user chose decline");
