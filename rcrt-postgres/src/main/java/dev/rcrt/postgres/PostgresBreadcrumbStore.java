@@ -280,7 +280,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
         throw new ConflictException(id, expectedVersion, old.version());
       }
       Breadcrumb stored = Records.updated(old, update, now);
-      Rows.execute(c, tables.update(), stored.version(), stored.tags().toArray(String[]::new),
+      Rows.execute(c, tables.update(), id, stored.version(), stored.tags().toArray(String[]::new),
           RcrtJson.write(stored.context()), RcrtJson.write(stored), id);
       return stored;
     });
@@ -332,7 +332,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
       if (Rows.longValue(c, tables.existsVisible(), id, Rows.at(now)) == null) {
         throw new NotFoundException("no breadcrumb with id '" + id + "'");
       }
-      return Rows.all(c, tables.history(), id);
+      return Rows.all(c, tables.history(), id, id);
     });
   }
 

@@ -123,7 +123,8 @@ public final class Tables {
 
   /**
    * Creates a record in one statement: the row (unless its id or idempotency key exists: then no
-   * row comes back), its first version, its event and the subscribers' wake-up.
+   * row comes back), its event and the subscribers' wake-up. The row is the record's first version:
+   * {@code breadcrumb_versions} keeps only versions that were replaced (see {@link #update()}).
    */
   public String insert() {
     return "WITH ins AS (INSERT INTO " + breadcrumbs
@@ -159,9 +160,16 @@ public final class Tables {
     return "SELECT 1 FROM " + schema + ".work_claims WHERE key = ? AND token = ? AND NOT done AND expires_at > '-infinity'";
   }
 
-  /** Writes an update of a record locked by {@link #recordLock()}, with its version, event and wake-up, in one statement. */
+  /**
+   * Writes an update of a record locked by {@link #recordLock()} in one statement: the version it
+   * replaces goes to {@code breadcrumb_versions} (the statement's snapshot reads the row before the
+   * update), then the row, its event and the wake-up. Parameters: id, version, tags, context,
+   * record, id.
+   */
   public String update() {
-    return "WITH up AS (UPDATE " + breadcrumbs
+    return "WITH old AS (SELECT id, version, record FROM " + breadcrumbs + " WHERE id = ?),"
+        + " ver AS (INSERT INTO " + versions + " (id, version, record) SELECT id, version, record FROM old ON CONFLICT DO NOTHING),"
+        + " up AS (UPDATE " + breadcrumbs
         + " SET seq = nextval('" + sequence + "'), version = ?, tags = ?, context = ?::jsonb, record = ?::json WHERE id = ?"
         + " RETURNING id, seq, version, record, expires_at, max_reads)"
         + recorded("up", "UPDATED");
@@ -175,10 +183,9 @@ public final class Tables {
         + " SELECT record, pg_notify('" + channel + "', '') FROM del";
   }
 
-  /** The version row, the event row and the {@code NOTIFY} of a write whose row {@code cte} returns. */
+  /** The event row and the {@code NOTIFY} of a write whose row {@code cte} returns. */
   private String recorded(String cte, String type) {
-    return ", ver AS (INSERT INTO " + versions + " (id, version, record) SELECT id, version, record FROM " + cte + "),"
-        + " ev AS (INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads)"
+    return ", ev AS (INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads)"
         + " SELECT seq, '" + type + "', id, record, expires_at, max_reads FROM " + cte + ")"
         + " SELECT seq, pg_notify('" + channel + "', '') FROM " + cte;
   }
@@ -206,8 +213,14 @@ public final class Tables {
     return "UPDATE " + breadcrumbs + " SET reads = reads + 1 WHERE id = ? AND " + VISIBLE + " RETURNING record";
   }
 
+  /**
+   * Every version of record {@code ?} (the id, twice), oldest first: the replaced ones and the row.
+   * A version in both (written by a process from before versions were kept only once replaced)
+   * comes once.
+   */
   public String history() {
-    return "SELECT record FROM " + versions + " WHERE id = ? ORDER BY version";
+    return "SELECT DISTINCT ON (version) record FROM (SELECT version, record FROM " + versions + " WHERE id = ?"
+        + " UNION ALL SELECT version, record FROM " + breadcrumbs + " WHERE id = ?) h ORDER BY version";
   }
 
   /** The current records among the ids in array {@code ?} that are visible at {@code ?}, without counting reads. */
