@@ -4,8 +4,10 @@ import dev.rcrt.agent.internal.loop.RunAnswer;
 import dev.rcrt.agent.internal.loop.RunRecords;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.JsonSchema;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.WorkClaims;
@@ -15,8 +17,6 @@ import dev.rcrt.tools.ApprovalRequest;
 import dev.rcrt.tools.InputRequest;
 import dev.rcrt.tools.InputResponse;
 import dev.rcrt.tools.ToolExchange;
-import dev.rcrt.core.JsonSchema;
-import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolTrustPolicy;
 import dev.rcrt.core.TimeSource;
 import java.util.ArrayList;
@@ -31,10 +31,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The agent runs kept in a store, for a host or an operator: list them, show one with its records,
- * decide a call that waits for approval, answer a tool's question, cancel one. Everything here reads and writes records, so
- * it works from any process sharing the store (a web application, {@code ./rcrt runs}), with no
- * agent running; the agents' processes take a decided run up when the decision arrives. Continuing
- * a run in this process is {@link AgentExecutor#resume}.
+ * decide a call that waits for approval, answer a tool's question, cancel one. Everything here
+ * reads and writes records, so it works from any process sharing the store (a web application,
+ * {@code ./rcrt runs}), with no agent running; the agents' processes take a decided run up when
+ * the decision arrives. Continuing a run in this process is {@link AgentExecutor#resume}.
  *
  * <p>Decisions and answers written here are stamped with the principal given (the host, or a
  * user); a runner accepts only the host's and its {@code approvers}'. Thread-safe.

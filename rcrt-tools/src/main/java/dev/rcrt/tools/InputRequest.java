@@ -64,6 +64,15 @@ public record InputRequest(
     return !now.isBefore(expiresAt);
   }
 
+  /**
+   * Whether {@code answer}, which the store recorded at {@code recordedAt}, answers this question:
+   * it names this call and this question's place, it was written by the host or one of {@code
+   * approvers}, and it was recorded no later than this question's expiry.
+   */
+  public boolean answeredBy(InputResponse answer, Instant recordedAt, java.util.Set<dev.rcrt.core.Principal> approvers) {
+    return answer.requestId().equals(requestId) && answer.ordinal() == ordinal && answer.countsFor(approvers) && !recordedAt.isAfter(expiresAt);
+  }
+
   /** The breadcrumb to write, with {@code extraTags} (the call's session and run tags) and {@code writer}. */
   public BreadcrumbCreate toBreadcrumb(List<String> extraTags, String writer) {
     ObjectNode c = RcrtJson.object();

@@ -129,17 +129,13 @@ final class RunQuestions {
     for (Breadcrumb b : oldestFirst) {
       try {
         InputResponse r = InputResponse.fromBreadcrumb(b);
-        if (r.ordinal() != asked.ordinal()) {
-          continue;
-        }
-        if (b.createdAt().isAfter(asked.expiresAt())) {
-          LOG.warn("ignored {} '{}' on call {}: recorded at {}, after the question ran out at {}", InputResponse.SCHEMA, b.id(),
-              asked.requestId(), b.createdAt(), asked.expiresAt());
-        } else if (!r.countsFor(approvers)) {
-          LOG.warn("ignored {} '{}' on call {}: written by {}, who may not answer (only the host and the runner's approvers may)",
-              InputResponse.SCHEMA, b.id(), asked.requestId(), r.answeredBy());
-        } else {
+        if (asked.answeredBy(r, b.createdAt(), approvers)) {
           return r;
+        }
+        if (r.ordinal() == asked.ordinal()) { // an answer to this question that does not count: say why
+          LOG.warn("ignored {} '{}' on call {}: {}", InputResponse.SCHEMA, b.id(), asked.requestId(), b.createdAt().isAfter(asked.expiresAt())
+              ? "recorded at " + b.createdAt() + ", after the question ran out at " + asked.expiresAt()
+              : "written by " + r.answeredBy() + ", who may not answer (only the host and the runner's approvers may)");
         }
       } catch (ValidationException malformed) {
         LOG.warn("ignored malformed {} '{}': {}", InputResponse.SCHEMA, b.id(), malformed.getMessage());

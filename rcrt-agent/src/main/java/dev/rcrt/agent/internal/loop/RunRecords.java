@@ -264,9 +264,7 @@ public final class RunRecords {
   private @Nullable Breadcrumb answerTo(InputRequest question, java.util.Set<Principal> approvers) {
     for (Breadcrumb b : inputAnswers) {
       try {
-        InputResponse r = InputResponse.fromBreadcrumb(b);
-        if (r.requestId().equals(question.requestId()) && r.ordinal() == question.ordinal() && r.countsFor(approvers)
-            && !b.createdAt().isAfter(question.expiresAt())) {
+        if (question.answeredBy(InputResponse.fromBreadcrumb(b), b.createdAt(), approvers)) {
           return b;
         }
       } catch (ValidationException malformed) {
