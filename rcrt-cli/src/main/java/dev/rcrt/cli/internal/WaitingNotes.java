@@ -52,9 +52,10 @@ final class WaitingNotes implements AgentObserver {
     last = what;
     Matcher approval = CALL.matcher(what);
     Matcher input = INPUT.matcher(what);
-    if (input.find() && questions != null && questions.answer(runId, input.group(2))) {
+    boolean asks = input.find();
+    if (asks && questions != null && questions.answer(runId, input.group(2))) {
       last = ""; // answered here: the run goes on, and may ask again
-    } else if (input.find(0)) {
+    } else if (asks) {
       cli.note("waiting for input to '" + input.group(1) + "' (" + input.group(3) + "): ./rcrt runs answer " + runId + " " + input.group(2)
           + " '{…}'" + store + " (or --decline; ./rcrt runs show " + runId + store + " says what it asks for)");
     } else if (approval.find()) {
