@@ -7,8 +7,10 @@ module dev.rcrt.mcp {
   requires transitive io.modelcontextprotocol.sdk.mcp.core;
   requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
   requires transitive org.apache.tomcat.embed.core; // jakarta.servlet in McpToolServer.Mounted
+  requires oauth2.oidc.sdk; // the OAuth 2.1 client of McpOAuth
   requires org.slf4j;
   requires reactor.core;
+  requires org.reactivestreams;
 
   exports dev.rcrt.mcp;
 

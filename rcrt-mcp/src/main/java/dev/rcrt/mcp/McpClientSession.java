@@ -1,6 +1,8 @@
 package dev.rcrt.mcp;
 
 import dev.rcrt.core.RcrtException;
+import dev.rcrt.mcp.internal.OAuthSession;
+import dev.rcrt.mcp.internal.OAuthTransport;
 import dev.rcrt.mcp.internal.StdioServerTransport;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -31,13 +33,16 @@ public final class McpClientSession implements AutoCloseable {
 
   /** Who hears the progress of each call under way, by the {@code progressToken} this session gave it. */
   private final Map<String, Consumer<McpSchema.ProgressNotification>> progress;
+  /** The server's authorization, for an HTTP server connected with an {@link McpOAuth}; else null. */
+  private final @Nullable OAuthSession auth;
 
-  private McpClientSession(
-      McpSyncClient client, McpServerAddress address, @Nullable StdioServerTransport stdio, Map<String, Consumer<McpSchema.ProgressNotification>> progress) {
+  private McpClientSession(McpSyncClient client, McpServerAddress address, @Nullable StdioServerTransport stdio,
+      Map<String, Consumer<McpSchema.ProgressNotification>> progress, @Nullable OAuthSession auth) {
     this.client = client;
     this.address = address;
     this.stdio = stdio;
     this.progress = progress;
+    this.auth = auth;
   }
 
   /**
@@ -81,7 +86,23 @@ public final class McpClientSession implements AutoCloseable {
   public static McpClientSession connect(
       McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
       @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation) {
-    return connect(address, timeout, inheritedEnvironment, toolsChanged, elicitation, null);
+    return connect(address, timeout, inheritedEnvironment, toolsChanged, elicitation, null, null);
+  }
+
+  /**
+   * Connects and initializes as {@link #connect(McpServerAddress, Duration, Set, Consumer,
+   * Function)} does, signing in with {@code oauth} where an HTTP server answers {@code 401} or
+   * {@code 403} (see {@link McpOAuth}); a command's server ignores it. Initialization may then wait
+   * for the authorization as well as {@code timeout}: up to the user agent's own limit.
+   *
+   * @param oauth how to authorize, or null to send only the address's headers
+   * @throws McpException {@code mcp_unauthorized} when the server refuses every token this client
+   *     could get, with one line that says why
+   */
+  public static McpClientSession connect(
+      McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
+      @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation, @Nullable McpOAuth oauth) {
+    return connect(address, timeout, inheritedEnvironment, toolsChanged, elicitation, null, oauth);
   }
 
   /**
@@ -93,16 +114,23 @@ public final class McpClientSession implements AutoCloseable {
   static McpClientSession connect(
       McpServerAddress address, Duration timeout, Set<String> inheritedEnvironment, Consumer<List<McpSchema.Tool>> toolsChanged,
       @Nullable Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> elicitation,
-      @Nullable Function<McpSchema.CreateMessageRequest, McpSchema.CreateMessageResult> sampling) {
+      @Nullable Function<McpSchema.CreateMessageRequest, McpSchema.CreateMessageResult> sampling, @Nullable McpOAuth oauth) {
     Map<String, Consumer<McpSchema.ProgressNotification>> progress = new java.util.concurrent.ConcurrentHashMap<>();
     McpClientTransport transport;
+    OAuthSession auth = null;
     if (address.url() != null) {
       URI url = address.url();
       HttpRequest.Builder requests = HttpRequest.newBuilder();
       address.headers().forEach(requests::header);
       String base = url.getScheme() + "://" + url.getRawAuthority();
       String endpoint = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath() + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
-      transport = HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(requests).connectTimeout(timeout).build();
+      HttpClientStreamableHttpTransport.Builder http =
+          HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(requests).connectTimeout(timeout);
+      if (oauth != null) {
+        auth = new OAuthSession(oauth, url);
+        OAuthTransport.apply(http, auth, oauth.maxAuthorizations());
+      }
+      transport = http.build();
     } else {
       ServerParameters.Builder p = ServerParameters.builder(address.command().get(0)).args(address.command().subList(1, address.command().size()));
       if (!address.env().isEmpty()) {
@@ -140,9 +168,13 @@ public final class McpClientSession implements AutoCloseable {
       send(stdio, client::initialize);
     } catch (RuntimeException e) {
       client.close();
+      String refused = OAuthTransport.refusal(e, auth);
+      if (refused != null) {
+        throw new McpException(McpException.UNAUTHORIZED, "MCP server " + address + " is not authorized: " + refused, false, e);
+      }
       throw new McpException(McpException.UNAVAILABLE, "MCP server " + address + " did not start or initialize: " + reason(e), true, e);
     }
-    return new McpClientSession(client, address, stdio, progress);
+    return new McpClientSession(client, address, stdio, progress, auth);
   }
 
   /** The server's tools, every page; none when the server does not offer the tools capability. */
@@ -162,7 +194,7 @@ public final class McpClientSession implements AutoCloseable {
       } while (cursor != null);
       return all;
     } catch (RuntimeException e) {
-      throw new McpException(McpException.FAILED, "MCP server " + address + " could not list its tools: " + reason(e), true, e);
+      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " could not list its tools: " + reason(e), true, e));
     }
   }
 
@@ -201,12 +233,17 @@ public final class McpClientSession implements AutoCloseable {
       throw new McpException(McpException.ERROR, "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
           + (data == null ? "" : " (" + data + ")"), false, e);
     } catch (RuntimeException e) {
-      throw new McpException(McpException.FAILED, "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e);
+      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e));
     } finally {
       if (token != null) {
         this.progress.remove(token);
       }
     }
+  }
+
+  /** Whether this session holds an OAuth access token for its server (it signed in, or used one kept from before). */
+  public boolean authorized() {
+    return auth != null && auth.accessToken() != null;
   }
 
   /** The server's name and version, as it gave them when initializing. */
@@ -217,6 +254,13 @@ public final class McpClientSession implements AutoCloseable {
   /** {@code request}, failed at once when {@code stdio}'s server process ends; an HTTP server's request runs as it is. */
   private static <T> T send(@Nullable StdioServerTransport stdio, Supplier<T> request) {
     return stdio == null ? request.get() : stdio.untilExit(request);
+  }
+
+  /** {@code mcp_unauthorized}, when {@code e} failed for want of authorization. */
+  private java.util.Optional<McpException> unauthorized(RuntimeException e) {
+    String refused = OAuthTransport.refusal(e, auth);
+    return refused == null ? java.util.Optional.empty()
+        : java.util.Optional.of(new McpException(McpException.UNAUTHORIZED, "MCP server " + address + " is not authorized: " + refused, false, e));
   }
 
   private static String reason(Throwable e) {
@@ -237,7 +281,7 @@ public final class McpClientSession implements AutoCloseable {
     }
   }
 
-  /** A failure talking to an MCP server: {@code mcp_unavailable}, {@code mcp_error} or {@code mcp_failed}. */
+  /** A failure talking to an MCP server: {@code mcp_unavailable}, {@code mcp_error}, {@code mcp_failed} or {@code mcp_unauthorized}. */
   public static final class McpException extends RcrtException {
     private static final long serialVersionUID = 1L;
     /** The server could not be started, reached or initialized (retriable). */
@@ -246,6 +290,8 @@ public final class McpClientSession implements AutoCloseable {
     public static final String ERROR = "mcp_error";
     /** The connection failed during a request, or the server's process ended (retriable: it is started again). */
     public static final String FAILED = "mcp_failed";
+    /** The server requires an authorization this client could not get or the server refuses (see {@link McpOAuth}). */
+    public static final String UNAUTHORIZED = "mcp_unauthorized";
 
     McpException(String code, String message, boolean retriable, Throwable cause) {
       super(code, message, retriable, cause);

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code mcp} implementation type: a tool record that points at a tool of an MCP server,
@@ -58,6 +59,7 @@ public final class McpToolRuntime implements ToolRuntime {
   /** Where each server's questions go: the call under way on its session. */
   private final Map<McpServerAddress, ServerQuestions> questions = new ConcurrentHashMap<>();
   private final Set<String> inheritedEnvironment;
+  private final @Nullable McpOAuth oauth;
   private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
   /** A server being started or running, for the secret values it was started with. */
@@ -80,7 +82,23 @@ public final class McpToolRuntime implements ToolRuntime {
    * Pass it to {@code ToolRunner.Builder.runtime}.
    */
   public McpToolRuntime(Collection<String> inheritedEnvironment) {
+    this(inheritedEnvironment, null);
+  }
+
+  /**
+   * A runtime as {@link #McpToolRuntime(Collection)}, that signs in with {@code oauth} to the URL
+   * servers whose record asks for it: {@code implementation.server.oauth}, an object that may name
+   * the server's pre-registered client ({@code client_id}, {@code client_secret} as a {@code
+   * secret:NAME} reference, resolved at each call) or this client's ID metadata document ({@code
+   * client_metadata_url}); {@code {}} registers dynamically. Tokens come from and go to {@code
+   * oauth}'s {@link McpOAuth.TokenStore}, so a host can authorize once (with {@code ./rcrt mcp
+   * import}) and run later. A server whose record has no {@code oauth} is sent only its headers.
+   *
+   * @param oauth how to sign in, or null for never
+   */
+  public McpToolRuntime(Collection<String> inheritedEnvironment, @Nullable McpOAuth oauth) {
     this.inheritedEnvironment = Set.copyOf(inheritedEnvironment);
+    this.oauth = oauth;
   }
 
   @Override
@@ -120,9 +138,11 @@ public final class McpToolRuntime implements ToolRuntime {
               + " allow; allow it with " + services.policy().howToAllow(new Capability.StartProcess(address.command().get(0))));
     }
     String tool = spec.get("tool").asText();
+    JsonNode signIn = spec.get("server").get("oauth");
     return (input, call) -> {
       McpServerAddress resolved = address.resolved(v -> v.startsWith("secret:") ? call.secret(v) : v);
-      McpClientSession session = session(address, resolved, call.remaining());
+      McpOAuth asked = address.url() == null || signIn == null || !signIn.isObject() ? null : oauth(signIn, call);
+      McpClientSession session = session(address, resolved, call.remaining(), asked);
       McpSchema.CallToolResult result;
       try {
         // the server's progress and questions are the call's: the runner passes them on to whoever called (an MCP client of our own,
@@ -150,7 +170,7 @@ public final class McpToolRuntime implements ToolRuntime {
    * other values than the running server got, that server is stopped and one with the new values
    * started. After {@link #close()}, nothing starts.
    */
-  private McpClientSession session(McpServerAddress address, McpServerAddress resolved, Duration within) {
+  private McpClientSession session(McpServerAddress address, McpServerAddress resolved, Duration within, @Nullable McpOAuth signIn) {
     while (true) {
       if (closed.get()) {
         throw new ToolException(ToolErrorCode.TOOL_FAILED, "the MCP runtime is closed (its runner was closed): " + address + " is not started");
@@ -182,7 +202,7 @@ public final class McpToolRuntime implements ToolRuntime {
         Duration timeout = within.compareTo(START) < 0 ? within : START;
         ServerQuestions asked = questions(address);
         McpClientSession started = McpClientSession.connect(resolved, timeout.isNegative() || timeout.isZero() ? Duration.ofMillis(1) : timeout,
-            inheritedEnvironment, tools -> {}, asked::elicit, asked::sample);
+            inheritedEnvironment, tools -> {}, asked::elicit, asked::sample, signIn);
         mine.session().complete(started);
         if (closed.get()) { // closed while it started: nobody else would stop it
           started.close();
@@ -201,6 +221,23 @@ public final class McpToolRuntime implements ToolRuntime {
         throw e;
       }
     }
+  }
+
+  /**
+   * The sign-in a record's {@code server.oauth} asks for: the runtime's, with the record's client.
+   *
+   * @throws ToolException {@code tool_failed} when this runtime was given no OAuth configuration
+   */
+  private McpOAuth oauth(JsonNode signIn, ToolRuntime.Call call) {
+    McpOAuth base = oauth;
+    if (base == null) {
+      throw new ToolException(ToolErrorCode.TOOL_FAILED, "the MCP server requires OAuth (its record has server.oauth), and this runner was"
+          + " given no OAuth configuration (new McpToolRuntime(env, McpOAuth))");
+    }
+    String id = signIn.path("client_id").isTextual() ? signIn.get("client_id").asText() : null;
+    String secret = signIn.path("client_secret").isTextual() ? call.secret(signIn.get("client_secret").asText()) : null;
+    String cimd = signIn.path("client_metadata_url").isTextual() ? signIn.get("client_metadata_url").asText() : null;
+    return base.forClient(id, secret, cimd == null ? null : java.net.URI.create(cimd));
   }
 
   private ServerQuestions questions(McpServerAddress address) {

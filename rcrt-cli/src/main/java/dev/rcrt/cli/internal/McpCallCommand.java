@@ -15,6 +15,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -55,6 +56,8 @@ public final class McpCallCommand implements Callable<Integer> {
           "default values; each request is noted on stderr)."})
   Elicitation elicitation = Elicitation.NONE;
 
+  @Mixin OAuthOptions oauth = new OAuthOptions();
+
   @Parameters(arity = "1..3", paramLabel = "ARG", description = "SERVER [TOOL [JSON]], or SERVER alone with --tool.")
   List<String> args = new ArrayList<>();
 
@@ -86,7 +89,7 @@ public final class McpCallCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "the tool's arguments must be a JSON object, found " + arguments.getNodeType());
     }
     try (McpClientSession session = McpClientSession.connect(
-        McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), java.util.Set.of(), tools -> {}, answer(elicitation))) {
+        McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), java.util.Set.of(), tools -> {}, answer(elicitation), oauth.oauth(cli))) {
       McpSchema.CallToolResult result = session.call(name, RcrtJson.convert(arguments, MAP));
       String text = McpResults.text(result);
       if (Boolean.TRUE.equals(result.isError())) {

@@ -16,6 +16,7 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(
@@ -53,6 +54,8 @@ public final class McpImportCommand implements Callable<Integer> {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Limit of starting and listing (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds = 60;
 
+  @Mixin OAuthOptions oauth = new OAuthOptions();
+
   public McpImportCommand(Cli cli) {
     this.cli = cli;
   }
@@ -71,7 +74,11 @@ public final class McpImportCommand implements Callable<Integer> {
     McpServerAddress address = McpServerAddress.fromJson(json).resolved(v -> !v.startsWith("secret:") ? v
         : secrets.resolve(v.substring("secret:".length())).orElseThrow(() -> new IllegalArgumentException(
             "secret '" + v.substring("secret:".length()) + "' is not set in the environment")));
-    try (McpClientSession session = McpClientSession.connect(address, Duration.ofSeconds(timeoutSeconds), t -> {})) {
+    try (McpClientSession session =
+        McpClientSession.connect(address, Duration.ofSeconds(timeoutSeconds), java.util.Set.of(), t -> {}, null, oauth.oauth(cli))) {
+      if (server.url != null && session.authorized()) { // calls sign in as this import did, with the tokens it kept
+        json.set("oauth", oauth.recordForm());
+      }
       String name = alias != null ? alias : McpImport.aliasOf(session.serverInfo());
       List<BreadcrumbCreate> records = McpImport.records(session.listTools(), name, json);
       ArrayNode out = RcrtJson.toTree(records);

@@ -7,6 +7,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,6 +23,8 @@ public final class McpToolsCommand implements Callable<Integer> {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Limit of each request (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds = 60;
 
+  @Mixin OAuthOptions oauth = new OAuthOptions();
+
   @Parameters(index = "0", paramLabel = "SERVER", description = "An http(s):// URL, or the command that starts the server.")
   String server = "";
 
@@ -31,7 +34,8 @@ public final class McpToolsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (McpClientSession session = McpClientSession.connect(McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), t -> {})) {
+    try (McpClientSession session = McpClientSession.connect(
+        McpServerAddress.parse(server), Duration.ofSeconds(timeoutSeconds), java.util.Set.of(), t -> {}, null, oauth.oauth(cli))) {
       for (McpSchema.Tool tool : session.listTools()) {
         cli.out().println(RcrtJson.write(RcrtJson.toTree(tool)));
       }

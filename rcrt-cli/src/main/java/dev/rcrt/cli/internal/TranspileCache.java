@@ -10,13 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
-import org.jspecify.annotations.Nullable;
 
 /**
  * For the in-memory store, which every command opens afresh: the {@code tool.transpiled.v1} records
@@ -83,7 +79,7 @@ final class TranspileCache {
       return;
     }
     try {
-      createPrivate(dir);
+      PrivateDirectory.create(dir);
       for (Breadcrumb b : kept) {
         Path file = dir.resolve(b.id() + ".json");
         Files.writeString(file, RcrtJson.write(b), StandardCharsets.UTF_8); // RCRT's wire form, which BreadcrumbFiles reads back
@@ -98,45 +94,11 @@ final class TranspileCache {
    * and writable by nobody else. Says why once when not. Non-POSIX file systems are trusted.
    */
   private boolean trusted() {
-    String why = null;
-    try {
-      String me = System.getProperty("user.name");
-      Path real = dir.toRealPath();
-      if (Files.isSymbolicLink(dir) && !me.equals(Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName())) {
-        why = "it is a symbolic link owned by " + Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
-      } else if (!me.equals(Files.getOwner(real).getName())) {
-        why = (real.equals(dir.toAbsolutePath()) ? "it" : "its target " + real) + " is owned by " + Files.getOwner(real).getName() + ", not " + me;
-      } else {
-        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(real);
-        if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-          why = (real.equals(dir.toAbsolutePath()) ? "it" : "its target " + real) + " may be written by others ("
-              + PosixFilePermissions.toString(perms) + "); chmod go-w it";
-        }
-      }
-    } catch (UnsupportedOperationException e) {
-      return true; // not POSIX (Windows): the user's profile directory is private already
-    } catch (IOException e) {
-      why = "it cannot be inspected: " + e.getMessage();
-    }
+    String why = PrivateDirectory.refusal(dir, false);
     if (why != null && !refused) {
       refused = true;
       cli.note("transpile cache " + dir + " not used: " + why + "; whoever can write there could run code as you");
     }
     return why == null;
-  }
-
-  private static void createPrivate(Path dir) throws IOException {
-    if (Files.isDirectory(dir)) {
-      return;
-    }
-    @Nullable Path parent = dir.getParent();
-    if (parent != null) {
-      Files.createDirectories(parent);
-    }
-    try {
-      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    } catch (UnsupportedOperationException e) {
-      Files.createDirectory(dir); // not POSIX (Windows): the user's profile directory is private already
-    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.rcrt.cli.internal;
 
 import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.mcp.McpOAuth;
+import dev.rcrt.mcp.McpToolRuntime;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.BreadcrumbStore;
@@ -121,10 +123,22 @@ public final class Workspace implements AutoCloseable {
         ToolRunner.builder(store)
             .secretResolver(SecretResolver.environment(cli.env()))
             .approvalHandler(approval)
-            .trustPolicy(policy);
+            .trustPolicy(policy)
+            .runtime(new McpToolRuntime(java.util.Set.of(), mcpSignIn()));
     settings.accept(b);
     cli.runnerSetup().accept(b);
     return b.build();
+  }
+
+  /**
+   * How this command's MCP tools sign in to a server that requires OAuth: with the tokens an {@code
+   * mcp} command kept ({@link OAuthTokenFiles}), refreshed as needed; a new authorization asks the
+   * person at the terminal (the address is printed), and fails in a command without one.
+   */
+  private McpOAuth mcpSignIn() {
+    McpOAuth.UserAgent agent = cli.interactive() ? OAuthUserAgents.browser(cli)
+        : OAuthUserAgents.none("nobody is at a terminal to authorize; authorize once with ./rcrt mcp tools URL, whose tokens later commands use");
+    return McpOAuth.builder(agent).tokens(OAuthTokenFiles.of(cli)).build();
   }
 
   /**

@@ -1,0 +1,97 @@
+package dev.rcrt.cli.internal;
+
+import dev.rcrt.mcp.McpOAuth;
+import dev.rcrt.tools.SecretResolver;
+import java.net.URI;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The options of the {@code mcp} commands that sign in to a server requiring OAuth: how the
+ * authorization is completed and which client to use. Tokens are kept in {@link OAuthTokenFiles}.
+ */
+final class OAuthOptions {
+  /** How the authorization request is completed. */
+  enum Authorize { BROWSER, FOLLOW, NONE }
+
+  @Option(names = "--authorize", paramLabel = "HOW", defaultValue = "browser", converter = AuthorizeConverter.class,
+      description = {"When the server requires OAuth: browser (the default: the address to open is printed, and the",
+          "redirect comes back to a listener on this machine), follow (no person: the authorization server must",
+          "redirect at once, as test servers do), or none (fail). Tokens are kept for later commands in",
+          "$RCRT_OAUTH_DIR, else $XDG_CONFIG_HOME/rcrt/oauth, else ~/.config/rcrt/oauth."})
+  Authorize authorize = Authorize.BROWSER;
+
+  @Option(names = "--client-id", paramLabel = "ID", description = "A client registered beforehand with the authorization server.")
+  @Nullable String clientId;
+
+  @Option(names = "--client-secret", paramLabel = "secret:NAME", description = "That client's secret, as a secret:NAME reference (read from the environment).")
+  @Nullable String clientSecret;
+
+  @Option(names = "--client-metadata-url", paramLabel = "URL",
+      description = "This client's ID metadata document (https), used as its client ID where the authorization server supports that.")
+  @Nullable URI clientMetadataUrl;
+
+  /**
+   * The OAuth configuration these options give.
+   *
+   * @throws IllegalArgumentException when the client secret is not a {@code secret:NAME} reference
+   *     or is not set
+   */
+  McpOAuth oauth(Cli cli) {
+    McpOAuth.UserAgent agent = switch (authorize) {
+      case BROWSER -> OAuthUserAgents.browser(cli);
+      case FOLLOW -> OAuthUserAgents.follow();
+      case NONE -> OAuthUserAgents.none("the server requires authorization and --authorize none was given");
+    };
+    McpOAuth.Builder b = McpOAuth.builder(agent).tokens(OAuthTokenFiles.of(cli));
+    if (clientId != null) {
+      b.client(clientId, clientSecret == null ? null : secret(clientSecret, cli));
+    } else if (clientSecret != null) {
+      throw new IllegalArgumentException("--client-secret needs --client-id");
+    }
+    if (clientMetadataUrl != null) {
+      b.clientMetadataUrl(clientMetadataUrl);
+    }
+    return b.build();
+  }
+
+  /** The {@code server.oauth} object an imported record keeps: the client, its secret as the reference given. */
+  com.fasterxml.jackson.databind.node.ObjectNode recordForm() {
+    var o = dev.rcrt.core.RcrtJson.object();
+    if (clientId != null) {
+      o.put("client_id", clientId);
+    }
+    if (clientSecret != null) {
+      o.put("client_secret", clientSecret);
+    }
+    if (clientMetadataUrl != null) {
+      o.put("client_metadata_url", clientMetadataUrl.toString());
+    }
+    return o;
+  }
+
+  private static String secret(String reference, Cli cli) {
+    if (!reference.startsWith("secret:")) {
+      throw new IllegalArgumentException("--client-secret takes a secret:NAME reference, not the secret itself (a command line is visible to"
+          + " other users of this machine)");
+    }
+    String name = reference.substring("secret:".length());
+    return SecretResolver.environment(cli.env()).resolve(name)
+        .orElseThrow(() -> new IllegalArgumentException("secret '" + name + "' is not set in the environment"));
+  }
+
+  /** Reads {@code browser}, {@code follow} or {@code none}. */
+  static final class AuthorizeConverter implements ITypeConverter<Authorize> {
+    @Override
+    public Authorize convert(String value) {
+      try {
+        return Authorize.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException("'" + value + "' is not a way to authorize; use browser, follow or none");
+      }
+    }
+  }
+}

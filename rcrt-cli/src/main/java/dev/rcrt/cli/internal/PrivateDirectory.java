@@ -1,0 +1,67 @@
+package dev.rcrt.cli.internal;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A directory of the user's that only the user may change (and, for secrets, read): the checks a
+ * cache of code ({@link TranspileCache}) and a store of tokens ({@link OAuthTokenFiles}) make before
+ * they trust what is there. Non-POSIX file systems (Windows) are trusted: the user's profile
+ * directory is private already.
+ */
+final class PrivateDirectory {
+  private PrivateDirectory() {}
+
+  /**
+   * Why {@code dir} may not be used, or null when it may: it (and the link itself, when it is one)
+   * must be owned by this user and writable by nobody else; with {@code secret}, readable by nobody
+   * else either.
+   */
+  static @Nullable String refusal(Path dir, boolean secret) {
+    try {
+      String me = System.getProperty("user.name");
+      Path real = dir.toRealPath();
+      String it = real.equals(dir.toAbsolutePath()) ? "it" : "its target " + real;
+      if (Files.isSymbolicLink(dir) && !me.equals(Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName())) {
+        return "it is a symbolic link owned by " + Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
+      }
+      if (!me.equals(Files.getOwner(real).getName())) {
+        return it + " is owned by " + Files.getOwner(real).getName() + ", not " + me;
+      }
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(real);
+      if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+        return it + " may be written by others (" + PosixFilePermissions.toString(perms) + "); chmod go-w it";
+      }
+      if (secret && (perms.contains(PosixFilePermission.GROUP_READ) || perms.contains(PosixFilePermission.OTHERS_READ))) {
+        return it + " may be read by others (" + PosixFilePermissions.toString(perms) + "); chmod go-rwx it";
+      }
+      return null;
+    } catch (UnsupportedOperationException e) {
+      return null;
+    } catch (IOException e) {
+      return "it cannot be inspected: " + e.getMessage();
+    }
+  }
+
+  /** Creates {@code dir} (and its parents) readable, writable and searchable by its owner only, unless it exists. */
+  static void create(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      return;
+    }
+    @Nullable Path parent = dir.getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    try {
+      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createDirectory(dir);
+    }
+  }
+}

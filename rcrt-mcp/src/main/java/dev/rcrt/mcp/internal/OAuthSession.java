@@ -1,0 +1,566 @@
+package dev.rcrt.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.nimbusds.oauth2.sdk.AccessTokenResponse;
+import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
+import com.nimbusds.oauth2.sdk.AuthorizationGrant;
+import com.nimbusds.oauth2.sdk.AuthorizationRequest;
+import com.nimbusds.oauth2.sdk.AuthorizationResponse;
+import com.nimbusds.oauth2.sdk.ErrorObject;
+import com.nimbusds.oauth2.sdk.GrantType;
+import com.nimbusds.oauth2.sdk.ParseException;
+import com.nimbusds.oauth2.sdk.RefreshTokenGrant;
+import com.nimbusds.oauth2.sdk.ResponseType;
+import com.nimbusds.oauth2.sdk.Scope;
+import com.nimbusds.oauth2.sdk.TokenRequest;
+import com.nimbusds.oauth2.sdk.TokenResponse;
+import com.nimbusds.oauth2.sdk.as.AuthorizationServerMetadata;
+import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
+import com.nimbusds.oauth2.sdk.auth.ClientSecretPost;
+import com.nimbusds.oauth2.sdk.auth.Secret;
+import com.nimbusds.oauth2.sdk.client.ClientInformation;
+import com.nimbusds.oauth2.sdk.client.ClientInformationResponse;
+import com.nimbusds.oauth2.sdk.client.ClientMetadata;
+import com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse;
+import com.nimbusds.oauth2.sdk.client.ClientRegistrationRequest;
+import com.nimbusds.oauth2.sdk.client.ClientRegistrationResponse;
+import com.nimbusds.oauth2.sdk.id.ClientID;
+import com.nimbusds.oauth2.sdk.id.Issuer;
+import com.nimbusds.oauth2.sdk.id.State;
+import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
+import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
+import com.nimbusds.oauth2.sdk.token.RefreshToken;
+import com.nimbusds.oauth2.sdk.token.Tokens;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.mcp.McpOAuth;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One MCP server's authorization, as {@link McpOAuth} describes it: the token to send, and what to
+ * do when the server refuses it. Discovery, registration, the authorization code flow with PKCE,
+ * refresh and step-up run here, one at a time per session; the protocol messages are the Nimbus
+ * OAuth 2.0 SDK's. What it learns (client, tokens, granted scope) is saved in the {@link
+ * McpOAuth.TokenStore} under the server's URL. Thread-safe.
+ */
+public final class OAuthSession {
+  private static final Logger LOG = LoggerFactory.getLogger(OAuthSession.class);
+
+  private final McpOAuth config;
+  private final URI server;
+  private final OAuthHttp http;
+
+  /** The saved state; guarded by {@code this}. Null until loaded or first authorized. */
+  private @Nullable ObjectNode saved;
+  private volatile @Nullable String accessToken;
+  /** The metadata of the authorization server in use this session; guarded by {@code this}. */
+  private @Nullable AuthorizationServerMetadata metadata;
+  /** The resource indicator the server's metadata names (the server's URL without it); guarded by {@code this}. */
+  private URI resource;
+  /** The scope asked for last; guarded by {@code this}. */
+  private @Nullable String scope;
+  private volatile @Nullable String lastFailure;
+
+  /** Loads what the token store holds for {@code server}. */
+  public OAuthSession(McpOAuth config, URI server) {
+    this.config = config;
+    this.server = server;
+    this.resource = server;
+    this.http = new OAuthHttp(config.timeout());
+    String stored = config.tokens().load(server.toString()).orElse(null);
+    if (stored != null) {
+      try {
+        JsonNode node = RcrtJson.parse(stored);
+        if (node instanceof ObjectNode o) {
+          saved = o;
+          accessToken = text(o, "access_token");
+          scope = text(o, "scope");
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("the saved authorization of MCP server {} is not readable; authorizing again", OAuthHttp.where(server));
+      }
+    }
+  }
+
+  /** The access token to send, or null before the first authorization. */
+  public @Nullable String accessToken() {
+    return accessToken;
+  }
+
+  /** Why the last authorization failed, or null. */
+  public @Nullable String lastFailure() {
+    return lastFailure;
+  }
+
+  /**
+   * The server refused a request with {@code status} ({@code 401} or {@code 403}): gets a token
+   * that may do better (refreshed, newly authorized, or with more scope).
+   *
+   * @param sent the access token that request carried, or null
+   * @return whether to send the request again
+   * @throws OAuthFailure when no better token can be had; its message says why
+   */
+  public synchronized boolean challenged(int status, @Nullable String wwwAuthenticate, @Nullable String sent) {
+    try {
+      String current = accessToken;
+      if (current != null && !current.equals(sent)) {
+        return true; // another request got a new token meanwhile
+      }
+      OAuthChallenge challenge = OAuthChallenge.parse(wwwAuthenticate);
+      if (status == 403) {
+        if (!"insufficient_scope".equals(challenge.error())) {
+          throw new OAuthFailure("MCP server " + OAuthHttp.where(server) + " refused the token (403, " + challenge.describe() + ")");
+        }
+        authorize(challenge, union(scope, challenge.scope()));
+        return true;
+      }
+      if (current != null && refresh()) {
+        return true;
+      }
+      authorize(challenge, null);
+      return true;
+    } catch (OAuthFailure e) {
+      lastFailure = e.getMessage();
+      throw e;
+    }
+  }
+
+  /** Exchanges the saved refresh token for a new access token; false when there is none or it is refused. */
+  private boolean refresh() {
+    ObjectNode s = saved;
+    String refreshToken = s == null ? null : text(s, "refresh_token");
+    if (s == null || refreshToken == null) {
+      return false;
+    }
+    AuthorizationServerMetadata as = metadata(OAuthChallenge.NONE);
+    AccessTokenResponse ok = token(as, new RefreshTokenGrant(new RefreshToken(refreshToken)), false);
+    if (ok == null) {
+      return false;
+    }
+    keep(ok.getTokens(), scope);
+    return true;
+  }
+
+  /** Runs the authorization code flow with PKCE and keeps its tokens. */
+  private void authorize(OAuthChallenge challenge, @Nullable String stepUp) {
+    AuthorizationServerMetadata as = metadata(challenge);
+    String asked = stepUp != null ? stepUp : challenge.scope() != null ? challenge.scope() : scopesSupported;
+    Scope offered = as.getScopes();
+    if (offered != null && offered.contains("offline_access") && (asked == null || !asked.contains("offline_access"))) {
+      asked = asked == null ? "offline_access" : asked + " offline_access";
+    }
+    URI redirect;
+    try {
+      redirect = config.userAgent().redirectUri();
+    } catch (IOException e) {
+      throw new OAuthFailure("no redirect URI for the authorization: " + e.getMessage());
+    }
+    Client client = client(as, redirect);
+    CodeVerifier verifier = new CodeVerifier();
+    State state = new State();
+    AuthorizationRequest.Builder request = new AuthorizationRequest.Builder(ResponseType.CODE, new ClientID(client.id()))
+        .endpointURI(as.getAuthorizationEndpointURI())
+        .redirectionURI(redirect)
+        .state(state)
+        .codeChallenge(verifier, CodeChallengeMethod.S256)
+        .resource(resource);
+    if (asked != null) {
+      request.scope(Scope.parse(asked));
+    }
+    URI authorization = request.build().toURI();
+    OAuthHttp.allowed(authorization);
+    LOG.info("authorizing with {} for MCP server {}{}", OAuthHttp.where(as.getAuthorizationEndpointURI()), OAuthHttp.where(server),
+        asked == null ? "" : " (scope " + asked + ")");
+    URI back;
+    try {
+      back = config.userAgent().authorize(authorization);
+    } catch (IOException e) {
+      throw new OAuthFailure("the authorization at " + OAuthHttp.where(as.getAuthorizationEndpointURI()) + " did not finish: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OAuthFailure("interrupted while waiting for the authorization at " + OAuthHttp.where(as.getAuthorizationEndpointURI()));
+    }
+    AuthorizationResponse answer;
+    try {
+      answer = AuthorizationResponse.parse(back);
+    } catch (ParseException e) {
+      throw new OAuthFailure("the authorization server's redirect is not an authorization response (" + e.getMessage() + ")");
+    }
+    if (!state.equals(answer.getState())) {
+      throw new OAuthFailure("the authorization server's redirect carries another request's state: ignored");
+    }
+    if (!answer.indicatesSuccess()) {
+      throw new OAuthFailure("the authorization server refused: " + describe(answer.toErrorResponse().getErrorObject()));
+    }
+    AuthorizationGrant grant = new AuthorizationCodeGrant(answer.toSuccessResponse().getAuthorizationCode(), redirect, verifier);
+    AccessTokenResponse ok = token(as, grant, true);
+    keep(java.util.Objects.requireNonNull(ok, "token").getTokens(), asked);
+  }
+
+  /** The scopes the resource's metadata lists, joined, or null; set by {@link #metadata}. */
+  private @Nullable String scopesSupported;
+
+  /**
+   * The authorization server's metadata: found once a session from the protected-resource metadata
+   * (RFC 9728), or, for a server that publishes none, the server's own origin (MCP 2025-03-26).
+   */
+  private AuthorizationServerMetadata metadata(OAuthChallenge challenge) {
+    AuthorizationServerMetadata known = metadata;
+    if (known != null) {
+      return known;
+    }
+    String origin = server.getScheme() + "://" + server.getRawAuthority();
+    String path = server.getRawPath() == null || "/".equals(server.getRawPath()) ? "" : server.getRawPath();
+    List<URI> prmAt = new ArrayList<>();
+    if (challenge.resourceMetadata() != null) {
+      prmAt.add(URI.create(challenge.resourceMetadata()));
+    }
+    if (!path.isEmpty()) {
+      prmAt.add(URI.create(origin + "/.well-known/oauth-protected-resource" + path));
+    }
+    prmAt.add(URI.create(origin + "/.well-known/oauth-protected-resource"));
+    JsonNode prm = null;
+    for (URI at : prmAt) {
+      if (!sameOrigin(at, server) && at != prmAt.get(0)) {
+        continue;
+      }
+      String body = http.document(at);
+      if (body != null) {
+        prm = parse(body, "protected-resource metadata at " + OAuthHttp.where(at));
+        break;
+      }
+    }
+    AuthorizationServerMetadata as;
+    if (prm != null) {
+      URI named = uri(prm.path("resource").asText(""), "protected-resource metadata 'resource'");
+      if (!covers(named, server)) {
+        throw new OAuthFailure("MCP server " + OAuthHttp.where(server) + " publishes metadata for another resource (" + named
+            + "): not authorizing; the server is misconfigured or not the one meant");
+      }
+      resource = named;
+      JsonNode servers = prm.path("authorization_servers");
+      if (!servers.isArray() || servers.isEmpty()) {
+        throw new OAuthFailure("the protected-resource metadata of " + OAuthHttp.where(server) + " names no authorization server");
+      }
+      List<String> scopes = new ArrayList<>();
+      prm.path("scopes_supported").forEach(s -> scopes.add(s.asText()));
+      scopesSupported = scopes.isEmpty() ? null : String.join(" ", scopes);
+      URI issuer = uri(servers.get(0).asText(""), "authorization_servers");
+      OAuthHttp.allowed(issuer);
+      as = discovered(issuer);
+      if (as == null) {
+        throw new OAuthFailure("authorization server " + OAuthHttp.where(issuer) + " publishes no metadata (RFC 8414 or OpenID Connect discovery)");
+      }
+    } else {
+      URI issuer = URI.create(origin);
+      String body = http.document(URI.create(origin + "/.well-known/oauth-authorization-server"));
+      as = body == null ? null : asMetadata(body, issuer, false);
+      if (as == null) { // MCP 2025-03-26: the default endpoints at the server's origin
+        as = new AuthorizationServerMetadata(new Issuer(origin));
+        as.setAuthorizationEndpointURI(URI.create(origin + "/authorize"));
+        as.setTokenEndpointURI(URI.create(origin + "/token"));
+        as.setRegistrationEndpointURI(URI.create(origin + "/register"));
+      }
+    }
+    if (as.getCodeChallengeMethods() != null && !as.getCodeChallengeMethods().contains(CodeChallengeMethod.S256)) {
+      throw new OAuthFailure("authorization server " + as.getIssuer() + " does not support PKCE with S256: not authorizing");
+    }
+    metadata = as;
+    return as;
+  }
+
+  /** RFC 8414 §3 and OpenID Connect discovery, in the order the MCP specification gives. */
+  private @Nullable AuthorizationServerMetadata discovered(URI issuer) {
+    String origin = issuer.getScheme() + "://" + issuer.getRawAuthority();
+    String path = issuer.getRawPath() == null || "/".equals(issuer.getRawPath()) ? "" : stripSlash(issuer.getRawPath());
+    List<URI> at = path.isEmpty()
+        ? List.of(URI.create(origin + "/.well-known/oauth-authorization-server"), URI.create(origin + "/.well-known/openid-configuration"))
+        : List.of(URI.create(origin + "/.well-known/oauth-authorization-server" + path), URI.create(origin + "/.well-known/openid-configuration" + path),
+            URI.create(origin + path + "/.well-known/openid-configuration"));
+    for (URI u : at) {
+      String body = http.document(u);
+      if (body != null) {
+        return asMetadata(body, issuer, true);
+      }
+    }
+    return null;
+  }
+
+  private static AuthorizationServerMetadata asMetadata(String body, URI issuer, boolean checkIssuer) {
+    AuthorizationServerMetadata as;
+    try {
+      as = AuthorizationServerMetadata.parse(body);
+    } catch (ParseException e) {
+      throw new OAuthFailure("the metadata of authorization server " + OAuthHttp.where(issuer) + " is not valid (" + e.getMessage() + ")");
+    }
+    if (checkIssuer && !stripSlash(as.getIssuer().getValue()).equals(stripSlash(issuer.toString()))) {
+      throw new OAuthFailure("authorization server " + OAuthHttp.where(issuer) + " names another issuer in its metadata (" + as.getIssuer() + "): not authorizing");
+    }
+    for (URI endpoint : new URI[] {as.getAuthorizationEndpointURI(), as.getTokenEndpointURI()}) {
+      if (endpoint == null) {
+        throw new OAuthFailure("the metadata of authorization server " + OAuthHttp.where(issuer) + " lacks its authorization or token endpoint");
+      }
+      OAuthHttp.allowed(endpoint);
+    }
+    return as;
+  }
+
+  /** A client and how it authenticates at the token endpoint. */
+  private record Client(String id, @Nullable String secret, ClientAuthenticationMethod method) {}
+
+  /** The pre-registered client, the one saved for this issuer, the client ID metadata document, or a new registration. */
+  private Client client(AuthorizationServerMetadata as, URI redirect) {
+    List<ClientAuthenticationMethod> supported = as.getTokenEndpointAuthMethods();
+    if (config.clientId() != null) {
+      String secret = config.clientSecret();
+      return new Client(config.clientId(), secret, secret == null ? ClientAuthenticationMethod.NONE : secretMethod(supported));
+    }
+    ObjectNode s = saved;
+    String issuer = as.getIssuer().getValue();
+    Client registered = savedClient();
+    if (registered != null && s != null && issuer.equals(text(s, "issuer")) && sameRedirect(redirect, text(s, "redirect_uri"))) {
+      return registered;
+    }
+    URI cimd = config.clientMetadataUrl();
+    if (cimd != null && Boolean.TRUE.equals(as.getCustomParameter("client_id_metadata_document_supported"))) {
+      return remember(as, redirect, new Client(cimd.toString(), null, ClientAuthenticationMethod.NONE));
+    }
+    URI registration = as.getRegistrationEndpointURI();
+    if (registration == null) {
+      throw new OAuthFailure("authorization server " + issuer + " offers no dynamic client registration: register a client there and give its"
+          + " client ID (and secret)");
+    }
+    OAuthHttp.allowed(registration);
+    ClientMetadata md = new ClientMetadata();
+    md.setRedirectionURI(redirect);
+    md.setName(config.clientName());
+    md.setGrantTypes(Set.of(GrantType.AUTHORIZATION_CODE, GrantType.REFRESH_TOKEN));
+    md.setResponseTypes(Set.of(ResponseType.CODE));
+    md.setTokenEndpointAuthMethod(supported == null || supported.contains(ClientAuthenticationMethod.NONE) ? ClientAuthenticationMethod.NONE
+        : secretMethod(supported));
+    ClientRegistrationResponse answer;
+    try {
+      answer = ClientRegistrationResponse.parse(http.send(new ClientRegistrationRequest(registration, md, null).toHTTPRequest()));
+    } catch (ParseException e) {
+      throw new OAuthFailure("the registration answer of " + OAuthHttp.where(registration) + " is not valid (" + e.getMessage() + ")");
+    }
+    if (answer instanceof ClientRegistrationErrorResponse refused) {
+      throw new OAuthFailure("authorization server " + issuer + " refused to register this client: " + describe(refused.getErrorObject()));
+    }
+    ClientInformation info = ((ClientInformationResponse) answer).getClientInformation();
+    String secret = info.getSecret() == null ? null : info.getSecret().getValue();
+    ClientAuthenticationMethod method = info.getMetadata().getTokenEndpointAuthMethod();
+    if (method == null) {
+      method = secret == null ? ClientAuthenticationMethod.NONE : secretMethod(supported);
+    }
+    LOG.info("registered with authorization server {} for MCP server {}", issuer, OAuthHttp.where(server));
+    return remember(as, redirect, new Client(info.getID().getValue(), secret, method));
+  }
+
+  /** Whether a registration for {@code saved} serves {@code redirect}: the same URI, any port of a loopback one (RFC 8252 §7.3). */
+  private static boolean sameRedirect(URI redirect, @Nullable String saved) {
+    if (saved == null) {
+      return false;
+    }
+    URI before = URI.create(saved);
+    boolean loopback = "127.0.0.1".equals(redirect.getHost()) || "[::1]".equals(redirect.getHost());
+    return loopback ? redirect.getScheme().equals(before.getScheme()) && redirect.getHost().equals(before.getHost())
+        && java.util.Objects.equals(redirect.getRawPath(), before.getRawPath()) : redirect.equals(before);
+  }
+
+  private Client remember(AuthorizationServerMetadata as, URI redirect, Client client) {
+    ObjectNode s = RcrtJson.object();
+    s.put("issuer", as.getIssuer().getValue());
+    s.put("redirect_uri", redirect.toString());
+    s.put("client_id", client.id());
+    if (client.secret() != null) {
+      s.put("client_secret", client.secret());
+    }
+    s.put("token_endpoint_auth_method", client.method().getValue());
+    saved = s;
+    accessToken = null;
+    save();
+    return client;
+  }
+
+  /** {@code client_secret_basic} unless the server lists only {@code client_secret_post} of the two (RFC 8414's default is basic). */
+  private static ClientAuthenticationMethod secretMethod(@Nullable List<ClientAuthenticationMethod> supported) {
+    if (supported != null && !supported.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+        && supported.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST)) {
+      return ClientAuthenticationMethod.CLIENT_SECRET_POST;
+    }
+    return ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
+  }
+
+  /**
+   * A token request for {@code grant}; its success, or null when a refresh is refused ({@code
+   * failHard} false).
+   */
+  private @Nullable AccessTokenResponse token(AuthorizationServerMetadata as, AuthorizationGrant grant, boolean failHard) {
+    Client client = currentClient(as);
+    URI endpoint = as.getTokenEndpointURI();
+    OAuthHttp.allowed(endpoint);
+    TokenRequest.Builder b = switch (client.method().getValue()) {
+      case "client_secret_basic" -> new TokenRequest.Builder(endpoint, new ClientSecretBasic(new ClientID(client.id()), new Secret(nonNull(client.secret()))), grant);
+      case "client_secret_post" -> new TokenRequest.Builder(endpoint, new ClientSecretPost(new ClientID(client.id()), new Secret(nonNull(client.secret()))), grant);
+      default -> new TokenRequest.Builder(endpoint, new ClientID(client.id()), grant);
+    };
+    b.resource(resource);
+    TokenResponse answer;
+    try {
+      answer = TokenResponse.parse(http.send(b.build().toHTTPRequest()));
+    } catch (ParseException e) {
+      throw new OAuthFailure("the token answer of " + OAuthHttp.where(endpoint) + " is not valid (" + e.getMessage() + ")");
+    }
+    if (!answer.indicatesSuccess()) {
+      String why = describe(answer.toErrorResponse().getErrorObject());
+      if (!failHard) {
+        LOG.info("the refresh token for MCP server {} was refused ({}); authorizing again", OAuthHttp.where(server), why);
+        return null;
+      }
+      throw new OAuthFailure("authorization server " + OAuthHttp.where(endpoint) + " refused the token request: " + why);
+    }
+    return answer.toSuccessResponse();
+  }
+
+  private Client currentClient(AuthorizationServerMetadata as) {
+    if (config.clientId() != null) {
+      String secret = config.clientSecret();
+      return new Client(config.clientId(), secret, secret == null ? ClientAuthenticationMethod.NONE : secretMethod(as.getTokenEndpointAuthMethods()));
+    }
+    Client registered = savedClient();
+    if (registered == null) {
+      throw new OAuthFailure("no client is registered for MCP server " + OAuthHttp.where(server));
+    }
+    return registered;
+  }
+
+  /** The client saved with the tokens (registered dynamically, or a metadata document's), or null. */
+  private @Nullable Client savedClient() {
+    ObjectNode s = saved;
+    String id = s == null ? null : text(s, "client_id");
+    if (s == null || id == null) {
+      return null;
+    }
+    String method = text(s, "token_endpoint_auth_method");
+    return new Client(id, text(s, "client_secret"), ClientAuthenticationMethod.parse(method == null ? "none" : method));
+  }
+
+  private void keep(Tokens tokens, @Nullable String asked) {
+    ObjectNode s = saved == null ? RcrtJson.object() : saved.deepCopy();
+    s.put("access_token", tokens.getAccessToken().getValue());
+    if (tokens.getRefreshToken() != null) {
+      s.put("refresh_token", tokens.getRefreshToken().getValue());
+    }
+    Scope granted = tokens.getAccessToken().getScope();
+    String scopeNow = granted != null ? granted.toString() : asked;
+    if (scopeNow != null) {
+      s.put("scope", scopeNow);
+    }
+    if (tokens.getAccessToken().getLifetime() > 0) {
+      s.put("expires_at", Instant.now().getEpochSecond() + tokens.getAccessToken().getLifetime());
+    }
+    saved = s;
+    scope = asked != null ? asked : scopeNow;
+    accessToken = tokens.getAccessToken().getValue();
+    save();
+  }
+
+  private void save() {
+    ObjectNode s = saved;
+    if (s != null) {
+      config.tokens().save(server.toString(), s.toString());
+    }
+  }
+
+  private static @Nullable String union(@Nullable String held, @Nullable String demanded) {
+    Set<String> all = new LinkedHashSet<>();
+    for (String s : new String[] {held, demanded}) {
+      if (s != null) {
+        for (String one : s.trim().split("\\s+")) {
+          if (!one.isEmpty()) {
+            all.add(one);
+          }
+        }
+      }
+    }
+    return all.isEmpty() ? null : String.join(" ", all);
+  }
+
+  /** Whether resource identifier {@code named} covers {@code server}: same origin, and its path a prefix of the server's at a segment. */
+  static boolean covers(URI named, URI server) {
+    if (!sameOrigin(named, server)) {
+      return false;
+    }
+    String p = stripSlash(named.getRawPath() == null ? "" : named.getRawPath());
+    String s = stripSlash(server.getRawPath() == null ? "" : server.getRawPath());
+    return p.isEmpty() || s.equals(p) || s.startsWith(p + "/");
+  }
+
+  private static boolean sameOrigin(URI a, URI b) {
+    return a.getScheme() != null && b.getScheme() != null && a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost() != null
+        && b.getHost() != null && a.getHost().equalsIgnoreCase(b.getHost()) && port(a) == port(b);
+  }
+
+  private static int port(URI u) {
+    return u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+  }
+
+  private static String stripSlash(String s) {
+    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+  }
+
+  private static JsonNode parse(String body, String what) {
+    try {
+      JsonNode n = RcrtJson.parse(body);
+      if (!n.isObject()) {
+        throw new OAuthFailure("the " + what + " is not a JSON object");
+      }
+      return n;
+    } catch (RuntimeException e) {
+      if (e instanceof OAuthFailure f) {
+        throw f;
+      }
+      throw new OAuthFailure("the " + what + " is not JSON");
+    }
+  }
+
+  private static URI uri(String text, String what) {
+    try {
+      URI u = new URI(text);
+      if (u.getScheme() == null || u.getHost() == null) {
+        throw new OAuthFailure(what + " is not an absolute URL: '" + text + "'");
+      }
+      return u;
+    } catch (java.net.URISyntaxException e) {
+      throw new OAuthFailure(what + " is not a URL: '" + text + "'");
+    }
+  }
+
+  private static String describe(ErrorObject error) {
+    String code = error.getCode() == null ? "an error" : error.getCode();
+    return error.getDescription() == null ? code : code + " (" + error.getDescription() + ")";
+  }
+
+  private static @Nullable String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || !v.isTextual() ? null : v.asText();
+  }
+
+  private static String nonNull(@Nullable String secret) {
+    if (secret == null) {
+      throw new OAuthFailure("the client's token endpoint authentication needs a secret, and none is registered");
+    }
+    return secret;
+  }
+}
