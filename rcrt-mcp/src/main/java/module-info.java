@@ -8,6 +8,8 @@ module dev.rcrt.mcp {
   requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
   requires transitive org.apache.tomcat.embed.core; // jakarta.servlet in McpToolServer.Mounted
   requires oauth2.oidc.sdk; // the OAuth 2.1 client of McpOAuth
+  requires com.nimbusds.jose.jwt;
+  requires content.type;
   requires org.slf4j;
   requires reactor.core;
   requires org.reactivestreams;

@@ -37,41 +37,44 @@ import org.jspecify.annotations.Nullable;
  *       insufficient_scope} asks again for the union of the scopes held and demanded (step-up).
  * </ol>
  *
- * At most {@link Builder#maxAuthorizations} authorizations in a row for one request (default 3);
+ * Without a person, {@link Grant#CLIENT_CREDENTIALS} and {@link Grant#JWT_BEARER} replace steps 3
+ * and 5 (see {@link Grant}); a client authenticates with its secret or a signed JWT ({@link
+ * Builder#clientKey}). At most {@link Builder#maxAuthorizations} authorizations in a row for one request (default 3);
  * then the request fails {@code mcp_unauthorized} with one line that says why. Authorization
  * server URLs must be {@code https}, or {@code http} on a loopback address. Tokens, client secrets
  * and codes appear in no log line and no error; the {@link TokenStore} holds them between
  * processes as secret values. Immutable and thread-safe.
  */
 public final class McpOAuth {
-  private final UserAgent userAgent;
+  private final @Nullable UserAgent userAgent;
   private final TokenStore tokens;
+  private final Grant grant;
   private final @Nullable String clientId;
   private final @Nullable String clientSecret;
+  private final @Nullable String clientKey;
+  private final @Nullable Enterprise enterprise;
   private final @Nullable URI clientMetadataUrl;
   private final String clientName;
   private final int maxAuthorizations;
   private final Duration timeout;
 
   private McpOAuth(Builder b) {
-    this.userAgent = Objects.requireNonNull(b.userAgent, "userAgent");
+    this.userAgent = b.userAgent;
     this.tokens = b.tokens;
+    this.grant = b.grant;
     this.clientId = b.clientId;
     this.clientSecret = b.clientSecret;
+    this.clientKey = b.clientKey;
+    this.enterprise = b.enterprise;
     this.clientMetadataUrl = b.clientMetadataUrl;
     this.clientName = b.clientName;
     this.maxAuthorizations = b.maxAuthorizations;
     this.timeout = b.timeout;
   }
 
-  /**
-   * Starts a configuration.
-   *
-   * @param userAgent where the authorization request goes: a person's browser, or the host's own
-   *     automation
-   */
-  public static Builder builder(UserAgent userAgent) {
-    return new Builder(userAgent);
+  /** Starts a configuration: the authorization code grant, with no user agent yet. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
@@ -80,10 +83,7 @@ public final class McpOAuth {
    * given; what is null is kept.
    */
   public McpOAuth forClient(@Nullable String id, @Nullable String secret, @Nullable URI metadataUrl) {
-    Builder b = new Builder(userAgent).tokens(tokens).clientName(clientName).maxAuthorizations(maxAuthorizations).timeout(timeout);
-    b.clientId = clientId;
-    b.clientSecret = clientSecret;
-    b.clientMetadataUrl = clientMetadataUrl;
+    Builder b = toBuilder();
     if (id != null) {
       b.client(id, secret);
     }
@@ -93,9 +93,75 @@ public final class McpOAuth {
     return b.build();
   }
 
-  /** Where the authorization request is made. */
-  public UserAgent userAgent() {
+  /** A builder holding this configuration. */
+  public Builder toBuilder() {
+    Builder b = new Builder().tokens(tokens).clientName(clientName).maxAuthorizations(maxAuthorizations).timeout(timeout);
+    b.userAgent = userAgent;
+    b.grant = grant;
+    b.clientId = clientId;
+    b.clientSecret = clientSecret;
+    b.clientKey = clientKey;
+    b.enterprise = enterprise;
+    b.clientMetadataUrl = clientMetadataUrl;
+    return b;
+  }
+
+  /** Where the authorization request is made, or null (then only the other grants, and saved tokens, work). */
+  public @Nullable UserAgent userAgent() {
     return userAgent;
+  }
+
+  /** How tokens are obtained. */
+  public Grant grant() {
+    return grant;
+  }
+
+  /** The client's private key (PKCS#8 PEM) for {@code private_key_jwt}, or null. Never logged. */
+  public @Nullable String clientKey() {
+    return clientKey;
+  }
+
+  /** The enterprise identity of the {@link Grant#JWT_BEARER} grant, or null. */
+  public @Nullable Enterprise enterprise() {
+    return enterprise;
+  }
+
+  /** How tokens are obtained from the authorization server. */
+  public enum Grant {
+    /** A person authorizes through the {@link UserAgent} (OAuth 2.1 authorization code with PKCE); the default. */
+    AUTHORIZATION_CODE,
+    /**
+     * The client acts for itself (OAuth 2.1 §4.2, MCP's SEP-1046 for machines): {@code
+     * client_credentials} with the client's secret or private key, no person.
+     */
+    CLIENT_CREDENTIALS,
+    /**
+     * The person's enterprise identity provider vouches (MCP's SEP-990, cross-app access): the ID
+     * token is exchanged at the provider for an identity assertion grant (RFC 8693, {@code id-jag}),
+     * which the authorization server takes as a JWT bearer grant (RFC 7523), no browser.
+     */
+    JWT_BEARER
+  }
+
+  /**
+   * The enterprise identity provider of the {@link Grant#JWT_BEARER} grant.
+   *
+   * @param tokenEndpoint where the ID token is exchanged
+   * @param clientId this client's ID at the identity provider
+   * @param idToken the person's ID token from that provider; a secret, never logged
+   */
+  public record Enterprise(URI tokenEndpoint, String clientId, String idToken) {
+    /** Checks that no part is null. */
+    public Enterprise {
+      Objects.requireNonNull(tokenEndpoint, "tokenEndpoint");
+      Objects.requireNonNull(clientId, "clientId");
+      Objects.requireNonNull(idToken, "idToken");
+    }
+
+    @Override
+    public String toString() {
+      return "Enterprise[tokenEndpoint=" + tokenEndpoint + ", clientId=" + clientId + ", idToken=…]";
+    }
   }
 
   /** Where tokens are kept between sessions. */
@@ -191,17 +257,57 @@ public final class McpOAuth {
 
   /** Builds an {@link McpOAuth}; not thread-safe. */
   public static final class Builder {
-    private final UserAgent userAgent;
+    private @Nullable UserAgent userAgent;
     private TokenStore tokens = TokenStore.inMemory();
+    private Grant grant = Grant.AUTHORIZATION_CODE;
     private @Nullable String clientId;
     private @Nullable String clientSecret;
+    private @Nullable String clientKey;
+    private @Nullable Enterprise enterprise;
     private @Nullable URI clientMetadataUrl;
     private String clientName = "rcrt";
     private int maxAuthorizations = 3;
     private Duration timeout = Duration.ofSeconds(30);
 
-    private Builder(UserAgent userAgent) {
+    private Builder() {}
+
+    /** Where a person authorizes (the authorization code grant): a browser, or the host's automation. */
+    public Builder userAgent(UserAgent userAgent) {
       this.userAgent = Objects.requireNonNull(userAgent, "userAgent");
+      return this;
+    }
+
+    /**
+     * The {@link Grant#CLIENT_CREDENTIALS} grant: the client given with {@link #client} or {@link
+     * #clientKey} gets tokens for itself.
+     */
+    public Builder clientCredentials() {
+      this.grant = Grant.CLIENT_CREDENTIALS;
+      return this;
+    }
+
+    /**
+     * The {@link Grant#JWT_BEARER} grant through {@code enterprise}; the client given with {@link
+     * #client} authenticates at the authorization server.
+     */
+    public Builder enterpriseIdentity(Enterprise enterprise) {
+      this.enterprise = Objects.requireNonNull(enterprise, "enterprise");
+      this.grant = Grant.JWT_BEARER;
+      return this;
+    }
+
+    /**
+     * A client registered beforehand that authenticates with a signed JWT ({@code private_key_jwt},
+     * RFC 7523 §2.2): ES256 for an EC key, RS256 for an RSA key.
+     *
+     * @param pkcs8Pem its private key, PEM ({@code -----BEGIN PRIVATE KEY-----}), already resolved
+     *     from its {@code secret:} reference
+     */
+    public Builder clientKey(String id, String pkcs8Pem) {
+      this.clientId = Objects.requireNonNull(id, "id");
+      this.clientKey = Objects.requireNonNull(pkcs8Pem, "pkcs8Pem");
+      this.clientSecret = null;
+      return this;
     }
 
     /** Where tokens are kept; default {@link TokenStore#inMemory()}. */
@@ -219,6 +325,7 @@ public final class McpOAuth {
     public Builder client(String id, @Nullable String secret) {
       this.clientId = Objects.requireNonNull(id, "id");
       this.clientSecret = secret;
+      this.clientKey = null;
       return this;
     }
 
@@ -255,8 +362,16 @@ public final class McpOAuth {
       return this;
     }
 
-    /** The configuration. */
+    /**
+     * The configuration.
+     *
+     * @throws IllegalStateException when a client-credentials or JWT-bearer grant has no
+     *     pre-registered client
+     */
     public McpOAuth build() {
+      if (grant != Grant.AUTHORIZATION_CODE && clientId == null) {
+        throw new IllegalStateException("the " + grant.name().toLowerCase(java.util.Locale.ROOT) + " grant needs a pre-registered client (client or clientKey)");
+      }
       return new McpOAuth(this);
     }
   }

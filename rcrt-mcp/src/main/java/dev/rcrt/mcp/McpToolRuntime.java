@@ -236,8 +236,16 @@ public final class McpToolRuntime implements ToolRuntime {
     }
     String id = signIn.path("client_id").isTextual() ? signIn.get("client_id").asText() : null;
     String secret = signIn.path("client_secret").isTextual() ? call.secret(signIn.get("client_secret").asText()) : null;
+    String key = signIn.path("client_key").isTextual() ? call.secret(signIn.get("client_key").asText()) : null;
     String cimd = signIn.path("client_metadata_url").isTextual() ? signIn.get("client_metadata_url").asText() : null;
-    return base.forClient(id, secret, cimd == null ? null : java.net.URI.create(cimd));
+    McpOAuth.Builder b = base.forClient(id, secret, cimd == null ? null : java.net.URI.create(cimd)).toBuilder();
+    if (id != null && key != null) {
+      b.clientKey(id, key);
+    }
+    if ("client_credentials".equals(signIn.path("grant").asText())) {
+      b.clientCredentials();
+    }
+    return b.build();
   }
 
   private ServerQuestions questions(McpServerAddress address) {

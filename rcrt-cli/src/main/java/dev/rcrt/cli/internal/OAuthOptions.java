@@ -30,6 +30,25 @@ final class OAuthOptions {
   @Option(names = "--client-secret", paramLabel = "secret:NAME", description = "That client's secret, as a secret:NAME reference (read from the environment).")
   @Nullable String clientSecret;
 
+  @Option(names = "--client-key", paramLabel = "secret:NAME",
+      description = "That client's private key (PKCS#8 PEM), as a secret:NAME reference: it signs its token requests (private_key_jwt).")
+  @Nullable String clientKey;
+
+  @Option(names = "--client-credentials",
+      description = "No person: the client (--client-id with --client-secret or --client-key) gets tokens for itself (client_credentials).")
+  boolean clientCredentials;
+
+  @Option(names = "--id-token", paramLabel = "secret:NAME",
+      description = {"No browser: your enterprise identity provider's ID token, as a secret:NAME reference, exchanged at",
+          "--idp-token-endpoint for an identity assertion the authorization server accepts (MCP SEP-990)."})
+  @Nullable String idToken;
+
+  @Option(names = "--idp-token-endpoint", paramLabel = "URL", description = "The identity provider's token endpoint, with --id-token.")
+  @Nullable URI idpTokenEndpoint;
+
+  @Option(names = "--idp-client-id", paramLabel = "ID", description = "This client's ID at the identity provider, with --id-token.")
+  @Nullable String idpClientId;
+
   @Option(names = "--client-metadata-url", paramLabel = "URL",
       description = "This client's ID metadata document (https), used as its client ID where the authorization server supports that.")
   @Nullable URI clientMetadataUrl;
@@ -46,11 +65,22 @@ final class OAuthOptions {
       case FOLLOW -> OAuthUserAgents.follow();
       case NONE -> OAuthUserAgents.none("the server requires authorization and --authorize none was given");
     };
-    McpOAuth.Builder b = McpOAuth.builder(agent).tokens(OAuthTokenFiles.of(cli));
-    if (clientId != null) {
-      b.client(clientId, clientSecret == null ? null : secret(clientSecret, cli));
-    } else if (clientSecret != null) {
-      throw new IllegalArgumentException("--client-secret needs --client-id");
+    McpOAuth.Builder b = McpOAuth.builder().userAgent(agent).tokens(OAuthTokenFiles.of(cli));
+    if (clientId != null && clientKey != null) {
+      b.clientKey(clientId, secret("--client-key", clientKey, cli));
+    } else if (clientId != null) {
+      b.client(clientId, clientSecret == null ? null : secret("--client-secret", clientSecret, cli));
+    } else if (clientSecret != null || clientKey != null) {
+      throw new IllegalArgumentException((clientKey != null ? "--client-key" : "--client-secret") + " needs --client-id");
+    }
+    if (clientCredentials) {
+      b.clientCredentials();
+    }
+    if (idToken != null) {
+      if (idpTokenEndpoint == null || idpClientId == null) {
+        throw new IllegalArgumentException("--id-token needs --idp-token-endpoint and --idp-client-id");
+      }
+      b.enterpriseIdentity(new McpOAuth.Enterprise(idpTokenEndpoint, idpClientId, secret("--id-token", idToken, cli)));
     }
     if (clientMetadataUrl != null) {
       b.clientMetadataUrl(clientMetadataUrl);
@@ -67,15 +97,21 @@ final class OAuthOptions {
     if (clientSecret != null) {
       o.put("client_secret", clientSecret);
     }
+    if (clientKey != null) {
+      o.put("client_key", clientKey);
+    }
+    if (clientCredentials) {
+      o.put("grant", "client_credentials");
+    }
     if (clientMetadataUrl != null) {
       o.put("client_metadata_url", clientMetadataUrl.toString());
     }
     return o;
   }
 
-  private static String secret(String reference, Cli cli) {
+  private static String secret(String option, String reference, Cli cli) {
     if (!reference.startsWith("secret:")) {
-      throw new IllegalArgumentException("--client-secret takes a secret:NAME reference, not the secret itself (a command line is visible to"
+      throw new IllegalArgumentException(option + " takes a secret:NAME reference, not the secret itself (a command line is visible to"
           + " other users of this machine)");
     }
     String name = reference.substring("secret:".length());

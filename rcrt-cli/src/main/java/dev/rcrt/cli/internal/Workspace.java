@@ -138,7 +138,7 @@ public final class Workspace implements AutoCloseable {
   private McpOAuth mcpSignIn() {
     McpOAuth.UserAgent agent = cli.interactive() ? OAuthUserAgents.browser(cli)
         : OAuthUserAgents.none("nobody is at a terminal to authorize; authorize once with ./rcrt mcp tools URL, whose tokens later commands use");
-    return McpOAuth.builder(agent).tokens(OAuthTokenFiles.of(cli)).build();
+    return McpOAuth.builder().userAgent(agent).tokens(OAuthTokenFiles.of(cli)).build();
   }
 
   /**

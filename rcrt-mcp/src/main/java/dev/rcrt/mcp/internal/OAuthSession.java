@@ -7,6 +7,13 @@ import com.nimbusds.oauth2.sdk.AuthorizationCodeGrant;
 import com.nimbusds.oauth2.sdk.AuthorizationGrant;
 import com.nimbusds.oauth2.sdk.AuthorizationRequest;
 import com.nimbusds.oauth2.sdk.AuthorizationResponse;
+import com.nimbusds.oauth2.sdk.ClientCredentialsGrant;
+import com.nimbusds.oauth2.sdk.JWTBearerGrant;
+import com.nimbusds.common.contenttype.ContentType;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.oauth2.sdk.http.HTTPRequest;
+import com.nimbusds.oauth2.sdk.http.HTTPResponse;
+import com.nimbusds.oauth2.sdk.util.URLUtils;
 import com.nimbusds.oauth2.sdk.ErrorObject;
 import com.nimbusds.oauth2.sdk.GrantType;
 import com.nimbusds.oauth2.sdk.ParseException;
@@ -121,13 +128,13 @@ public final class OAuthSession {
         if (!"insufficient_scope".equals(challenge.error())) {
           throw new OAuthFailure("MCP server " + OAuthHttp.where(server) + " refused the token (403, " + challenge.describe() + ")");
         }
-        authorize(challenge, union(scope, challenge.scope()));
+        obtain(challenge, union(scope, challenge.scope()));
         return true;
       }
       if (current != null && refresh()) {
         return true;
       }
-      authorize(challenge, null);
+      obtain(challenge, null);
       return true;
     } catch (OAuthFailure e) {
       lastFailure = e.getMessage();
@@ -143,7 +150,7 @@ public final class OAuthSession {
       return false;
     }
     AuthorizationServerMetadata as = metadata(OAuthChallenge.NONE);
-    AccessTokenResponse ok = token(as, new RefreshTokenGrant(new RefreshToken(refreshToken)), false);
+    AccessTokenResponse ok = token(as, new RefreshTokenGrant(new RefreshToken(refreshToken)), false, null);
     if (ok == null) {
       return false;
     }
@@ -151,17 +158,67 @@ public final class OAuthSession {
     return true;
   }
 
-  /** Runs the authorization code flow with PKCE and keeps its tokens. */
-  private void authorize(OAuthChallenge challenge, @Nullable String stepUp) {
+  /** Gets tokens by the configured grant, with the scope demanded or listed, and keeps them. */
+  private void obtain(OAuthChallenge challenge, @Nullable String stepUp) {
     AuthorizationServerMetadata as = metadata(challenge);
     String asked = stepUp != null ? stepUp : challenge.scope() != null ? challenge.scope() : scopesSupported;
+    switch (config.grant()) {
+      case CLIENT_CREDENTIALS -> keep(nonNullToken(token(as, new ClientCredentialsGrant(), true, asked)).getTokens(), asked);
+      case JWT_BEARER -> keep(nonNullToken(token(as, new JWTBearerGrant(assertion(as)), true, asked)).getTokens(), asked);
+      default -> authorize(as, asked);
+    }
+  }
+
+  /**
+   * SEP-990: the enterprise identity provider exchanges the person's ID token for an identity
+   * assertion grant (RFC 8693, {@code urn:ietf:params:oauth:token-type:id-jag}) for this
+   * authorization server and resource.
+   */
+  private SignedJWT assertion(AuthorizationServerMetadata as) {
+    McpOAuth.Enterprise idp = java.util.Objects.requireNonNull(config.enterprise(), "enterprise");
+    OAuthHttp.allowed(idp.tokenEndpoint());
+    HTTPRequest exchange = new HTTPRequest(HTTPRequest.Method.POST, idp.tokenEndpoint());
+    exchange.setEntityContentType(ContentType.APPLICATION_URLENCODED);
+    java.util.Map<String, List<String>> form = new java.util.LinkedHashMap<>();
+    form.put("grant_type", List.of("urn:ietf:params:oauth:grant-type:token-exchange"));
+    form.put("requested_token_type", List.of("urn:ietf:params:oauth:token-type:id-jag"));
+    form.put("subject_token", List.of(idp.idToken()));
+    form.put("subject_token_type", List.of("urn:ietf:params:oauth:token-type:id_token"));
+    form.put("audience", List.of(as.getIssuer().getValue()));
+    form.put("resource", List.of(resource.toString()));
+    form.put("client_id", List.of(idp.clientId()));
+    exchange.setBody(URLUtils.serializeParameters(form));
+    HTTPResponse answer = http.send(exchange);
+    JsonNode body = answer.getStatusCode() == 200 ? parse(answer.getBody(), "token exchange answer of " + OAuthHttp.where(idp.tokenEndpoint())) : null;
+    if (body == null || !body.path("access_token").isTextual()) {
+      throw new OAuthFailure("identity provider " + OAuthHttp.where(idp.tokenEndpoint()) + " did not exchange the ID token (" + answer.getStatusCode()
+          + (answer.getBody() == null ? "" : ", " + RcrtJson.parse(answer.getBody().isBlank() ? "{}" : answer.getBody()).path("error").asText("")) + ")");
+    }
+    try {
+      return SignedJWT.parse(body.get("access_token").asText());
+    } catch (java.text.ParseException e) {
+      throw new OAuthFailure("identity provider " + OAuthHttp.where(idp.tokenEndpoint()) + " answered with an assertion that is not a signed JWT");
+    }
+  }
+
+  private static AccessTokenResponse nonNullToken(@Nullable AccessTokenResponse ok) {
+    return java.util.Objects.requireNonNull(ok, "a token request that fails hard returns a token");
+  }
+
+  /** Runs the authorization code flow with PKCE and keeps its tokens. */
+  private void authorize(AuthorizationServerMetadata as, @Nullable String scopeAsked) {
+    String asked = scopeAsked;
     Scope offered = as.getScopes();
     if (offered != null && offered.contains("offline_access") && (asked == null || !asked.contains("offline_access"))) {
       asked = asked == null ? "offline_access" : asked + " offline_access";
     }
+    McpOAuth.UserAgent userAgent = config.userAgent();
+    if (userAgent == null) {
+      throw new OAuthFailure("MCP server " + OAuthHttp.where(server) + " needs a person to authorize, and no user agent was given");
+    }
     URI redirect;
     try {
-      redirect = config.userAgent().redirectUri();
+      redirect = userAgent.redirectUri();
     } catch (IOException e) {
       throw new OAuthFailure("no redirect URI for the authorization: " + e.getMessage());
     }
@@ -183,7 +240,7 @@ public final class OAuthSession {
         asked == null ? "" : " (scope " + asked + ")");
     URI back;
     try {
-      back = config.userAgent().authorize(authorization);
+      back = userAgent.authorize(authorization);
     } catch (IOException e) {
       throw new OAuthFailure("the authorization at " + OAuthHttp.where(as.getAuthorizationEndpointURI()) + " did not finish: " + e.getMessage());
     } catch (InterruptedException e) {
@@ -203,8 +260,7 @@ public final class OAuthSession {
       throw new OAuthFailure("the authorization server refused: " + describe(answer.toErrorResponse().getErrorObject()));
     }
     AuthorizationGrant grant = new AuthorizationCodeGrant(answer.toSuccessResponse().getAuthorizationCode(), redirect, verifier);
-    AccessTokenResponse ok = token(as, grant, true);
-    keep(java.util.Objects.requireNonNull(ok, "token").getTokens(), asked);
+    keep(nonNullToken(token(as, grant, true, null)).getTokens(), asked);
   }
 
   /** The scopes the resource's metadata lists, joined, or null; set by {@link #metadata}. */
@@ -322,8 +378,7 @@ public final class OAuthSession {
   private Client client(AuthorizationServerMetadata as, URI redirect) {
     List<ClientAuthenticationMethod> supported = as.getTokenEndpointAuthMethods();
     if (config.clientId() != null) {
-      String secret = config.clientSecret();
-      return new Client(config.clientId(), secret, secret == null ? ClientAuthenticationMethod.NONE : secretMethod(supported));
+      return preRegistered(config.clientId(), supported);
     }
     ObjectNode s = saved;
     String issuer = as.getIssuer().getValue();
@@ -367,6 +422,15 @@ public final class OAuthSession {
     return remember(as, redirect, new Client(info.getID().getValue(), secret, method));
   }
 
+  /** The pre-registered client: {@code private_key_jwt} with a key, its secret's method with a secret, else a public client. */
+  private Client preRegistered(String id, @Nullable List<ClientAuthenticationMethod> supported) {
+    String secret = config.clientSecret();
+    if (config.clientKey() != null) {
+      return new Client(id, null, ClientAuthenticationMethod.PRIVATE_KEY_JWT);
+    }
+    return new Client(id, secret, secret == null ? ClientAuthenticationMethod.NONE : secretMethod(supported));
+  }
+
   /** Whether a registration for {@code saved} serves {@code redirect}: the same URI, any port of a loopback one (RFC 8252 §7.3). */
   private static boolean sameRedirect(URI redirect, @Nullable String saved) {
     if (saved == null) {
@@ -406,16 +470,20 @@ public final class OAuthSession {
    * A token request for {@code grant}; its success, or null when a refresh is refused ({@code
    * failHard} false).
    */
-  private @Nullable AccessTokenResponse token(AuthorizationServerMetadata as, AuthorizationGrant grant, boolean failHard) {
+  private @Nullable AccessTokenResponse token(AuthorizationServerMetadata as, AuthorizationGrant grant, boolean failHard, @Nullable String scopeAsked) {
     Client client = currentClient(as);
     URI endpoint = as.getTokenEndpointURI();
     OAuthHttp.allowed(endpoint);
     TokenRequest.Builder b = switch (client.method().getValue()) {
       case "client_secret_basic" -> new TokenRequest.Builder(endpoint, new ClientSecretBasic(new ClientID(client.id()), new Secret(nonNull(client.secret()))), grant);
       case "client_secret_post" -> new TokenRequest.Builder(endpoint, new ClientSecretPost(new ClientID(client.id()), new Secret(nonNull(client.secret()))), grant);
+      case "private_key_jwt" -> new TokenRequest.Builder(endpoint, ClientKeys.assertion(client.id(), as.getIssuer().getValue(), nonNull(config.clientKey())), grant);
       default -> new TokenRequest.Builder(endpoint, new ClientID(client.id()), grant);
     };
     b.resource(resource);
+    if (scopeAsked != null) {
+      b.scope(Scope.parse(scopeAsked));
+    }
     TokenResponse answer;
     try {
       answer = TokenResponse.parse(http.send(b.build().toHTTPRequest()));
@@ -435,8 +503,7 @@ public final class OAuthSession {
 
   private Client currentClient(AuthorizationServerMetadata as) {
     if (config.clientId() != null) {
-      String secret = config.clientSecret();
-      return new Client(config.clientId(), secret, secret == null ? ClientAuthenticationMethod.NONE : secretMethod(as.getTokenEndpointAuthMethods()));
+      return preRegistered(config.clientId(), as.getTokenEndpointAuthMethods());
     }
     Client registered = savedClient();
     if (registered == null) {
@@ -559,7 +626,7 @@ public final class OAuthSession {
 
   private static String nonNull(@Nullable String secret) {
     if (secret == null) {
-      throw new OAuthFailure("the client's token endpoint authentication needs a secret, and none is registered");
+      throw new OAuthFailure("the client's token endpoint authentication needs a secret or key, and none is given");
     }
     return secret;
   }
