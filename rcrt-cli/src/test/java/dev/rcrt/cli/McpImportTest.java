@@ -43,6 +43,34 @@ class McpImportTest {
   }
 
   @Test
+  void aServersResourcesAndPromptsImportAsRecordsThatMcpServeServesAsTheServerDid() throws Exception {
+    CliHarness run = CliHarness.run("mcp", "import", "--command", everything(), "--alias", "everything", "--resources", "--prompts");
+    assertThat(run.status).as(run.err()).isZero();
+    assertThat(run.err()).containsPattern("imported as everything\\.\\*, [1-9]\\d* resource\\(s\\), [1-9]\\d* prompt\\(s\\)");
+    Path file = dir.resolve("catalog.json");
+    Files.writeString(file, run.out());
+    List<JsonNode> records = RcrtJson.convert(RcrtJson.parse(run.out()), new com.fasterxml.jackson.core.type.TypeReference<List<JsonNode>>() {});
+    JsonNode architecture = records.stream().filter(r -> r.path("context").path("uri").asText().equals("demo://resource/static/document/architecture.md"))
+        .findFirst().orElseThrow();
+    assertThat(architecture.path("schema_name").asText()).isEqualTo("mcp.resource.v1");
+    String text = architecture.path("context").path("text").asText();
+    assertThat(text).isNotBlank();
+
+    // served again by this SDK: the prompt fills its arguments where the server put them, the resource reads the same
+    CliHarness serve = CliHarness.start(Map.of(), "mcp", "serve", "--http", "127.0.0.1:0", "--breadcrumbs", file.toString());
+    try (dev.rcrt.mcp.McpClientSession session = dev.rcrt.mcp.McpClientSession.connect(
+        dev.rcrt.mcp.McpServerAddress.url(McpConformanceTest.awaitUrl(serve)), java.time.Duration.ofSeconds(30), t -> {})) {
+      var prompt = session.getPrompt("everything.args-prompt", Map.of("city", "Paris", "state", "Texas"));
+      assertThat(((io.modelcontextprotocol.spec.McpSchema.TextContent) prompt.messages().get(0).content()).text())
+          .isEqualTo("What's weather in Paris, Texas?");
+      var read = session.readResource("demo://resource/static/document/architecture.md");
+      assertThat(((io.modelcontextprotocol.spec.McpSchema.TextResourceContents) read.contents().get(0)).text()).isEqualTo(text);
+    } finally {
+      serve.stop();
+    }
+  }
+
+  @Test
   void importedToolsAreRecordsOfTypeMcpAndRunThroughToolCall() throws Exception {
     Path records = imported();
     JsonNode all = RcrtJson.parse(Files.readString(records));

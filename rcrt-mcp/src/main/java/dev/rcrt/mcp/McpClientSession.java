@@ -183,18 +183,74 @@ public final class McpClientSession implements AutoCloseable {
     if (capabilities == null || capabilities.tools() == null) {
       return List.of();
     }
+    return pages("list its tools", Integer.MAX_VALUE, cursor -> {
+      McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
+      return java.util.Map.entry(page.tools(), java.util.Optional.ofNullable(page.nextCursor()));
+    });
+  }
+
+  /** The server's resources, every page (at most {@code max}); none when it does not offer the resources capability. */
+  public List<McpSchema.Resource> listResources(int max) {
+    McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+    if (capabilities == null || capabilities.resources() == null) {
+      return List.of();
+    }
+    return pages("list its resources", max, cursor -> {
+      McpSchema.ListResourcesResult page = cursor == null ? client.listResources() : client.listResources(cursor);
+      return java.util.Map.entry(page.resources(), java.util.Optional.ofNullable(page.nextCursor()));
+    });
+  }
+
+  /** The contents of resource {@code uri}. */
+  public McpSchema.ReadResourceResult readResource(String uri) {
     try {
-      java.util.ArrayList<McpSchema.Tool> all = new java.util.ArrayList<>();
+      return send(stdio, () -> client.readResource(new McpSchema.ReadResourceRequest(uri)));
+    } catch (RuntimeException e) {
+      throw unauthorized(e).orElseGet(() -> new McpException(McpException.ERROR, "MCP server " + address + " did not read " + uri + ": " + reason(e), false, e));
+    }
+  }
+
+  /** The server's prompts, every page (at most {@code max}); none when it does not offer the prompts capability. */
+  public List<McpSchema.Prompt> listPrompts(int max) {
+    McpSchema.ServerCapabilities capabilities = client.getServerCapabilities();
+    if (capabilities == null || capabilities.prompts() == null) {
+      return List.of();
+    }
+    return pages("list its prompts", max, cursor -> {
+      McpSchema.ListPromptsResult page = cursor == null ? client.listPrompts() : client.listPrompts(cursor);
+      return java.util.Map.entry(page.prompts(), java.util.Optional.ofNullable(page.nextCursor()));
+    });
+  }
+
+  /** Prompt {@code name} with {@code arguments}. */
+  public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
+    try {
+      return send(stdio, () -> client.getPrompt(new McpSchema.GetPromptRequest(name, arguments)));
+    } catch (RuntimeException e) {
+      throw unauthorized(e).orElseGet(() -> new McpException(McpException.ERROR, "MCP server " + address + " did not give prompt '" + name + "': "
+          + reason(e), false, e));
+    }
+  }
+
+  /** Every page of a listing, at most {@code max} items; a cursor seen twice ends it (a server that loops). */
+  private <T> List<T> pages(String what, int max, Function<@Nullable String, Map.Entry<List<T>, java.util.Optional<String>>> page) {
+    try {
+      java.util.ArrayList<T> all = new java.util.ArrayList<>();
+      Set<String> seen = new java.util.HashSet<>();
       String cursor = null;
       do {
         String from = cursor;
-        McpSchema.ListToolsResult page = send(stdio, () -> from == null ? client.listTools() : client.listTools(from));
-        all.addAll(page.tools());
-        cursor = page.nextCursor();
-      } while (cursor != null);
+        Map.Entry<List<T>, java.util.Optional<String>> p = send(stdio, () -> page.apply(from));
+        for (T item : p.getKey()) {
+          if (all.size() < max) {
+            all.add(item);
+          }
+        }
+        cursor = p.getValue().orElse(null);
+      } while (cursor != null && all.size() < max && seen.add(cursor));
       return all;
     } catch (RuntimeException e) {
-      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " could not list its tools: " + reason(e), true, e));
+      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " could not " + what + ": " + reason(e), true, e));
     }
   }
 

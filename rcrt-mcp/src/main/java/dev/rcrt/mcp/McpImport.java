@@ -68,9 +68,7 @@ public final class McpImport implements AutoCloseable {
    * @throws IllegalArgumentException if {@code alias} is not 1 to 64 of {@code A-Z a-z 0-9 _ -}
    */
   public static List<BreadcrumbCreate> records(List<McpSchema.Tool> tools, String alias, JsonNode server) {
-    if (!ALIAS.matcher(alias).matches()) {
-      throw new IllegalArgumentException("MCP import alias " + escaped(alias) + " must be 1 to 64 of A-Z a-z 0-9 _ -");
-    }
+    checkAlias(alias);
     List<BreadcrumbCreate> out = new ArrayList<>();
     for (McpSchema.Tool tool : tools) {
       if (tool.name() == null || !McpTools.nameAllowed(tool.name())) { // the MCP specification's tool-name rule
@@ -100,6 +98,36 @@ public final class McpImport implements AutoCloseable {
           .build());
     }
     return out;
+  }
+
+  /**
+   * The server's resources as {@code mcp.resource.v1} records, which {@code mcp serve} serves: each
+   * resource read once, its text or base64 blob kept (at most 1,000 resources, each at most 1 MiB;
+   * others are left out with a logged warning). Resource templates are not imported: their
+   * contents depend on the values given. Ids are {@code mcp-<alias>-resource-<digest of the URI>}.
+   */
+  public static List<BreadcrumbCreate> resources(McpClientSession session, String alias) {
+    checkAlias(alias);
+    return dev.rcrt.mcp.internal.CatalogImport.resources(session.listResources(dev.rcrt.mcp.internal.CatalogImport.MAX_ITEMS),
+        session::readResource, alias);
+  }
+
+  /**
+   * The server's prompts as {@code mcp.prompt.v1} records named {@code <alias>.<name>}: each prompt
+   * got once with every argument set to {@code {argument}}, so serving the record fills the values
+   * in where the server put them. A prompt the server will not give with such values, or whose
+   * messages hold other content than text, images and embedded resources, is left out with a
+   * logged warning. Ids are {@code mcp-<alias>-prompt-<digest of the name>}.
+   */
+  public static List<BreadcrumbCreate> prompts(McpClientSession session, String alias) {
+    checkAlias(alias);
+    return dev.rcrt.mcp.internal.CatalogImport.prompts(session.listPrompts(dev.rcrt.mcp.internal.CatalogImport.MAX_ITEMS), session::getPrompt, alias);
+  }
+
+  private static void checkAlias(String alias) {
+    if (!ALIAS.matcher(alias).matches()) {
+      throw new IllegalArgumentException("MCP import alias " + escaped(alias) + " must be 1 to 64 of A-Z a-z 0-9 _ -");
+    }
   }
 
   /** {@code text} quoted, with everything but printable ASCII as {@code \\uXXXX}: safe to log whatever a server sent. */

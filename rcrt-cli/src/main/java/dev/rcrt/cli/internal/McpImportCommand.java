@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
     name = "import",
     description = {
       "Print an MCP server's tools as tool records (a JSON array, ready for --breadcrumbs): one tool.v1 per",
-      "tool, named ALIAS.TOOL, of implementation type mcp, with the server's schemas. The server is kept",
+      "tool, named ALIAS.TOOL, of implementation type mcp, with the server's schemas (with --resources and",
+      "--prompts, also its resources and prompts as mcp.resource.v1 and mcp.prompt.v1). The server is kept",
       "as given, secret:NAME header and env values included (resolved from the environment now, to list",
       "the tools, and again at each call). Records are trusted as their writer is: loaded from a file by",
       "the host they are trusted; starting a command needs --allow-command when they run."
@@ -54,6 +55,12 @@ public final class McpImportCommand implements Callable<Integer> {
   @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60", description = "Limit of starting and listing (default: ${DEFAULT-VALUE}).")
   int timeoutSeconds = 60;
 
+  @Option(names = "--resources", description = "Also import the server's resources, read now, as mcp.resource.v1 records (served by mcp serve).")
+  boolean resources;
+
+  @Option(names = "--prompts", description = "Also import the server's prompts as mcp.prompt.v1 records named ALIAS.PROMPT (served by mcp serve).")
+  boolean prompts;
+
   @Mixin OAuthOptions oauth = new OAuthOptions();
 
   public McpImportCommand(Cli cli) {
@@ -80,10 +87,16 @@ public final class McpImportCommand implements Callable<Integer> {
         json.set("oauth", oauth.recordForm());
       }
       String name = alias != null ? alias : McpImport.aliasOf(session.serverInfo());
-      List<BreadcrumbCreate> records = McpImport.records(session.listTools(), name, json);
+      List<BreadcrumbCreate> records = new java.util.ArrayList<>(McpImport.records(session.listTools(), name, json));
+      int tools = records.size();
+      List<BreadcrumbCreate> read = resources ? McpImport.resources(session, name) : List.of();
+      List<BreadcrumbCreate> got = prompts ? McpImport.prompts(session, name) : List.of();
+      records.addAll(read);
+      records.addAll(got);
       ArrayNode out = RcrtJson.toTree(records);
       cli.out().println(out.toPrettyString());
-      cli.note(records.size() + " tool(s) of " + address + " imported as " + name + ".*");
+      cli.note(tools + " tool(s) of " + address + " imported as " + name + ".*"
+          + (resources ? ", " + read.size() + " resource(s)" : "") + (prompts ? ", " + got.size() + " prompt(s)" : ""));
       return 0;
     }
   }
