@@ -35,11 +35,7 @@ final class OAuthTokenFiles implements McpOAuth.TokenStore {
   }
 
   static OAuthTokenFiles of(Cli cli) {
-    Map<String, String> env = cli.env();
-    Path dir = env.get("RCRT_OAUTH_DIR") != null ? Path.of(env.get("RCRT_OAUTH_DIR"))
-        : env.get("XDG_CONFIG_HOME") != null ? Path.of(env.get("XDG_CONFIG_HOME"), "rcrt", "oauth")
-        : Path.of(System.getProperty("user.home"), ".config", "rcrt", "oauth");
-    return new OAuthTokenFiles(dir, cli);
+    return new OAuthTokenFiles(PrivateDirectory.of(cli.env(), "RCRT_OAUTH_DIR", "XDG_CONFIG_HOME", ".config", "oauth"), cli);
   }
 
   @Override

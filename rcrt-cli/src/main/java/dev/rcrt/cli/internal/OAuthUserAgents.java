@@ -43,13 +43,14 @@ final class OAuthUserAgents {
           CompletableFuture<URI> a = new CompletableFuture<>();
           s.createContext("/callback", exchange -> {
             URI u = exchange.getRequestURI();
-            a.complete(URI.create("http://127.0.0.1:" + s.getAddress().getPort() + u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery())));
             byte[] page = "<!doctype html><title>rcrt</title><p>Done: you may close this window and return to the terminal.</p>"
                 .getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
             exchange.sendResponseHeaders(200, page.length);
             try (OutputStream out = exchange.getResponseBody()) {
               out.write(page);
+            } finally { // only once the page is sent: the answer stops this listener
+              a.complete(URI.create("http://127.0.0.1:" + s.getAddress().getPort() + u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery())));
             }
           });
           s.start();

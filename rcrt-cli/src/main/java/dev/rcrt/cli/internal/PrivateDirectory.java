@@ -19,6 +19,16 @@ final class PrivateDirectory {
   private PrivateDirectory() {}
 
   /**
+   * The directory {@code $override} names, else {@code $xdgVariable/rcrt/name}, else {@code
+   * ~/xdgDefault/rcrt/name}: where a command keeps the user's files of one kind.
+   */
+  static Path of(java.util.Map<String, String> env, String override, String xdgVariable, String xdgDefault, String name) {
+    return env.get(override) != null ? Path.of(env.get(override))
+        : env.get(xdgVariable) != null ? Path.of(env.get(xdgVariable), "rcrt", name)
+        : Path.of(System.getProperty("user.home"), xdgDefault, "rcrt", name);
+  }
+
+  /**
    * Why {@code dir} may not be used, or null when it may: it (and the link itself, when it is one)
    * must be owned by this user and writable by nobody else; with {@code secret}, readable by nobody
    * else either.

@@ -45,11 +45,7 @@ final class TranspileCache {
   }
 
   static TranspileCache of(Cli cli) {
-    Map<String, String> env = cli.env();
-    Path dir = env.get("RCRT_CACHE_DIR") != null ? Path.of(env.get("RCRT_CACHE_DIR"))
-        : env.get("XDG_CACHE_HOME") != null ? Path.of(env.get("XDG_CACHE_HOME"), "rcrt", "transpiled")
-        : Path.of(System.getProperty("user.home"), ".cache", "rcrt", "transpiled");
-    return new TranspileCache(dir, cli);
+    return new TranspileCache(PrivateDirectory.of(cli.env(), "RCRT_CACHE_DIR", "XDG_CACHE_HOME", ".cache", "transpiled"), cli);
   }
 
   /** Loads the cached records into {@code store} as the host's. */

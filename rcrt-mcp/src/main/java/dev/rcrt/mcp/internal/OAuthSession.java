@@ -131,7 +131,7 @@ public final class OAuthSession {
         obtain(challenge, union(scope, challenge.scope()));
         return true;
       }
-      if (current != null && refresh()) {
+      if (current != null && refresh(challenge)) {
         return true;
       }
       obtain(challenge, null);
@@ -143,13 +143,13 @@ public final class OAuthSession {
   }
 
   /** Exchanges the saved refresh token for a new access token; false when there is none or it is refused. */
-  private boolean refresh() {
+  private boolean refresh(OAuthChallenge challenge) {
     ObjectNode s = saved;
     String refreshToken = s == null ? null : text(s, "refresh_token");
     if (s == null || refreshToken == null) {
       return false;
     }
-    AuthorizationServerMetadata as = metadata(OAuthChallenge.NONE);
+    AuthorizationServerMetadata as = metadata(challenge);
     AccessTokenResponse ok = token(as, new RefreshTokenGrant(new RefreshToken(refreshToken)), false, null);
     if (ok == null) {
       return false;
