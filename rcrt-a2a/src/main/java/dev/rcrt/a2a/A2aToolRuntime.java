@@ -43,11 +43,11 @@ import org.slf4j.LoggerFactory;
  * "text", "task_id", "context_id", "artifacts"}}: the answer's text parts (or the agent's message
  * when the task waits for input) and the artifacts as A2A gives them. A task that fails, is
  * cancelled or rejected is a {@code tool_failed} with the agent's words. At the call's limit the
- * task is cancelled at the agent ({@code tasks/cancel}, within the last tenth of the limit, at most
- * 2 s) and the call ends {@code tool_timeout}. {@code secret:} header values and the bearer token
- * are resolved at each call and sent only to the origin the record names: the card URL's, and an
- * endpoint the card names on another origin only when the record lists that origin in {@code
- * allowed_origins} (else the call is refused before anything is sent there, {@code tool_failed}
+ * task is cancelled at the agent ({@code tasks/cancel}, within the last tenth of the limit, at least
+ * 1 s but at most half the limit, and at most 2 s) and the call ends {@code tool_timeout}. {@code
+ * secret:} header values and the bearer token are resolved at each call and sent only to the
+ * origin the record names: the card URL's, and an endpoint the card names on another origin only
+ * when the record lists that origin in {@code allowed_origins} (else the call is refused before anything is sent there, {@code tool_failed}
  * naming the origin): whoever serves or alters the card cannot collect them. Redirects are never
  * followed.
  */
@@ -230,7 +230,7 @@ public final class A2aToolRuntime implements ToolRuntime {
   }
 
   private static JsonNode follow(A2aClient client, AgentCard card, URI endpoint, JsonNode input, @Nullable String skill, Call call) {
-    Duration grace = min(call.limit().dividedBy(10), Duration.ofSeconds(2));
+    Duration grace = cancelTime(call.limit());
     Message message = A2aClient.message(input.path("message").asText(), text(input, "context_id"), text(input, "task_id"),
         skill == null ? Map.of() : Map.of("skill", skill));
     EventKind first;
@@ -327,6 +327,17 @@ public final class A2aToolRuntime implements ToolRuntime {
   private static @Nullable String text(JsonNode input, String field) {
     JsonNode v = input.path(field);
     return v.isTextual() && !v.asText().isBlank() ? v.asText() : null;
+  }
+
+  /**
+   * The time kept at the end of a call for cancelling its task at the agent: a tenth of the limit,
+   * at least 1 s (so a loaded machine's scheduling does not eat it) but at most half the limit, and
+   * at most 2 s.
+   */
+  static Duration cancelTime(Duration limit) {
+    Duration tenth = limit.dividedBy(10);
+    Duration atLeast = tenth.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : tenth;
+    return min(min(atLeast, limit.dividedBy(2)), Duration.ofSeconds(2));
   }
 
   private static Duration min(Duration a, Duration b) {

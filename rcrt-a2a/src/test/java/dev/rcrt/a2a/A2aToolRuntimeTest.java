@@ -246,6 +246,14 @@ class A2aToolRuntimeTest {
   }
 
   @Test
+  void theCancelKeepsTimeALoadedMachineCannotEat() {
+    assertThat(A2aToolRuntime.cancelTime(java.time.Duration.ofMillis(2000))).hasMillis(1000);
+    assertThat(A2aToolRuntime.cancelTime(java.time.Duration.ofMillis(500))).hasMillis(250);
+    assertThat(A2aToolRuntime.cancelTime(java.time.Duration.ofSeconds(15))).hasMillis(1500);
+    assertThat(A2aToolRuntime.cancelTime(java.time.Duration.ofMinutes(10))).hasMillis(2000);
+  }
+
+  @Test
   void aStreamThatNeverEndsIsCutAtTheDeadlineAndTheTaskCancelled() throws Exception {
     try (FakeAgent agent = new FakeAgent(null, true)) {
       stuckTool(agent, 2000);
