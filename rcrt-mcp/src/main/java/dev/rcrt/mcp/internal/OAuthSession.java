@@ -34,7 +34,6 @@ import com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse;
 import com.nimbusds.oauth2.sdk.client.ClientRegistrationRequest;
 import com.nimbusds.oauth2.sdk.client.ClientRegistrationResponse;
 import com.nimbusds.oauth2.sdk.id.ClientID;
-import com.nimbusds.oauth2.sdk.id.Issuer;
 import com.nimbusds.oauth2.sdk.id.State;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
 import com.nimbusds.oauth2.sdk.pkce.CodeVerifier;
@@ -45,7 +44,6 @@ import dev.rcrt.mcp.McpOAuth;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -70,10 +68,8 @@ public final class OAuthSession {
   /** The saved state; guarded by {@code this}. Null until loaded or first authorized. */
   private @Nullable ObjectNode saved;
   private volatile @Nullable String accessToken;
-  /** The metadata of the authorization server in use this session; guarded by {@code this}. */
-  private @Nullable AuthorizationServerMetadata metadata;
-  /** The resource indicator the server's metadata names (the server's URL without it); guarded by {@code this}. */
-  private URI resource;
+  /** Where this server is authorized, once found this session; guarded by {@code this}. */
+  private OAuthDiscovery.@Nullable Found found;
   /** The scope asked for last; guarded by {@code this}. */
   private @Nullable String scope;
   private volatile @Nullable String lastFailure;
@@ -82,7 +78,6 @@ public final class OAuthSession {
   public OAuthSession(McpOAuth config, URI server) {
     this.config = config;
     this.server = server;
-    this.resource = server;
     this.http = new OAuthHttp(config.timeout());
     String stored = config.tokens().load(server.toString()).orElse(null);
     if (stored != null) {
@@ -161,7 +156,7 @@ public final class OAuthSession {
   /** Gets tokens by the configured grant, with the scope demanded or listed, and keeps them. */
   private void obtain(OAuthChallenge challenge, @Nullable String stepUp) {
     AuthorizationServerMetadata as = metadata(challenge);
-    String asked = stepUp != null ? stepUp : challenge.scope() != null ? challenge.scope() : scopesSupported;
+    String asked = stepUp != null ? stepUp : challenge.scope() != null ? challenge.scope() : found().scopesSupported();
     switch (config.grant()) {
       case CLIENT_CREDENTIALS -> keep(nonNullToken(token(as, new ClientCredentialsGrant(), true, asked)).getTokens(), asked);
       case JWT_BEARER -> keep(nonNullToken(token(as, new JWTBearerGrant(assertion(as)), true, asked)).getTokens(), asked);
@@ -185,11 +180,11 @@ public final class OAuthSession {
     form.put("subject_token", List.of(idp.idToken()));
     form.put("subject_token_type", List.of("urn:ietf:params:oauth:token-type:id_token"));
     form.put("audience", List.of(as.getIssuer().getValue()));
-    form.put("resource", List.of(resource.toString()));
+    form.put("resource", List.of(found().resource().toString()));
     form.put("client_id", List.of(idp.clientId()));
     exchange.setBody(URLUtils.serializeParameters(form));
     HTTPResponse answer = http.send(exchange);
-    JsonNode body = answer.getStatusCode() == 200 ? parse(answer.getBody(), "token exchange answer of " + OAuthHttp.where(idp.tokenEndpoint())) : null;
+    JsonNode body = answer.getStatusCode() == 200 ? OAuthDiscovery.parse(answer.getBody(), "token exchange answer of " + OAuthHttp.where(idp.tokenEndpoint())) : null;
     if (body == null || !body.path("access_token").isTextual()) {
       throw new OAuthFailure("identity provider " + OAuthHttp.where(idp.tokenEndpoint()) + " did not exchange the ID token (" + answer.getStatusCode()
           + (answer.getBody() == null ? "" : ", " + RcrtJson.parse(answer.getBody().isBlank() ? "{}" : answer.getBody()).path("error").asText("")) + ")");
@@ -230,7 +225,7 @@ public final class OAuthSession {
         .redirectionURI(redirect)
         .state(state)
         .codeChallenge(verifier, CodeChallengeMethod.S256)
-        .resource(resource);
+        .resource(found().resource());
     if (asked != null) {
       request.scope(Scope.parse(asked));
     }
@@ -263,112 +258,22 @@ public final class OAuthSession {
     keep(nonNullToken(token(as, grant, true, null)).getTokens(), asked);
   }
 
-  /** The scopes the resource's metadata lists, joined, or null; set by {@link #metadata}. */
-  private @Nullable String scopesSupported;
-
   /**
-   * The authorization server's metadata: found once a session from the protected-resource metadata
-   * (RFC 9728), or, for a server that publishes none, the server's own origin (MCP 2025-03-26).
+   * Where this server is authorized: found once a session ({@link OAuthDiscovery}), with the
+   * challenge that first asked.
    */
   private AuthorizationServerMetadata metadata(OAuthChallenge challenge) {
-    AuthorizationServerMetadata known = metadata;
-    if (known != null) {
-      return known;
+    OAuthDiscovery.Found known = found;
+    if (known == null) {
+      known = OAuthDiscovery.discover(http, server, challenge);
+      found = known;
     }
-    String origin = server.getScheme() + "://" + server.getRawAuthority();
-    String path = server.getRawPath() == null || "/".equals(server.getRawPath()) ? "" : server.getRawPath();
-    List<URI> prmAt = new ArrayList<>();
-    if (challenge.resourceMetadata() != null) {
-      prmAt.add(URI.create(challenge.resourceMetadata()));
-    }
-    if (!path.isEmpty()) {
-      prmAt.add(URI.create(origin + "/.well-known/oauth-protected-resource" + path));
-    }
-    prmAt.add(URI.create(origin + "/.well-known/oauth-protected-resource"));
-    JsonNode prm = null;
-    for (URI at : prmAt) {
-      if (!sameOrigin(at, server) && at != prmAt.get(0)) {
-        continue;
-      }
-      String body = http.document(at);
-      if (body != null) {
-        prm = parse(body, "protected-resource metadata at " + OAuthHttp.where(at));
-        break;
-      }
-    }
-    AuthorizationServerMetadata as;
-    if (prm != null) {
-      URI named = uri(prm.path("resource").asText(""), "protected-resource metadata 'resource'");
-      if (!covers(named, server)) {
-        throw new OAuthFailure("MCP server " + OAuthHttp.where(server) + " publishes metadata for another resource (" + named
-            + "): not authorizing; the server is misconfigured or not the one meant");
-      }
-      resource = named;
-      JsonNode servers = prm.path("authorization_servers");
-      if (!servers.isArray() || servers.isEmpty()) {
-        throw new OAuthFailure("the protected-resource metadata of " + OAuthHttp.where(server) + " names no authorization server");
-      }
-      List<String> scopes = new ArrayList<>();
-      prm.path("scopes_supported").forEach(s -> scopes.add(s.asText()));
-      scopesSupported = scopes.isEmpty() ? null : String.join(" ", scopes);
-      URI issuer = uri(servers.get(0).asText(""), "authorization_servers");
-      OAuthHttp.allowed(issuer);
-      as = discovered(issuer);
-      if (as == null) {
-        throw new OAuthFailure("authorization server " + OAuthHttp.where(issuer) + " publishes no metadata (RFC 8414 or OpenID Connect discovery)");
-      }
-    } else {
-      URI issuer = URI.create(origin);
-      String body = http.document(URI.create(origin + "/.well-known/oauth-authorization-server"));
-      as = body == null ? null : asMetadata(body, issuer, false);
-      if (as == null) { // MCP 2025-03-26: the default endpoints at the server's origin
-        as = new AuthorizationServerMetadata(new Issuer(origin));
-        as.setAuthorizationEndpointURI(URI.create(origin + "/authorize"));
-        as.setTokenEndpointURI(URI.create(origin + "/token"));
-        as.setRegistrationEndpointURI(URI.create(origin + "/register"));
-      }
-    }
-    if (as.getCodeChallengeMethods() != null && !as.getCodeChallengeMethods().contains(CodeChallengeMethod.S256)) {
-      throw new OAuthFailure("authorization server " + as.getIssuer() + " does not support PKCE with S256: not authorizing");
-    }
-    metadata = as;
-    return as;
+    return known.metadata();
   }
 
-  /** RFC 8414 §3 and OpenID Connect discovery, in the order the MCP specification gives. */
-  private @Nullable AuthorizationServerMetadata discovered(URI issuer) {
-    String origin = issuer.getScheme() + "://" + issuer.getRawAuthority();
-    String path = issuer.getRawPath() == null || "/".equals(issuer.getRawPath()) ? "" : stripSlash(issuer.getRawPath());
-    List<URI> at = path.isEmpty()
-        ? List.of(URI.create(origin + "/.well-known/oauth-authorization-server"), URI.create(origin + "/.well-known/openid-configuration"))
-        : List.of(URI.create(origin + "/.well-known/oauth-authorization-server" + path), URI.create(origin + "/.well-known/openid-configuration" + path),
-            URI.create(origin + path + "/.well-known/openid-configuration"));
-    for (URI u : at) {
-      String body = http.document(u);
-      if (body != null) {
-        return asMetadata(body, issuer, true);
-      }
-    }
-    return null;
-  }
-
-  private static AuthorizationServerMetadata asMetadata(String body, URI issuer, boolean checkIssuer) {
-    AuthorizationServerMetadata as;
-    try {
-      as = AuthorizationServerMetadata.parse(body);
-    } catch (ParseException e) {
-      throw new OAuthFailure("the metadata of authorization server " + OAuthHttp.where(issuer) + " is not valid (" + e.getMessage() + ")");
-    }
-    if (checkIssuer && !stripSlash(as.getIssuer().getValue()).equals(stripSlash(issuer.toString()))) {
-      throw new OAuthFailure("authorization server " + OAuthHttp.where(issuer) + " names another issuer in its metadata (" + as.getIssuer() + "): not authorizing");
-    }
-    for (URI endpoint : new URI[] {as.getAuthorizationEndpointURI(), as.getTokenEndpointURI()}) {
-      if (endpoint == null) {
-        throw new OAuthFailure("the metadata of authorization server " + OAuthHttp.where(issuer) + " lacks its authorization or token endpoint");
-      }
-      OAuthHttp.allowed(endpoint);
-    }
-    return as;
+  /** What {@link #metadata} found; called only after it. */
+  private OAuthDiscovery.Found found() {
+    return java.util.Objects.requireNonNull(found, "discovered before use");
   }
 
   /** A client and how it authenticates at the token endpoint. */
@@ -480,7 +385,7 @@ public final class OAuthSession {
       case "private_key_jwt" -> new TokenRequest.Builder(endpoint, ClientKeys.assertion(client.id(), as.getIssuer().getValue(), nonNull(config.clientKey())), grant);
       default -> new TokenRequest.Builder(endpoint, new ClientID(client.id()), grant);
     };
-    b.resource(resource);
+    b.resource(found().resource());
     if (scopeAsked != null) {
       b.scope(Scope.parse(scopeAsked));
     }
@@ -564,55 +469,11 @@ public final class OAuthSession {
     return all.isEmpty() ? null : String.join(" ", all);
   }
 
-  /** Whether resource identifier {@code named} covers {@code server}: same origin, and its path a prefix of the server's at a segment. */
-  static boolean covers(URI named, URI server) {
-    if (!sameOrigin(named, server)) {
-      return false;
-    }
-    String p = stripSlash(named.getRawPath() == null ? "" : named.getRawPath());
-    String s = stripSlash(server.getRawPath() == null ? "" : server.getRawPath());
-    return p.isEmpty() || s.equals(p) || s.startsWith(p + "/");
-  }
 
-  private static boolean sameOrigin(URI a, URI b) {
-    return a.getScheme() != null && b.getScheme() != null && a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost() != null
-        && b.getHost() != null && a.getHost().equalsIgnoreCase(b.getHost()) && port(a) == port(b);
-  }
 
-  private static int port(URI u) {
-    return u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
-  }
 
-  private static String stripSlash(String s) {
-    return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
-  }
 
-  private static JsonNode parse(String body, String what) {
-    try {
-      JsonNode n = RcrtJson.parse(body);
-      if (!n.isObject()) {
-        throw new OAuthFailure("the " + what + " is not a JSON object");
-      }
-      return n;
-    } catch (RuntimeException e) {
-      if (e instanceof OAuthFailure f) {
-        throw f;
-      }
-      throw new OAuthFailure("the " + what + " is not JSON");
-    }
-  }
 
-  private static URI uri(String text, String what) {
-    try {
-      URI u = new URI(text);
-      if (u.getScheme() == null || u.getHost() == null) {
-        throw new OAuthFailure(what + " is not an absolute URL: '" + text + "'");
-      }
-      return u;
-    } catch (java.net.URISyntaxException e) {
-      throw new OAuthFailure(what + " is not a URL: '" + text + "'");
-    }
-  }
 
   private static String describe(ErrorObject error) {
     String code = error.getCode() == null ? "an error" : error.getCode();

@@ -184,11 +184,11 @@ class OAuthSessionAttackTest {
   @Test
   void aResourceCoversOnlyItsOwnOriginAndPath() {
     URI server = URI.create("http://127.0.0.1:9/api/mcp");
-    assertThat(OAuthSession.covers(URI.create("http://127.0.0.1:9"), server)).isTrue();
-    assertThat(OAuthSession.covers(URI.create("http://127.0.0.1:9/api"), server)).isTrue();
-    assertThat(OAuthSession.covers(URI.create("http://127.0.0.1:9/api/mcp/"), server)).isTrue();
-    assertThat(OAuthSession.covers(URI.create("http://127.0.0.1:9/ap"), server)).isFalse();
-    assertThat(OAuthSession.covers(URI.create("http://127.0.0.1:10/api/mcp"), server)).isFalse();
-    assertThat(OAuthSession.covers(URI.create("https://127.0.0.1:9/api/mcp"), server)).isFalse();
+    assertThat(OAuthDiscovery.covers(URI.create("http://127.0.0.1:9"), server)).isTrue();
+    assertThat(OAuthDiscovery.covers(URI.create("http://127.0.0.1:9/api"), server)).isTrue();
+    assertThat(OAuthDiscovery.covers(URI.create("http://127.0.0.1:9/api/mcp/"), server)).isTrue();
+    assertThat(OAuthDiscovery.covers(URI.create("http://127.0.0.1:9/ap"), server)).isFalse();
+    assertThat(OAuthDiscovery.covers(URI.create("http://127.0.0.1:10/api/mcp"), server)).isFalse();
+    assertThat(OAuthDiscovery.covers(URI.create("https://127.0.0.1:9/api/mcp"), server)).isFalse();
   }
 }
