@@ -74,6 +74,42 @@ class McpOAuthImportTest {
     assertThat(read("chat.err") + read("import.err")).doesNotContain("test-token");
   }
 
+  @Test
+  void withoutATerminalAServerThatNeedsAPersonFailsAtOnceInOneLineSayingWhatToDo() throws Exception {
+    com.sun.net.httpserver.HttpServer site = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    String base = "http://127.0.0.1:" + site.getAddress().getPort();
+    site.createContext("/", exchange -> {
+      String path = exchange.getRequestURI().getPath();
+      String body = path.equals("/.well-known/oauth-protected-resource/mcp")
+          ? "{\"resource\":\"" + base + "/mcp\",\"authorization_servers\":[\"" + base + "\"]}"
+          : path.equals("/.well-known/oauth-authorization-server")
+              ? "{\"issuer\":\"" + base + "\",\"authorization_endpoint\":\"" + base + "/authorize\",\"token_endpoint\":\"" + base
+                  + "/token\",\"registration_endpoint\":\"" + base + "/register\",\"response_types_supported\":[\"code\"]}"
+              : path.equals("/register") ? "{\"client_id\":\"c-1\"}" : "{\"error\":\"invalid_token\"}";
+      int status = path.equals("/mcp") ? 401 : path.equals("/register") ? 201 : 200;
+      if (status == 401) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer resource_metadata=\"" + base + "/.well-known/oauth-protected-resource/mcp\"");
+      }
+      byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "application/json");
+      exchange.sendResponseHeaders(status, bytes.length);
+      try (java.io.OutputStream o = exchange.getResponseBody()) {
+        o.write(bytes);
+      }
+    });
+    site.start();
+    try {
+      CliHarness tools = CliHarness.run(Map.of("RCRT_OAUTH_DIR", tokens.toString()), "", "mcp", "tools", base + "/mcp");
+      assertThat(tools.status).as(tools.err()).isEqualTo(1);
+      assertThat(tools.err().strip().lines()).as(tools.err()).anySatisfy(l -> assertThat(l).startsWith("rcrt: ")
+          .contains("is not authorized").contains("nobody is at a terminal").contains("--authorize follow"));
+      assertThat(tools.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    } finally {
+      site.stop(0);
+    }
+  }
+
   private String read(String name) throws java.io.IOException {
     Path file = out.resolve(name);
     return Files.exists(file) ? Files.readString(file) : "";

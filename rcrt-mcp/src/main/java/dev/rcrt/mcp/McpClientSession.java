@@ -92,8 +92,9 @@ public final class McpClientSession implements AutoCloseable {
   /**
    * Connects and initializes as {@link #connect(McpServerAddress, Duration, Set, Consumer,
    * Function)} does, signing in with {@code oauth} where an HTTP server answers {@code 401} or
-   * {@code 403} (see {@link McpOAuth}); a command's server ignores it. Initialization may then wait
-   * for the authorization as well as {@code timeout}: up to the user agent's own limit.
+   * {@code 403} (see {@link McpOAuth}); a command's server ignores it. Each request (initialization
+   * included) may then wait {@link McpOAuth#authorizationWait()} longer than {@code timeout}, for a
+   * person to authorize.
    *
    * @param oauth how to authorize, or null to send only the address's headers
    * @throws McpException {@code mcp_unauthorized} when the server refuses every token this client
@@ -142,8 +143,8 @@ public final class McpClientSession implements AutoCloseable {
     McpClient.SyncSpec spec =
         McpClient.sync(transport)
             .clientInfo(new McpSchema.Implementation("rcrt", "0.1.0"))
-            .requestTimeout(timeout)
-            .initializationTimeout(timeout)
+            .requestTimeout(waited(timeout, oauth))
+            .initializationTimeout(waited(timeout, oauth))
             .toolsChangeConsumer(toolsChanged)
             .progressConsumer(n -> {
               Consumer<McpSchema.ProgressNotification> listener = n.progressToken() == null ? null : progress.get(String.valueOf(n.progressToken()));
@@ -310,6 +311,11 @@ public final class McpClientSession implements AutoCloseable {
   /** {@code request}, failed at once when {@code stdio}'s server process ends; an HTTP server's request runs as it is. */
   private static <T> T send(@Nullable StdioServerTransport stdio, Supplier<T> request) {
     return stdio == null ? request.get() : stdio.untilExit(request);
+  }
+
+  /** {@code timeout}, plus the time a person may take to authorize where one may be asked. */
+  private static Duration waited(Duration timeout, @Nullable McpOAuth oauth) {
+    return oauth == null ? timeout : timeout.plus(oauth.authorizationWait());
   }
 
   /** {@code mcp_unauthorized}, when {@code e} failed for want of authorization. */

@@ -57,6 +57,7 @@ public final class McpOAuth {
   private final String clientName;
   private final int maxAuthorizations;
   private final Duration timeout;
+  private final Duration authorizationWait;
 
   private McpOAuth(Builder b) {
     this.userAgent = b.userAgent;
@@ -70,6 +71,7 @@ public final class McpOAuth {
     this.clientName = b.clientName;
     this.maxAuthorizations = b.maxAuthorizations;
     this.timeout = b.timeout;
+    this.authorizationWait = b.authorizationWait;
   }
 
   /** Starts a configuration: the authorization code grant, with no user agent yet. */
@@ -95,7 +97,8 @@ public final class McpOAuth {
 
   /** A builder holding this configuration. */
   public Builder toBuilder() {
-    Builder b = new Builder().tokens(tokens).clientName(clientName).maxAuthorizations(maxAuthorizations).timeout(timeout);
+    Builder b = new Builder().tokens(tokens).clientName(clientName).maxAuthorizations(maxAuthorizations).timeout(timeout)
+        .authorizationWait(authorizationWait);
     b.userAgent = userAgent;
     b.grant = grant;
     b.clientId = clientId;
@@ -200,6 +203,14 @@ public final class McpOAuth {
   }
 
   /**
+   * How much longer than its own limit an MCP request may wait while a person authorizes (the
+   * user agent's wait); zero by default, so a request's limit holds.
+   */
+  public Duration authorizationWait() {
+    return authorizationWait;
+  }
+
+  /**
    * Where the person (or the host's automation) authorizes: it is shown the authorization URL and
    * returns the redirect the authorization server sent back. Called on a transport thread, at most
    * once at a time per session; the request that needed it waits.
@@ -268,6 +279,7 @@ public final class McpOAuth {
     private String clientName = "rcrt";
     private int maxAuthorizations = 3;
     private Duration timeout = Duration.ofSeconds(30);
+    private Duration authorizationWait = Duration.ZERO;
 
     private Builder() {}
 
@@ -359,6 +371,18 @@ public final class McpOAuth {
         throw new IllegalArgumentException("timeout must be positive, found " + timeout);
       }
       this.timeout = timeout;
+      return this;
+    }
+
+    /**
+     * How much longer than its own limit an MCP request may wait while a person authorizes, such
+     * as the browser's 5 minutes at a terminal; default zero.
+     */
+    public Builder authorizationWait(Duration wait) {
+      if (wait.isNegative()) {
+        throw new IllegalArgumentException("authorizationWait must not be negative, found " + wait);
+      }
+      this.authorizationWait = wait;
       return this;
     }
 

@@ -17,12 +17,13 @@ final class OAuthOptions {
   /** How the authorization request is completed. */
   enum Authorize { BROWSER, FOLLOW, NONE }
 
-  @Option(names = "--authorize", paramLabel = "HOW", defaultValue = "browser", converter = AuthorizeConverter.class,
-      description = {"When the server requires OAuth: browser (the default: the address to open is printed, and the",
-          "redirect comes back to a listener on this machine), follow (no person: the authorization server must",
-          "redirect at once, as test servers do), or none (fail). Tokens are kept for later commands in",
-          "$RCRT_OAUTH_DIR, else $XDG_CONFIG_HOME/rcrt/oauth, else ~/.config/rcrt/oauth."})
-  Authorize authorize = Authorize.BROWSER;
+  @Option(names = "--authorize", paramLabel = "HOW", converter = AuthorizeConverter.class,
+      description = {"When the server requires OAuth: browser (the default at a terminal: the address to open is",
+          "printed, and the redirect comes back to a listener on this machine), follow (no person: the",
+          "authorization server must redirect at once, as test servers do), or none (fail; the default",
+          "without a terminal). Tokens are kept for later commands in $RCRT_OAUTH_DIR, else",
+          "$XDG_CONFIG_HOME/rcrt/oauth, else ~/.config/rcrt/oauth."})
+  @Nullable Authorize authorize;
 
   @Option(names = "--client-id", paramLabel = "ID", description = "A client registered beforehand with the authorization server.")
   @Nullable String clientId;
@@ -60,12 +61,18 @@ final class OAuthOptions {
    *     or is not set
    */
   McpOAuth oauth(Cli cli) {
-    McpOAuth.UserAgent agent = switch (authorize) {
+    Authorize how = authorize != null ? authorize : cli.interactive() ? Authorize.BROWSER : Authorize.NONE;
+    McpOAuth.UserAgent agent = switch (how) {
       case BROWSER -> OAuthUserAgents.browser(cli);
       case FOLLOW -> OAuthUserAgents.follow();
-      case NONE -> OAuthUserAgents.none("the server requires authorization and --authorize none was given");
+      case NONE -> OAuthUserAgents.none(authorize == null ? "the server requires authorization, and nobody is at a terminal to give it; run"
+          + " the command at a terminal once (or with --authorize follow for a server that approves at once)"
+          : "the server requires authorization and --authorize none was given");
     };
     McpOAuth.Builder b = McpOAuth.builder().userAgent(agent).tokens(OAuthTokenFiles.of(cli));
+    if (how == Authorize.BROWSER) {
+      b.authorizationWait(OAuthUserAgents.BROWSER_WAIT);
+    }
     if (clientId != null && clientKey != null) {
       b.clientKey(clientId, secret("--client-key", clientKey, cli));
     } else if (clientId != null) {
