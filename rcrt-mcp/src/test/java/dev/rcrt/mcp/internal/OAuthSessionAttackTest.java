@@ -56,28 +56,7 @@ class OAuthSessionAttackTest {
     site.stop(0);
   }
 
-  /** A user agent that records what it was asked to open and answers as {@code redirect} says. */
-  private static final class Agent implements McpOAuth.UserAgent {
-    final List<URI> opened = new CopyOnWriteArrayList<>();
-    final java.util.function.Function<URI, URI> redirect;
-
-    Agent(java.util.function.Function<URI, URI> redirect) {
-      this.redirect = redirect;
-    }
-
-    @Override
-    public URI redirectUri() {
-      return URI.create("http://127.0.0.1/callback");
-    }
-
-    @Override
-    public URI authorize(URI authorization) {
-      opened.add(authorization);
-      return redirect.apply(authorization);
-    }
-  }
-
-  private OAuthSession session(Agent agent) {
+  private OAuthSession session(RecordingUserAgent agent) {
     return new OAuthSession(McpOAuth.builder().userAgent(agent).client("client-1", CLIENT_SECRET).build(), URI.create(base + "/mcp"));
   }
 
@@ -94,7 +73,7 @@ class OAuthSessionAttackTest {
   @Test
   void anAuthorizationServerOnPlainHttpElsewhereIsNeverAsked() {
     resourceNaming(base + "/mcp", "http://auth.example.com");
-    Agent agent = new Agent(u -> u);
+    RecordingUserAgent agent = new RecordingUserAgent(u -> u);
     assertThatThrownBy(() -> session(agent).challenged(401, "Bearer", null)).isInstanceOf(OAuthFailure.class)
         .hasMessageContaining("https only").hasMessageNotContaining(CLIENT_SECRET);
     assertThat(agent.opened).isEmpty();
@@ -104,7 +83,7 @@ class OAuthSessionAttackTest {
   void metadataOfAnotherResourceStopsTheFlowBeforeAnyAuthorization() {
     resourceNaming("https://evil.example.com/mcp", base);
     issuer(base, "");
-    Agent agent = new Agent(u -> u);
+    RecordingUserAgent agent = new RecordingUserAgent(u -> u);
     assertThatThrownBy(() -> session(agent).challenged(401, "Bearer resource_metadata=\"" + base + "/.well-known/oauth-protected-resource/mcp\"", null))
         .isInstanceOf(OAuthFailure.class).hasMessageContaining("another resource");
     assertThat(agent.opened).isEmpty();
@@ -115,7 +94,7 @@ class OAuthSessionAttackTest {
   void anAuthorizationServerNamingAnotherIssuerIsRefused() {
     resourceNaming(base + "/mcp", base);
     issuer("https://mix-up.example.com", "");
-    Agent agent = new Agent(u -> u);
+    RecordingUserAgent agent = new RecordingUserAgent(u -> u);
     assertThatThrownBy(() -> session(agent).challenged(401, "Bearer", null)).isInstanceOf(OAuthFailure.class)
         .hasMessageContaining("another issuer");
     assertThat(agent.opened).isEmpty();
@@ -125,7 +104,7 @@ class OAuthSessionAttackTest {
   void anAuthorizationServerWithoutS256IsRefused() {
     resourceNaming(base + "/mcp", base);
     issuer(base, ",\"code_challenge_methods_supported\":[\"plain\"]");
-    Agent agent = new Agent(u -> u);
+    RecordingUserAgent agent = new RecordingUserAgent(u -> u);
     assertThatThrownBy(() -> session(agent).challenged(401, "Bearer", null)).isInstanceOf(OAuthFailure.class).hasMessageContaining("S256");
     assertThat(agent.opened).isEmpty();
   }
@@ -134,7 +113,7 @@ class OAuthSessionAttackTest {
   void aRedirectOfAnotherRequestIsIgnoredAndNoCodeIsExchanged() {
     resourceNaming(base + "/mcp", base);
     issuer(base, ",\"code_challenge_methods_supported\":[\"S256\"]");
-    Agent agent = new Agent(u -> URI.create("http://127.0.0.1/callback?code=stolen&state=not-ours"));
+    RecordingUserAgent agent = new RecordingUserAgent(u -> URI.create("http://127.0.0.1/callback?code=stolen&state=not-ours"));
     assertThatThrownBy(() -> session(agent).challenged(401, "Bearer", null)).isInstanceOf(OAuthFailure.class)
         .hasMessageContaining("another request's state").hasMessageNotContaining("stolen");
     assertThat(agent.opened).singleElement().satisfies(u -> assertThat(u.getRawQuery()).contains("code_challenge_method=S256")
@@ -145,13 +124,13 @@ class OAuthSessionAttackTest {
   @Test
   void anOversizedMetadataDocumentIsRefused() {
     documents.put("/.well-known/oauth-protected-resource/mcp", "{\"resource\":\"" + base + "/mcp\",\"pad\":\"" + "x".repeat(2 << 20) + "\"}");
-    Agent agent = new Agent(u -> u);
+    RecordingUserAgent agent = new RecordingUserAgent(u -> u);
     assertThatThrownBy(() -> session(agent).challenged(401, "Bearer", null)).isInstanceOf(OAuthFailure.class).hasMessageContaining("larger than");
   }
 
   @Test
   void aForbiddenAnswerOtherThanInsufficientScopeIsNotRetried() {
-    Agent agent = new Agent(u -> u);
+    RecordingUserAgent agent = new RecordingUserAgent(u -> u);
     assertThatThrownBy(() -> session(agent).challenged(403, "Bearer error=\"invalid_token\", error_description=\"revoked\"", null))
         .isInstanceOf(OAuthFailure.class).hasMessageContaining("403, invalid_token: revoked");
     assertThat(asked).isEmpty();

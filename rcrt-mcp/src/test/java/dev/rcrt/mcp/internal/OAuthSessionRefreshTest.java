@@ -76,8 +76,8 @@ class OAuthSessionRefreshTest {
   @Test
   void aSavedTokenIsSentAndRefreshedOnA401() {
     McpOAuth.TokenStore tokens = saved();
-    List<URI> opened = new CopyOnWriteArrayList<>();
-    OAuthSession session = new OAuthSession(McpOAuth.builder().userAgent(agent(opened)).tokens(tokens).build(), URI.create(base + "/mcp"));
+    RecordingUserAgent agent = RecordingUserAgent.approving("code-1");
+    OAuthSession session = new OAuthSession(McpOAuth.builder().userAgent(agent).tokens(tokens).build(), URI.create(base + "/mcp"));
     assertThat(session.accessToken()).isEqualTo("old");
 
     tokenAnswers.add("{\"access_token\":\"new\",\"token_type\":\"Bearer\",\"refresh_token\":\"r-2\",\"expires_in\":3600}");
@@ -87,7 +87,7 @@ class OAuthSessionRefreshTest {
     assertThat(tokenRequests).singleElement().satisfies(r -> assertThat(r).contains("grant_type=refresh_token").contains("refresh_token=r-1")
         .contains("client_id=c-1").contains("resource="));
     assertThat(tokens.load(base + "/mcp").orElseThrow()).contains("\"access_token\":\"new\"").contains("\"refresh_token\":\"r-2\"");
-    assertThat(opened).as("no person was asked").isEmpty();
+    assertThat(agent.opened).as("no person was asked").isEmpty();
     // a request still carrying the old token is simply sent again with the new one
     assertThat(session.challenged(401, "Bearer", "old")).isTrue();
     assertThat(tokenRequests).hasSize(1);
@@ -95,32 +95,15 @@ class OAuthSessionRefreshTest {
 
   @Test
   void aRefusedRefreshAuthorizesAgainThroughTheUserAgent() {
-    List<URI> opened = new CopyOnWriteArrayList<>();
-    OAuthSession session = new OAuthSession(McpOAuth.builder().userAgent(agent(opened)).tokens(saved()).build(), URI.create(base + "/mcp"));
+    RecordingUserAgent agent = RecordingUserAgent.approving("code-1");
+    OAuthSession session = new OAuthSession(McpOAuth.builder().userAgent(agent).tokens(saved()).build(), URI.create(base + "/mcp"));
     tokenAnswers.add("{\"error\":\"invalid_grant\",\"error_description\":\"revoked\"}");
     tokenAnswers.add("{\"access_token\":\"fresh\",\"token_type\":\"Bearer\"}");
 
     assertThat(session.challenged(401, "Bearer", "old")).isTrue();
 
-    assertThat(opened).hasSize(1);
+    assertThat(agent.opened).hasSize(1);
     assertThat(session.accessToken()).isEqualTo("fresh");
     assertThat(tokenRequests.get(1)).contains("grant_type=authorization_code").contains("code_verifier=");
-  }
-
-  /** A person who approves at once: the redirect carries a code and the request's own state. */
-  private static McpOAuth.UserAgent agent(List<URI> opened) {
-    return new McpOAuth.UserAgent() {
-      @Override
-      public URI redirectUri() {
-        return URI.create("http://127.0.0.1/callback");
-      }
-
-      @Override
-      public URI authorize(URI authorization) {
-        opened.add(authorization);
-        String state = authorization.getRawQuery().replaceAll(".*(?:^|&)state=([^&]*).*", "$1");
-        return URI.create("http://127.0.0.1/callback?code=code-1&state=" + state);
-      }
-    };
   }
 }
