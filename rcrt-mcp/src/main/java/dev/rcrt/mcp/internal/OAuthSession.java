@@ -15,7 +15,6 @@ import com.nimbusds.oauth2.sdk.http.HTTPRequest;
 import com.nimbusds.oauth2.sdk.http.HTTPResponse;
 import com.nimbusds.oauth2.sdk.util.URLUtils;
 import com.nimbusds.oauth2.sdk.ErrorObject;
-import com.nimbusds.oauth2.sdk.GrantType;
 import com.nimbusds.oauth2.sdk.ParseException;
 import com.nimbusds.oauth2.sdk.RefreshTokenGrant;
 import com.nimbusds.oauth2.sdk.ResponseType;
@@ -27,12 +26,6 @@ import com.nimbusds.oauth2.sdk.auth.ClientAuthenticationMethod;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretPost;
 import com.nimbusds.oauth2.sdk.auth.Secret;
-import com.nimbusds.oauth2.sdk.client.ClientInformation;
-import com.nimbusds.oauth2.sdk.client.ClientInformationResponse;
-import com.nimbusds.oauth2.sdk.client.ClientMetadata;
-import com.nimbusds.oauth2.sdk.client.ClientRegistrationErrorResponse;
-import com.nimbusds.oauth2.sdk.client.ClientRegistrationRequest;
-import com.nimbusds.oauth2.sdk.client.ClientRegistrationResponse;
 import com.nimbusds.oauth2.sdk.id.ClientID;
 import com.nimbusds.oauth2.sdk.id.State;
 import com.nimbusds.oauth2.sdk.pkce.CodeChallengeMethod;
@@ -217,7 +210,7 @@ public final class OAuthSession {
     } catch (IOException e) {
       throw new OAuthFailure("no redirect URI for the authorization: " + e.getMessage());
     }
-    Client client = client(as, redirect);
+    OAuthClients.Client client = client(as, redirect);
     CodeVerifier verifier = new CodeVerifier();
     State state = new State();
     AuthorizationRequest.Builder request = new AuthorizationRequest.Builder(ResponseType.CODE, new ClientID(client.id()))
@@ -276,64 +269,29 @@ public final class OAuthSession {
     return java.util.Objects.requireNonNull(found, "discovered before use");
   }
 
-  /** A client and how it authenticates at the token endpoint. */
-  private record Client(String id, @Nullable String secret, ClientAuthenticationMethod method) {}
-
   /** The pre-registered client, the one saved for this issuer, the client ID metadata document, or a new registration. */
-  private Client client(AuthorizationServerMetadata as, URI redirect) {
-    List<ClientAuthenticationMethod> supported = as.getTokenEndpointAuthMethods();
+  private OAuthClients.Client client(AuthorizationServerMetadata as, URI redirect) {
     if (config.clientId() != null) {
-      return preRegistered(config.clientId(), supported);
+      return preRegistered(config.clientId(), as.getTokenEndpointAuthMethods());
     }
     ObjectNode s = saved;
     String issuer = as.getIssuer().getValue();
-    Client registered = savedClient();
+    OAuthClients.Client registered = savedClient();
     if (registered != null && s != null && issuer.equals(text(s, "issuer")) && sameRedirect(redirect, text(s, "redirect_uri"))) {
       return registered;
     }
     URI cimd = config.clientMetadataUrl();
     if (cimd != null && Boolean.TRUE.equals(as.getCustomParameter("client_id_metadata_document_supported"))) {
-      return remember(as, redirect, new Client(cimd.toString(), null, ClientAuthenticationMethod.NONE));
+      return remember(as, redirect, new OAuthClients.Client(cimd.toString(), null, ClientAuthenticationMethod.NONE));
     }
-    URI registration = as.getRegistrationEndpointURI();
-    if (registration == null) {
-      throw new OAuthFailure("authorization server " + issuer + " offers no dynamic client registration: register a client there and give its"
-          + " client ID (and secret)");
-    }
-    OAuthHttp.allowed(registration);
-    ClientMetadata md = new ClientMetadata();
-    md.setRedirectionURI(redirect);
-    md.setName(config.clientName());
-    md.setGrantTypes(Set.of(GrantType.AUTHORIZATION_CODE, GrantType.REFRESH_TOKEN));
-    md.setResponseTypes(Set.of(ResponseType.CODE));
-    md.setTokenEndpointAuthMethod(supported == null || supported.contains(ClientAuthenticationMethod.NONE) ? ClientAuthenticationMethod.NONE
-        : secretMethod(supported));
-    ClientRegistrationResponse answer;
-    try {
-      answer = ClientRegistrationResponse.parse(http.send(new ClientRegistrationRequest(registration, md, null).toHTTPRequest()));
-    } catch (ParseException e) {
-      throw new OAuthFailure("the registration answer of " + OAuthHttp.where(registration) + " is not valid (" + e.getMessage() + ")");
-    }
-    if (answer instanceof ClientRegistrationErrorResponse refused) {
-      throw new OAuthFailure("authorization server " + issuer + " refused to register this client: " + describe(refused.getErrorObject()));
-    }
-    ClientInformation info = ((ClientInformationResponse) answer).getClientInformation();
-    String secret = info.getSecret() == null ? null : info.getSecret().getValue();
-    ClientAuthenticationMethod method = info.getMetadata().getTokenEndpointAuthMethod();
-    if (method == null) {
-      method = secret == null ? ClientAuthenticationMethod.NONE : secretMethod(supported);
-    }
+    OAuthClients.Client registeredNow = OAuthClients.register(http, as, redirect, config.clientName());
     LOG.info("registered with authorization server {} for MCP server {}", issuer, OAuthHttp.where(server));
-    return remember(as, redirect, new Client(info.getID().getValue(), secret, method));
+    return remember(as, redirect, registeredNow);
   }
 
-  /** The pre-registered client: {@code private_key_jwt} with a key, its secret's method with a secret, else a public client. */
-  private Client preRegistered(String id, @Nullable List<ClientAuthenticationMethod> supported) {
-    String secret = config.clientSecret();
-    if (config.clientKey() != null) {
-      return new Client(id, null, ClientAuthenticationMethod.PRIVATE_KEY_JWT);
-    }
-    return new Client(id, secret, secret == null ? ClientAuthenticationMethod.NONE : secretMethod(supported));
+  /** The pre-registered client ({@link OAuthClients#preRegistered}). */
+  private OAuthClients.Client preRegistered(String id, @Nullable List<ClientAuthenticationMethod> supported) {
+    return OAuthClients.preRegistered(id, config.clientSecret(), config.clientKey() != null, supported);
   }
 
   /** Whether a registration for {@code saved} serves {@code redirect}: the same URI, any port of a loopback one (RFC 8252 §7.3). */
@@ -347,7 +305,7 @@ public final class OAuthSession {
         && java.util.Objects.equals(redirect.getRawPath(), before.getRawPath()) : redirect.equals(before);
   }
 
-  private Client remember(AuthorizationServerMetadata as, URI redirect, Client client) {
+  private OAuthClients.Client remember(AuthorizationServerMetadata as, URI redirect, OAuthClients.Client client) {
     ObjectNode s = RcrtJson.object();
     s.put("issuer", as.getIssuer().getValue());
     s.put("redirect_uri", redirect.toString());
@@ -362,21 +320,12 @@ public final class OAuthSession {
     return client;
   }
 
-  /** {@code client_secret_basic} unless the server lists only {@code client_secret_post} of the two (RFC 8414's default is basic). */
-  private static ClientAuthenticationMethod secretMethod(@Nullable List<ClientAuthenticationMethod> supported) {
-    if (supported != null && !supported.contains(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-        && supported.contains(ClientAuthenticationMethod.CLIENT_SECRET_POST)) {
-      return ClientAuthenticationMethod.CLIENT_SECRET_POST;
-    }
-    return ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
-  }
-
   /**
    * A token request for {@code grant}; its success, or null when a refresh is refused ({@code
    * failHard} false).
    */
   private @Nullable AccessTokenResponse token(AuthorizationServerMetadata as, AuthorizationGrant grant, boolean failHard, @Nullable String scopeAsked) {
-    Client client = currentClient(as);
+    OAuthClients.Client client = currentClient(as);
     URI endpoint = as.getTokenEndpointURI();
     OAuthHttp.allowed(endpoint);
     TokenRequest.Builder b = switch (client.method().getValue()) {
@@ -406,11 +355,11 @@ public final class OAuthSession {
     return answer.toSuccessResponse();
   }
 
-  private Client currentClient(AuthorizationServerMetadata as) {
+  private OAuthClients.Client currentClient(AuthorizationServerMetadata as) {
     if (config.clientId() != null) {
       return preRegistered(config.clientId(), as.getTokenEndpointAuthMethods());
     }
-    Client registered = savedClient();
+    OAuthClients.Client registered = savedClient();
     if (registered == null) {
       throw new OAuthFailure("no client is registered for MCP server " + OAuthHttp.where(server));
     }
@@ -418,14 +367,14 @@ public final class OAuthSession {
   }
 
   /** The client saved with the tokens (registered dynamically, or a metadata document's), or null. */
-  private @Nullable Client savedClient() {
+  private OAuthClients.@Nullable Client savedClient() {
     ObjectNode s = saved;
     String id = s == null ? null : text(s, "client_id");
     if (s == null || id == null) {
       return null;
     }
     String method = text(s, "token_endpoint_auth_method");
-    return new Client(id, text(s, "client_secret"), ClientAuthenticationMethod.parse(method == null ? "none" : method));
+    return new OAuthClients.Client(id, text(s, "client_secret"), ClientAuthenticationMethod.parse(method == null ? "none" : method));
   }
 
   private void keep(Tokens tokens, @Nullable String asked) {
