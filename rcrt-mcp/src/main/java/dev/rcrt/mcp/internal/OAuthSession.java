@@ -180,12 +180,22 @@ public final class OAuthSession {
     JsonNode body = answer.getStatusCode() == 200 ? OAuthDiscovery.parse(answer.getBody(), "token exchange answer of " + OAuthHttp.where(idp.tokenEndpoint())) : null;
     if (body == null || !body.path("access_token").isTextual()) {
       throw new OAuthFailure("identity provider " + OAuthHttp.where(idp.tokenEndpoint()) + " did not exchange the ID token (" + answer.getStatusCode()
-          + (answer.getBody() == null ? "" : ", " + RcrtJson.parse(answer.getBody().isBlank() ? "{}" : answer.getBody()).path("error").asText("")) + ")");
+          + errorCode(answer.getBody()) + ")");
     }
     try {
       return SignedJWT.parse(body.get("access_token").asText());
     } catch (java.text.ParseException e) {
       throw new OAuthFailure("identity provider " + OAuthHttp.where(idp.tokenEndpoint()) + " answered with an assertion that is not a signed JWT");
+    }
+  }
+
+  /** {@code ", <error>"} of an OAuth error body, or nothing when the body is not one. */
+  private static String errorCode(@Nullable String body) {
+    try {
+      String code = body == null ? "" : RcrtJson.parse(body).path("error").asText("");
+      return code.isEmpty() ? "" : ", " + code;
+    } catch (RuntimeException notJson) {
+      return "";
     }
   }
 
