@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * <ol>
  *   <li>the server's protected-resource metadata (RFC 9728) is found from the {@code
  *       WWW-Authenticate} challenge's {@code resource_metadata}, else at the path-based then the
- *       root well-known URI; its {@code resource} must be the server's URL, or nothing is sent;
+ *       root well-known URI; its {@code resource} must cover the server's URL (the same origin, a
+ *       prefix of its path), or nothing is sent;
  *   <li>the authorization server's metadata (RFC 8414, else OpenID Connect discovery) is read; a
  *       server without protected-resource metadata is treated as its own authorization server, with
  *       the 2025-03-26 default endpoints ({@code /authorize}, {@code /token}, {@code /register})
@@ -31,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *   <li>the authorization code flow with PKCE (S256), {@code state} and the {@code resource}
  *       indicator (RFC 8707) runs through the {@link UserAgent}; the code is exchanged with the
  *       client authentication the registration and the server agree on ({@code client_secret_basic},
- *       {@code client_secret_post} or none);
+ *       {@code client_secret_post}, {@code private_key_jwt} or none);
  *   <li>the access token goes, as {@code Authorization: Bearer}, only to that MCP server; it is
  *       refreshed on a {@code 401} when a refresh token is held, and a {@code 403} with {@code
  *       insufficient_scope} asks again for the union of the scopes held and demanded (step-up).
@@ -39,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  *
  * Without a person, {@link Grant#CLIENT_CREDENTIALS} and {@link Grant#JWT_BEARER} replace steps 3
  * and 5 (see {@link Grant}); a client authenticates with its secret or a signed JWT ({@link
- * Builder#clientKey}). At most {@link Builder#maxAuthorizations} authorizations in a row for one request (default 3);
- * then the request fails {@code mcp_unauthorized} with one line that says why. Authorization
+ * Builder#clientKey}). At most {@link Builder#maxAuthorizations} authorizations in a row for one
+ * request (default 3); then the request fails {@code mcp_unauthorized} with one line that says why. Authorization
  * server URLs must be {@code https}, or {@code http} on a loopback address. Tokens, client secrets
  * and codes appear in no log line and no error; the {@link TokenStore} holds them between
  * processes as secret values. Immutable and thread-safe.
