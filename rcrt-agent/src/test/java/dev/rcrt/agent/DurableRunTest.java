@@ -158,6 +158,37 @@ class DurableRunTest {
   }
 
   @Test
+  void aCallGivenBackWithoutAResponseByAnotherProcessIsRunWithinARunLeaseNotAtItsClaimsEnd() throws Exception {
+    // a run left with an unanswered request, as above
+    LlmClient first = r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}"));
+    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
+    one.askAsync("s2b", "6 times 7?");
+    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
+    one.close();
+    String requestId = left.pending().get(0).requestId();
+
+    // another process runs the call under the call's claim, taken for a long tool's limit
+    dev.rcrt.core.WorkClaims claims = dev.rcrt.core.spi.Leases.claimsOf(store, clock); // the executors' claims on this store
+    var elsewhere = claims.tryClaim(ToolRequest.claimKey(requestId), "runner:elsewhere", Duration.ofMinutes(10)).orElseThrow();
+    java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+    AgentExecutor two = executor(ScriptedLlmClient.replying(ChatResponse.text("42")), runner(b -> {}), b -> b.runLease(Duration.ofSeconds(15))
+        .observer(waits(what -> {
+          if (what.contains("under way in another process")) {
+            waiting.countDown();
+          }
+        })));
+    CompletionStage<AgentResponse> finished = two.resume(left.id());
+    assertThat(waiting.await(30, TimeUnit.SECONDS)).as("the run waits for the call under way elsewhere").isTrue();
+
+    // that process gives the call back without a response (it stopped, or its call ended waiting): no record wakes the run,
+    // so the run looks again within one run lease rather than at the claim's end ten minutes later
+    claims.release(elsewhere);
+    clock.advance(Duration.ofSeconds(16));
+    assertThat(finished.toCompletableFuture().get(10, TimeUnit.SECONDS).message()).isEqualTo("42");
+    assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).hasSize(1);
+  }
+
+  @Test
   void roundsAndAnswersPlantedByAToolUnderARunsTagAreIgnoredWhenTheRunIsResumed() throws Exception {
     ScriptedLlmClient first = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
     AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));

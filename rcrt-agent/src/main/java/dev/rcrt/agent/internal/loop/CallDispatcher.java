@@ -250,7 +250,8 @@ final class CallDispatcher {
    * the run lease, if longer) and given back when the call returns. A call under way is therefore never started again elsewhere while its
    * process lives, however late that process's run renewals come (a holder stalled past its run
    * lease loses the run, not the call): the run's new holder finds the call's claim held and waits
-   * for its response, or for the claim's end if that process died.
+   * for its response, looking again at the latest a run lease later (the call may be given back
+   * without one: no record then wakes the run).
    */
   private Outcome underClaim(String requestId, String toolName, @Nullable ToolDefinition tool, Supplier<ToolResponse> call) {
     Duration margin = settings.runLease().compareTo(CALL_MARGIN) > 0 ? settings.runLease() : CALL_MARGIN;
@@ -258,7 +259,12 @@ final class CallDispatcher {
     String key = ToolRequest.claimKey(requestId);
     Optional<WorkClaims.Claim> mine = settings.claims().tryClaim(key, settings.owner(), limit);
     if (mine.isEmpty()) {
-      Instant until = settings.claims().heldUntil(key).orElse(settings.time().instant());
+      // a process that gives the call back without a response (it stopped, or the call ended waiting) writes no record that
+      // would wake this run: look again within a run lease, not only at the claim's end (the tool's limit plus the margin)
+      Instant now = settings.time().instant();
+      Instant within = now.plus(settings.runLease());
+      Instant held = settings.claims().heldUntil(key).orElse(now);
+      Instant until = held.isBefore(within) ? held : within;
       return new Outcome(null, new Waiting("'" + toolName + "', under way in another process (request " + requestId + ")", Run.Status.WAITING_FOR_TOOLS, until));
     }
     try {
