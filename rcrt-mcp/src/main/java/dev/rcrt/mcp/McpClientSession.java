@@ -202,13 +202,9 @@ public final class McpClientSession implements AutoCloseable {
     });
   }
 
-  /** The contents of resource {@code uri}. */
+  /** The contents of resource {@code uri}; failures as {@link #call(String, Map)}'s. */
   public McpSchema.ReadResourceResult readResource(String uri) {
-    try {
-      return send(stdio, () -> client.readResource(new McpSchema.ReadResourceRequest(uri)));
-    } catch (RuntimeException e) {
-      throw unauthorized(e).orElseGet(() -> new McpException(McpException.ERROR, "MCP server " + address + " did not read " + uri + ": " + reason(e), false, e));
-    }
+    return request("read " + uri, () -> client.readResource(new McpSchema.ReadResourceRequest(uri)));
   }
 
   /** The server's prompts, every page (at most {@code max}); none when it does not offer the prompts capability. */
@@ -223,37 +219,29 @@ public final class McpClientSession implements AutoCloseable {
     });
   }
 
-  /** Prompt {@code name} with {@code arguments}. */
+  /** Prompt {@code name} with {@code arguments}; failures as {@link #call(String, Map)}'s. */
   public McpSchema.GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
-    try {
-      return send(stdio, () -> client.getPrompt(new McpSchema.GetPromptRequest(name, arguments)));
-    } catch (RuntimeException e) {
-      throw unauthorized(e).orElseGet(() -> new McpException(McpException.ERROR, "MCP server " + address + " did not give prompt '" + name + "': "
-          + reason(e), false, e));
-    }
+    return request("give prompt '" + name + "'", () -> client.getPrompt(new McpSchema.GetPromptRequest(name, arguments)));
   }
 
   /** Every page of a listing, at most {@code max} items; a cursor seen twice ends it (a server that loops). */
   private <T> List<T> pages(String what, int max, Function<@Nullable String, Map.Entry<List<T>, java.util.Optional<String>>> page) {
-    try {
-      java.util.ArrayList<T> all = new java.util.ArrayList<>();
-      Set<String> seen = new java.util.HashSet<>();
-      String cursor = null;
-      do {
-        String from = cursor;
-        Map.Entry<List<T>, java.util.Optional<String>> p = send(stdio, () -> page.apply(from));
-        for (T item : p.getKey()) {
-          if (all.size() < max) {
-            all.add(item);
-          }
+    java.util.ArrayList<T> all = new java.util.ArrayList<>();
+    Set<String> seen = new java.util.HashSet<>();
+    String cursor = null;
+    do {
+      String from = cursor;
+      Map.Entry<List<T>, java.util.Optional<String>> p = request(what, () -> page.apply(from));
+      for (T item : p.getKey()) {
+        if (all.size() < max) {
+          all.add(item);
         }
-        cursor = p.getValue().orElse(null);
-      } while (cursor != null && all.size() < max && seen.add(cursor));
-      return all;
-    } catch (RuntimeException e) {
-      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " could not " + what + ": " + reason(e), true, e));
-    }
+      }
+      cursor = p.getValue().orElse(null);
+    } while (cursor != null && all.size() < max && seen.add(cursor));
+    return all;
   }
+
 
   /**
    * Calls one tool.
@@ -284,13 +272,7 @@ public final class McpClientSession implements AutoCloseable {
     }
     McpSchema.CallToolRequest asked = request;
     try {
-      return send(stdio, () -> client.callTool(asked));
-    } catch (io.modelcontextprotocol.spec.McpError e) {
-      Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
-      throw new McpException(McpException.ERROR, "MCP server " + address + " refused tool '" + tool + "': " + e.getMessage()
-          + (data == null ? "" : " (" + data + ")"), false, e);
-    } catch (RuntimeException e) {
-      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " failed tool '" + tool + "': " + reason(e), true, e));
+      return request("run tool '" + tool + "'", () -> client.callTool(asked));
     } finally {
       if (token != null) {
         this.progress.remove(token);
@@ -306,6 +288,25 @@ public final class McpClientSession implements AutoCloseable {
   /** The server's name and version, as it gave them when initializing. */
   public McpSchema.Implementation serverInfo() {
     return client.getServerInfo();
+  }
+
+  /**
+   * {@code request} sent, its failure told as an {@link McpException}: {@code mcp_error} when the
+   * server answered with a JSON-RPC error (it refused; the session is fine), {@code
+   * mcp_unauthorized} for want of authorization, else {@code mcp_failed} (retryable).
+   *
+   * @param what what was asked, in words after "could not"
+   */
+  private <T> T request(String what, Supplier<T> request) {
+    try {
+      return send(stdio, request);
+    } catch (io.modelcontextprotocol.spec.McpError e) {
+      Object data = e.getJsonRpcError() == null ? null : e.getJsonRpcError().data();
+      throw new McpException(McpException.ERROR, "MCP server " + address + " refused to " + what + ": " + e.getMessage()
+          + (data == null ? "" : " (" + data + ")"), false, e);
+    } catch (RuntimeException e) {
+      throw unauthorized(e).orElseGet(() -> new McpException(McpException.FAILED, "MCP server " + address + " could not " + what + ": " + reason(e), true, e));
+    }
   }
 
   /** {@code request}, failed at once when {@code stdio}'s server process ends; an HTTP server's request runs as it is. */

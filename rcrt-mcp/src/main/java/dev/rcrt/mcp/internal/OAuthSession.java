@@ -37,9 +37,7 @@ import dev.rcrt.mcp.McpOAuth;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -415,18 +413,16 @@ public final class OAuthSession {
   }
 
   private static @Nullable String union(@Nullable String held, @Nullable String demanded) {
-    Set<String> all = new LinkedHashSet<>();
+    Scope all = new Scope(); // an ordered set of scope tokens (RFC 6749 section 3.3)
     for (String s : new String[] {held, demanded}) {
-      if (s != null) {
-        for (String one : s.trim().split("\\s+")) {
-          if (!one.isEmpty()) {
-            all.add(one);
-          }
-        }
+      Scope parsed = s == null ? null : Scope.parse(s);
+      if (parsed != null) {
+        all.addAll(parsed);
       }
     }
-    return all.isEmpty() ? null : String.join(" ", all);
+    return all.isEmpty() ? null : all.toString();
   }
+
 
 
 
