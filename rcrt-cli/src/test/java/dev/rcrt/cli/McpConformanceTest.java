@@ -28,13 +28,13 @@ class McpConformanceTest {
           "resources-unsubscribe", "prompts-list", "prompts-get-simple", "prompts-get-with-args", "prompts-get-embedded-resource",
           "prompts-get-with-image", "completion-complete", "tools-call-image", "tools-call-audio", "tools-call-embedded-resource",
           "tools-call-mixed-content", "tools-call-with-logging", "tools-call-with-progress", "tools-call-sampling", "tools-call-elicitation",
-          "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "server-sse-multiple-streams", "json-schema-2020-12");
+          "elicitation-sep1034-defaults", "elicitation-sep1330-enums", "server-sse-multiple-streams", "server-sse-polling", "json-schema-2020-12");
   private static final Pattern RESULT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed");
 
   @Test
   void theServerPassesTheListedScenarios() throws Exception {
     Path node = NodeTools.node();
-    CliHarness serve = CliHarness.start(Map.of(), "mcp", "serve", "--http", "127.0.0.1:0", "--breadcrumbs", "../examples/mcp-conformance/breadcrumbs");
+    CliHarness serve = CliHarness.start(Map.of(), "mcp", "serve", "--http", "127.0.0.1:0", "--sse-polling", "3s", "--breadcrumbs", "../examples/mcp-conformance/breadcrumbs");
     try {
       String url = awaitUrl(serve);
       Map<String, String> results = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.rcrt.mcp;
 
 import dev.rcrt.mcp.internal.HttpListener;
+import dev.rcrt.mcp.internal.StreamableHttp;
 import dev.rcrt.mcp.internal.ToolCalls;
 import dev.rcrt.mcp.internal.ToolCatalog;
 import dev.rcrt.tools.ToolRunner;
@@ -8,7 +9,6 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
-import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.FilterInputStream;
@@ -151,6 +151,8 @@ public final class McpToolServer implements AutoCloseable {
     private Duration requestTimeout = Duration.ofMinutes(10);
     private Duration defaultLimit = Duration.ofSeconds(30);
     private dev.rcrt.core.Visibility readable = dev.rcrt.core.Visibility.PUBLIC;
+    private @Nullable Duration sseHold;
+    private Duration sseRetry = Duration.ofSeconds(1);
 
     private Builder(ToolRunner runner) {
       this.runner = Objects.requireNonNull(runner, "runner");
@@ -181,6 +183,29 @@ public final class McpToolServer implements AutoCloseable {
         throw new IllegalArgumentException("private records are never served over MCP; choose PUBLIC or TEAM");
       }
       this.readable = widest;
+      return this;
+    }
+
+    /**
+     * SSE polling (MCP 2025-11-25, SEP-1699): the server closes a stream's connection once it has
+     * been open for {@code hold} (each later connection of the same stream twice as long as the one
+     * before: 1 s, 2 s, 4 s… for a hold of 1 s), and the client comes back after {@code retry} with
+     * {@code GET} and {@code Last-Event-ID} for what it missed, then the rest; so a long call holds
+     * no connection for long (nor meets a proxy's idle timeout). For clients that resume streams, as MCP 2025-11-25
+     * asks of them; one that does not loses the answer of a call that outlasts the hold. Default:
+     * a connection is held until its stream ends, and every stream still starts with a priming
+     * event carrying {@code retry: 1000}, so any client may resume after a dropped connection.
+     * Streams are kept for resuming 5 minutes after they end (8 MiB each, 64 MiB in all).
+     *
+     * @param hold how long a connection is held, more than zero
+     * @param retry what clients are told to wait before they come back, 0 or more
+     */
+    public Builder ssePolling(Duration hold, Duration retry) {
+      if (hold.isNegative() || hold.isZero() || retry.isNegative()) {
+        throw new IllegalArgumentException("ssePolling needs a positive hold and a retry of 0 or more: " + hold + ", " + retry);
+      }
+      this.sseHold = hold;
+      this.sseRetry = retry;
       return this;
     }
 
@@ -240,7 +265,7 @@ public final class McpToolServer implements AutoCloseable {
         hosts.add(host + ":*");
         origins.add("http://" + host + ":*");
       }
-      HttpServletStreamableServerTransportProvider transport = transport(HttpListener.ENDPOINT, hosts, origins);
+      StreamableHttp transport = transport(HttpListener.ENDPOINT, hosts, origins);
       HttpListener listener = new HttpListener(transport, host, port, filters(bearerToken));
       try {
         return new McpToolServer(this, McpServer.sync(transport), listener, new CountDownLatch(1));
@@ -272,17 +297,14 @@ public final class McpToolServer implements AutoCloseable {
         throw new IllegalArgumentException(
             "an MCP endpoint allowed for hosts " + allowedHosts + " is reachable from other machines: give it a bearer token");
       }
-      HttpServletStreamableServerTransportProvider transport = transport(path, List.copyOf(allowedHosts), List.copyOf(allowedOrigins));
+      StreamableHttp transport = transport(path, List.copyOf(allowedHosts), List.copyOf(allowedOrigins));
       List<jakarta.servlet.Filter> filters = filters(bearerToken);
       return new Mounted(new McpToolServer(this, McpServer.sync(transport), null, new CountDownLatch(1)), transport, filters);
     }
 
-    private static HttpServletStreamableServerTransportProvider transport(String path, List<String> hosts, List<String> origins) {
-      return HttpServletStreamableServerTransportProvider.builder()
-          .mcpEndpoint(path)
-          .keepAliveInterval(Duration.ofSeconds(30))
-          .securityValidator(DefaultServerTransportSecurityValidator.builder().allowedHosts(hosts).allowedOrigins(origins).build())
-          .build();
+    private StreamableHttp transport(String path, List<String> hosts, List<String> origins) {
+      return new StreamableHttp(path, DefaultServerTransportSecurityValidator.builder().allowedHosts(hosts).allowedOrigins(origins).build(),
+          runner.timeSource(), sseRetry, sseHold, Duration.ofSeconds(30));
     }
 
     /** The bearer check (with a token), then the JSON-RPC body check: nobody unauthenticated gets the body read. */

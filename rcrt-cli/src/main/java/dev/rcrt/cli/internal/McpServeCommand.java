@@ -9,7 +9,10 @@ import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 @Command(
     name = "serve",
@@ -26,6 +29,8 @@ import picocli.CommandLine.Option;
 public final class McpServeCommand implements Callable<Integer> {
   private final Cli cli;
 
+  @Spec CommandSpec spec;
+
   @Mixin StoreOptions store;
 
   @Mixin ApprovalOption approval;
@@ -36,12 +41,22 @@ public final class McpServeCommand implements Callable<Integer> {
       description = "Listen for streamable HTTP instead of stdio, e.g. 8808 or 0.0.0.0:8808 (port 0: any free port).")
   Converters.@Nullable HostPortValue http;
 
+  @Option(names = "--sse-polling", paramLabel = "DURATION", converter = Converters.Durations.class,
+      description = {"With --http: close a stream's connection once it has been open this long (e.g. 30s; each later",
+          "connection of the stream twice as long); the client comes back after 1 s with Last-Event-ID for what it",
+          "missed (SSE polling, MCP 2025-11-25). Default: held until the stream ends."})
+  java.time.@Nullable Duration ssePolling;
+
   public McpServeCommand(Cli cli) {
     this.cli = cli;
   }
 
   @Override
   public Integer call() throws Exception {
+    if (ssePolling != null && (http == null || ssePolling.isNegative() || ssePolling.isZero())) {
+      throw new ParameterException(spec.commandLine(), http == null ? "--sse-polling needs --http (stdio has no streams to close)"
+          : "--sse-polling must be positive, found " + ssePolling);
+    }
     // SIGTERM or Ctrl-C: stop serving, close the store (its embedding model with it), then end with status 0
     try (StopSignal signal = new StopSignal();
         Workspace workspace = new Workspace(store, cli);
@@ -53,6 +68,9 @@ public final class McpServeCommand implements Callable<Integer> {
           server.awaitClose();
         }
         return 0;
+      }
+      if (ssePolling != null) {
+        builder.ssePolling(ssePolling, java.time.Duration.ofSeconds(1));
       }
       String token = cli.env().get("RCRT_MCP_TOKEN");
       try (McpToolServer server = builder.http(http.host(), http.port(), token == null || token.isBlank() ? null : token)) {

@@ -1,6 +1,5 @@
 package dev.rcrt.mcp.internal;
 
-import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import jakarta.servlet.Filter;
 import java.io.IOException;
 import java.net.URI;
@@ -15,7 +14,7 @@ import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.apache.tomcat.util.descriptor.web.FilterMap;
 
 /**
- * The streamable-HTTP endpoint: the SDK's servlet transport in an embedded Tomcat, bound to one
+ * The streamable-HTTP endpoint: the transport servlet ({@link StreamableHttp}) in an embedded Tomcat, bound to one
  * address, behind the given filters ({@link BearerFilter}, {@link JsonRpcBodyFilter}).
  */
 public final class HttpListener implements AutoCloseable {
@@ -33,7 +32,7 @@ public final class HttpListener implements AutoCloseable {
    * @param filters to run before the transport, in order (the bearer check, the JSON-RPC body check)
    * @throws IllegalStateException when the address cannot be bound
    */
-  public HttpListener(HttpServletStreamableServerTransportProvider transport, String host, int port, java.util.List<Filter> filters) {
+  public HttpListener(jakarta.servlet.http.HttpServlet transport, String host, int port, java.util.List<Filter> filters) {
     try {
       base = Files.createTempDirectory("rcrt-mcp-tomcat");
       tomcat = new Tomcat();

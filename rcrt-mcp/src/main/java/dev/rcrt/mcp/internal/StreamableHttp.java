@@ -1,0 +1,429 @@
+package dev.rcrt.mcp.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.TimeSource;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator;
+import io.modelcontextprotocol.spec.HttpHeaders;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import io.modelcontextprotocol.util.KeepAliveScheduler;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * MCP's streamable HTTP transport (2025-11-25) as a servlet: sessions, a server-sent event stream
+ * for each request and one listening stream per session, and what the SDK's own servlet transport
+ * leaves out, resumable streams. Each stream starts with a priming event (an id, {@code retry} and
+ * empty data); its events are kept ({@link SseStream}), so a client whose connection closed comes
+ * back with {@code GET} and {@code Last-Event-ID} and gets what it missed, then the rest live. With
+ * a hold, the server closes a stream's connection once it has been open that long, each later
+ * connection of the stream twice as long as the one before (SSE polling, SEP-1699): a long call
+ * then holds no connection for long, and the client polls after {@code retry}.
+ *
+ * <p>A stream can be resumed only by its own session, for {@link #RESUME_WINDOW} after it ended;
+ * what is kept is bounded per stream ({@link SseStream#MAX_KEPT_BYTES}) and across the streams
+ * that ended ({@link #MAX_ENDED_BYTES}, the oldest forgotten first). Errors are JSON-RPC error
+ * objects (the body filter in front of this servlet cleans every one). Thread-safe.
+ */
+public final class StreamableHttp extends HttpServlet implements McpStreamableServerTransportProvider {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(StreamableHttp.class);
+  private static final String EVENT_STREAM = "text/event-stream";
+  private static final String JSON = "application/json";
+
+  /** How long a stream that ended may still be resumed: 5 minutes. */
+  public static final Duration RESUME_WINDOW = Duration.ofMinutes(5);
+
+  /** The most message text kept across the streams that ended: 64 MiB. */
+  static final long MAX_ENDED_BYTES = 64L * 1024 * 1024;
+
+  private final String endpoint;
+  private final transient ServerTransportSecurityValidator security;
+  private final transient TimeSource time;
+  private final Duration retry;
+  private final @Nullable Duration hold;
+  private final transient McpJsonMapper json = McpJsonDefaults.getMapper();
+  private final transient SecureRandom random = new SecureRandom();
+  private final transient Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
+  private final transient Map<String, SseStream> streams = new ConcurrentHashMap<>();
+  /** What gives a listening stream up once its client stayed away for the window, by stream id. */
+  private final transient Map<String, Runnable> abandon = new ConcurrentHashMap<>();
+  private final transient ConcurrentLinkedDeque<SseStream> ended = new ConcurrentLinkedDeque<>();
+  private final transient AtomicLong endedBytes = new AtomicLong();
+  private final transient KeepAliveScheduler keepAlive;
+  private transient volatile McpStreamableServerSession.@Nullable Factory factory;
+  private volatile boolean closing;
+
+  /**
+   * @param endpoint the path the servlet answers at, such as {@code /mcp}
+   * @param security the {@code Host} and {@code Origin} checks
+   * @param time the clock of the hold and of the resume window
+   * @param retry the {@code retry} every priming event carries
+   * @param hold how long a stream's connection is held before the server closes it; null: until the stream ends
+   * @param keepAlive how often each session is pinged
+   */
+  public StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
+      Duration keepAlive) {
+    this.endpoint = endpoint;
+    this.security = security;
+    this.time = time;
+    this.retry = retry;
+    this.hold = hold;
+    this.keepAlive = KeepAliveScheduler.builder(() -> closing ? Flux.empty() : Flux.fromIterable(List.copyOf(sessions.values())))
+        .initialDelay(keepAlive).interval(keepAlive).build();
+    this.keepAlive.start();
+  }
+
+  @Override
+  public List<String> protocolVersions() {
+    return List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18,
+        ProtocolVersions.MCP_2025_11_25);
+  }
+
+  @Override
+  public void setSessionFactory(McpStreamableServerSession.Factory sessionFactory) {
+    this.factory = sessionFactory;
+  }
+
+  @Override
+  protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    if (!admitted(request, response)) {
+      return;
+    }
+    String accept = String.valueOf(request.getHeader(HttpHeaders.ACCEPT));
+    boolean acceptsBoth = accept.contains(EVENT_STREAM) && accept.contains(JSON);
+    McpSchema.JSONRPCMessage message;
+    try {
+      message = McpSchema.deserializeJsonRpcMessage(json, new String(request.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    } catch (IOException | IllegalArgumentException e) {
+      LOG.debug("MCP message refused: {}", e.toString());
+      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: not a JSON-RPC request, notification or response");
+      return;
+    }
+    if (!acceptsBoth) {
+      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Accept must name both application/json and text/event-stream");
+      return;
+    }
+    if (message instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
+      initialize(r, response);
+      return;
+    }
+    McpStreamableServerSession session = session(request, response);
+    if (session == null) {
+      return;
+    }
+    if (message instanceof McpSchema.JSONRPCResponse answer) {
+      session.accept(answer).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY)).block();
+      response.setStatus(HttpServletResponse.SC_ACCEPTED);
+    } else if (message instanceof McpSchema.JSONRPCNotification note) {
+      session.accept(note).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY)).block();
+      response.setStatus(HttpServletResponse.SC_ACCEPTED);
+    } else if (message instanceof McpSchema.JSONRPCRequest r) {
+      SseStream stream = open(session.getId(), false);
+      SseStream.Connection connection = connect(request, response, stream);
+      stream.attach(connection, 0);
+      held(stream, connection);
+      // the SDK runs the handler off this thread (a sync server's handlers run on its bounded elastic scheduler)
+      session.responseStream(r, stream).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY))
+          .subscribe(null, e -> {
+            LOG.warn("MCP request '{}' ended without its response: {}", r.method(), e.toString());
+            stream.close();
+          });
+    }
+  }
+
+  @Override
+  protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    if (!admitted(request, response)) {
+      return;
+    }
+    if (!String.valueOf(request.getHeader(HttpHeaders.ACCEPT)).contains(EVENT_STREAM)) {
+      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Accept must name text/event-stream");
+      return;
+    }
+    McpStreamableServerSession session = session(request, response);
+    if (session == null) {
+      return;
+    }
+    String last = request.getHeader(HttpHeaders.LAST_EVENT_ID);
+    if (last != null) {
+      resume(session.getId(), last.strip(), request, response);
+      return;
+    }
+    SseStream stream = open(session.getId(), true);
+    McpStreamableServerSession.McpStreamableServerSessionStream listening = session.listeningStream(stream);
+    // a listening stream nobody came back for within the window is given up, and the SDK stops sending to it
+    abandon.put(stream.id(), () -> {
+      if (!stream.attached() && !stream.isComplete()) {
+        abandon.remove(stream.id());
+        listening.close();
+        stream.close();
+      }
+    });
+    SseStream.Connection connection = connect(request, response, stream);
+    stream.attach(connection, 0);
+    held(stream, connection);
+  }
+
+  @Override
+  protected void doDelete(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    if (!admitted(request, response)) {
+      return;
+    }
+    McpStreamableServerSession session = session(request, response);
+    if (session == null) {
+      return;
+    }
+    sessions.remove(session.getId());
+    session.delete().contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY)).block();
+    for (SseStream s : List.copyOf(streams.values())) {
+      if (s.sessionId().equals(session.getId())) {
+        streams.remove(s.id());
+        abandon.remove(s.id());
+        s.release();
+      }
+    }
+    response.setStatus(HttpServletResponse.SC_OK);
+  }
+
+  @Override
+  public Mono<Void> notifyClients(String method, Object params) {
+    return Mono.fromRunnable(() -> {
+      for (McpStreamableServerSession s : List.copyOf(sessions.values())) {
+        try {
+          s.sendNotification(method, params).block();
+        } catch (RuntimeException e) {
+          LOG.debug("notification '{}' not sent to session {}: {}", method, s.getId(), e.toString());
+        }
+      }
+    });
+  }
+
+  /** Sends to one session (a resource it subscribed to changed); nothing when it is gone. */
+  @Override
+  public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+    McpStreamableServerSession s = sessions.get(sessionId);
+    return s == null ? Mono.empty() : s.sendNotification(method, params);
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.fromRunnable(() -> {
+      closing = true;
+      keepAlive.shutdown();
+      for (McpStreamableServerSession s : List.copyOf(sessions.values())) {
+        try {
+          s.closeGracefully().block();
+        } catch (RuntimeException e) {
+          LOG.debug("session {} did not close gracefully: {}", s.getId(), e.toString());
+        }
+      }
+      sessions.clear();
+      streams.values().forEach(SseStream::release);
+      streams.clear();
+      abandon.clear();
+    });
+  }
+
+  @Override
+  public void destroy() {
+    closeGracefully().block();
+    super.destroy();
+  }
+
+  private void initialize(McpSchema.JSONRPCRequest request, HttpServletResponse response) throws IOException {
+    McpStreamableServerSession.Factory f = factory;
+    if (f == null) {
+      error(response, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is starting; try again");
+      return;
+    }
+    McpSchema.InitializeRequest init = json.convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() {});
+    McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
+    sessions.put(started.session().getId(), started.session());
+    McpSchema.InitializeResult result = started.initResult().block();
+    response.setContentType(JSON);
+    response.setCharacterEncoding("UTF-8");
+    response.setHeader(HttpHeaders.MCP_SESSION_ID, started.session().getId());
+    response.setStatus(HttpServletResponse.SC_OK);
+    response.getWriter().write(json.writeValueAsString(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, request.id(), result, null)));
+    response.getWriter().flush();
+  }
+
+  /** Attaches a connection that came back with {@code lastEventId} to its stream, if that stream is this session's and still kept. */
+  private void resume(String sessionId, String lastEventId, HttpServletRequest request, HttpServletResponse response) throws IOException {
+    String id = SseStream.streamOf(lastEventId);
+    SseStream stream = id == null ? null : streams.get(id);
+    long after = stream == null || !stream.sessionId().equals(sessionId) ? -1 : stream.seqOf(lastEventId);
+    if (stream == null || after < 0) {
+      error(response, 404, -32001, "Not found: no stream of this session to resume from that Last-Event-ID (streams are kept "
+          + RESUME_WINDOW.toMinutes() + " minutes after they end)");
+      return;
+    }
+    SseStream.Connection connection = connect(request, response, stream);
+    if (!stream.attach(connection, after)) {
+      LOG.debug("stream {}: no resume after event {} (no longer kept)", stream.id(), after);
+      connection.async().complete();
+      return;
+    }
+    held(stream, connection);
+  }
+
+  private SseStream open(String sessionId, boolean listening) {
+    byte[] bytes = new byte[18];
+    random.nextBytes(bytes);
+    String id = (listening ? "l" : "r") + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).replace('_', '.');
+    SseStream stream = new SseStream(id, sessionId, json, retry, this::ended);
+    streams.put(id, stream);
+    return stream;
+  }
+
+  /** A stream that ended stays resumable for the window, within the bound across streams. */
+  private void ended(SseStream stream) {
+    ended.addLast(stream);
+    endedBytes.addAndGet(stream.keptBytes());
+    while (endedBytes.get() > MAX_ENDED_BYTES) {
+      SseStream oldest = ended.pollFirst();
+      if (oldest == null) {
+        break;
+      }
+      forget(oldest);
+    }
+    time.schedule(RESUME_WINDOW, () -> {
+      if (ended.remove(stream)) {
+        forget(stream);
+      }
+    });
+  }
+
+  private void forget(SseStream stream) {
+    streams.remove(stream.id(), stream);
+    abandon.remove(stream.id());
+    endedBytes.addAndGet(-stream.keptBytes());
+  }
+
+  /**
+   * With a hold, closes {@code connection} once it has been open that long, if the stream is still
+   * going: a stream's first connection for the hold, each later one twice as long as the one
+   * before, so a long call's client polls less and less often.
+   */
+  private void held(SseStream stream, SseStream.Connection connection) {
+    if (hold != null) {
+      time.schedule(hold.multipliedBy(1L << Math.min(Math.max(stream.attaches() - 1, 0), 16)), () -> stream.release(connection));
+    }
+  }
+
+  private SseStream.Connection connect(HttpServletRequest request, HttpServletResponse response, SseStream stream) throws IOException {
+    response.setContentType(EVENT_STREAM);
+    response.setCharacterEncoding("UTF-8");
+    response.setHeader("Cache-Control", "no-cache");
+    response.setStatus(HttpServletResponse.SC_OK);
+    AsyncContext async = request.startAsync();
+    async.setTimeout(0);
+    SseStream.Connection connection = new SseStream.Connection(async, response.getWriter());
+    async.addListener(new Ended(() -> {
+      stream.lost(connection);
+      Runnable giveUp = abandon.get(stream.id());
+      if (giveUp != null) {
+        time.schedule(RESUME_WINDOW, giveUp);
+      }
+    }));
+    return connection;
+  }
+
+  /** Whether the request is for this endpoint, the server is open and {@code Host} and {@code Origin} pass; if not, it is answered. */
+  private boolean admitted(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    if (!request.getRequestURI().endsWith(endpoint)) {
+      error(response, 404, -32001, "Not found");
+      return false;
+    }
+    if (closing) {
+      error(response, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is shutting down");
+      return false;
+    }
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (String name : Collections.list(request.getHeaderNames())) {
+      headers.put(name, Collections.list(request.getHeaders(name)));
+    }
+    try {
+      security.validateHeaders(headers);
+      return true;
+    } catch (ServerTransportSecurityException e) {
+      error(response, e.getStatusCode(), McpSchema.ErrorCodes.INVALID_REQUEST, JsonRpcBodyFilter.withoutInternals(String.valueOf(e.getMessage()),
+          "Forbidden"));
+      return false;
+    }
+  }
+
+  /** The request's session, or null after answering 400 (no session named) or 404 (none such). */
+  private @Nullable McpStreamableServerSession session(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    String id = request.getHeader(HttpHeaders.MCP_SESSION_ID);
+    if (id == null || id.isBlank()) {
+      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Mcp-Session-Id is required after initialize");
+      return null;
+    }
+    McpStreamableServerSession session = sessions.get(id);
+    if (session == null) {
+      error(response, 404, -32001, "Not found: no such session (it ended, or was never opened); start one with initialize");
+    }
+    return session;
+  }
+
+  private static void error(HttpServletResponse response, int status, int code, String message) throws IOException {
+    ObjectNode answer = RcrtJson.object().put("jsonrpc", "2.0").putNull("id");
+    answer.putObject("error").put("code", code).put("message", message);
+    response.setStatus(status);
+    response.setContentType(JSON);
+    response.setCharacterEncoding("UTF-8");
+    response.getWriter().write(RcrtJson.write(answer));
+  }
+
+  /** Runs {@code then} once a connection is over, however it ended. */
+  private record Ended(Runnable then) implements AsyncListener {
+    @Override
+    public void onComplete(AsyncEvent event) {
+      then.run();
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      then.run();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      then.run();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {}
+  }
+
+}

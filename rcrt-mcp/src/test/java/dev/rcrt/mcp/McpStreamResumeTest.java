@@ -1,0 +1,181 @@
+package dev.rcrt.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.testing.TestClock;
+import dev.rcrt.tools.ToolRunner;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Streamable HTTP's resumable streams, from the wire: every stream starts with a priming event
+ * (an id, {@code retry}, empty data); with SSE polling the server closes a call's connection after
+ * the hold, and the client's {@code GET} with {@code Last-Event-ID} gets the call's answer; only
+ * the stream's own session may resume it, and only while it is kept. Time is the runner's
+ * {@link TestClock}: the hold and the resume window pass when the test says so.
+ */
+class McpStreamResumeTest {
+  private static final String END = "\u0000end";
+
+  private final TestClock clock = new TestClock();
+  private final CountDownLatch started = new CountDownLatch(1);
+  private final CountDownLatch finish = new CountDownLatch(1);
+  private final HttpClient http = HttpClient.newHttpClient();
+  private ToolRunner runner;
+  private McpToolServer server;
+
+  @BeforeEach
+  void start() {
+    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().clock(clock).build();
+    store.create(BreadcrumbCreate.builder("tool.definition.v1", "slow")
+        .context(RcrtJson.parse("{\"name\":\"slow\",\"description\":\"answers when the test lets it\"}")).build());
+    runner = ToolRunner.builder(store).timeSource(clock).handler("slow", (in, ctx) -> {
+      started.countDown();
+      try {
+        finish.await(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return RcrtJson.object().put("done", true);
+    }).build();
+    server = McpToolServer.builder(runner).ssePolling(Duration.ofSeconds(5), Duration.ofMillis(250)).http("127.0.0.1", 0, null);
+  }
+
+  @AfterEach
+  void stop() {
+    finish.countDown();
+    server.close();
+    runner.close();
+  }
+
+  @Test
+  void aCallsStreamClosedByTheHoldIsResumedWithLastEventIdAndOnlyByItsOwnSessionWhileKept() throws Exception {
+    String session = initialize();
+    BlockingQueue<String> post = lines(post(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\",\"arguments\":{}}}"));
+    List<String> priming = event(post);
+    assertThat(priming).anySatisfy(l -> assertThat(l).matches("id: \\S+_0")).contains("retry: 250", "data: ");
+    String primingId = priming.stream().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+
+    // the hold passes while the call runs: the server closes the connection before the answer
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(event(post)).as("the connection ends with no answer on it").containsExactly(END);
+    finish.countDown();
+
+    // another session cannot take the stream, nor can a made-up id
+    String other = initialize();
+    assertThat(get(other, primingId).statusCode()).isEqualTo(404);
+    assertThat(get(session, "forged_0").statusCode()).isEqualTo(404);
+
+    // its own session comes back with the last id it saw and gets the answer, then the stream ends
+    JsonNode answer = answerOn(lines(get(session, primingId)));
+    assertThat(answer.path("id").asInt()).isEqualTo(7);
+    assertThat(answer.at("/result/structuredContent/done").asBoolean()).isTrue();
+
+    // kept for the resume window after it ended, then forgotten
+    assertThat(answerOn(lines(get(session, primingId))).path("id").asInt()).isEqualTo(7);
+    clock.advance(Duration.ofMinutes(6));
+    assertThat(get(session, primingId).statusCode()).isEqualTo(404);
+  }
+
+  /** Reads events until the answer to request 7; the stream must end after it. */
+  private static JsonNode answerOn(BlockingQueue<String> stream) throws InterruptedException {
+    List<String> primed = event(stream);
+    assertThat(primed).contains("retry: 250");
+    JsonNode answer = null;
+    while (answer == null) {
+      List<String> e = event(stream);
+      assertThat(e).as("the answer comes before the stream ends").doesNotContain(END);
+      assertThat(e).anySatisfy(l -> assertThat(l).matches("id: \\S+_[1-9][0-9]*"));
+      JsonNode data = RcrtJson.parse(e.stream().filter(l -> l.startsWith("data: ")).findFirst().orElseThrow().substring(6));
+      if (data.has("result")) {
+        answer = data;
+      }
+    }
+    assertThat(event(stream)).containsExactly(END);
+    return answer;
+  }
+
+  /** The next event's lines (up to the blank line), or {@link #END} when the stream ended. */
+  private static List<String> event(BlockingQueue<String> stream) throws InterruptedException {
+    List<String> lines = new ArrayList<>();
+    while (true) {
+      String line = stream.poll(30, TimeUnit.SECONDS);
+      assertThat(line).as("an event within 30 s").isNotNull();
+      if (line.equals(END)) {
+        return lines.isEmpty() ? List.of(END) : lines;
+      }
+      if (line.isEmpty()) {
+        return lines;
+      }
+      lines.add(line);
+    }
+  }
+
+  /** The response's lines, read on a thread of their own, then {@link #END}. */
+  private static BlockingQueue<String> lines(HttpResponse<Stream<String>> response) {
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).get().asString().startsWith("text/event-stream");
+    BlockingQueue<String> out = new LinkedBlockingQueue<>();
+    Thread reader = new Thread(() -> {
+      try (Stream<String> l = response.body()) {
+        l.forEach(out::add);
+      } catch (RuntimeException e) {
+        // the connection closed under the reader
+      }
+      out.add(END);
+    });
+    reader.setDaemon(true);
+    reader.start();
+    return out;
+  }
+
+  private String initialize() throws Exception {
+    HttpResponse<String> init = http.send(request(null).POST(HttpRequest.BodyPublishers.ofString(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(init.statusCode()).isEqualTo(200);
+    String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+    HttpResponse<String> initialized = http.send(request(session)
+        .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(initialized.statusCode()).isEqualTo(202);
+    return session;
+  }
+
+  private HttpResponse<Stream<String>> post(String session, String body) throws Exception {
+    return http.send(request(session).POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofLines());
+  }
+
+  private HttpResponse<Stream<String>> get(String session, String lastEventId) throws Exception {
+    return http.send(request(session).header("Last-Event-ID", lastEventId).GET().build(), HttpResponse.BodyHandlers.ofLines());
+  }
+
+  private HttpRequest.Builder request(String session) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri().toString()))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2025-11-25");
+    for (Map.Entry<String, String> h : session == null ? Map.<String, String>of().entrySet() : Map.of("Mcp-Session-Id", session).entrySet()) {
+      b.header(h.getKey(), h.getValue());
+    }
+    return b;
+  }
+}
