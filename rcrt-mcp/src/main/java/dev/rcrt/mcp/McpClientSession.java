@@ -327,6 +327,11 @@ public final class McpClientSession implements AutoCloseable {
   }
 
   private static String reason(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof InterruptedException) { // the caller stopped waiting (a command's SIGTERM): not the server's doing
+        return "this process stopped waiting for the answer (interrupted)";
+      }
+    }
     Throwable t = e;
     while (t.getCause() != null && t.getMessage() == null) {
       t = t.getCause();
@@ -337,6 +342,10 @@ public final class McpClientSession implements AutoCloseable {
   /** Ends the session and stops a started server process. */
   @Override
   public void close() {
+    if (Thread.currentThread().isInterrupted()) { // stopping: a graceful close would wait, and log its interruption with a stack trace
+      client.close();
+      return;
+    }
     try {
       client.closeGracefully();
     } catch (RuntimeException e) {
