@@ -304,7 +304,7 @@ public final class McpToolServer implements AutoCloseable {
 
     private StreamableHttp transport(String path, List<String> hosts, List<String> origins) {
       return new StreamableHttp(path, DefaultServerTransportSecurityValidator.builder().allowedHosts(hosts).allowedOrigins(origins).build(),
-          runner.timeSource(), sseRetry, sseHold, Duration.ofSeconds(30));
+          runner.timeSource(), sseRetry, sseHold, Duration.ofSeconds(30), runner.store());
     }
 
     /** The bearer check (with a token), then the JSON-RPC body check: nobody unauthenticated gets the body read. */

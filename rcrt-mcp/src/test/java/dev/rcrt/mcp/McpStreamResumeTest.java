@@ -39,12 +39,13 @@ class McpStreamResumeTest {
   private final CountDownLatch started = new CountDownLatch(1);
   private final CountDownLatch finish = new CountDownLatch(1);
   private final HttpClient http = HttpClient.newHttpClient();
+  private InMemoryBreadcrumbStore store;
   private ToolRunner runner;
   private McpToolServer server;
 
   @BeforeEach
   void start() {
-    InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().clock(clock).build();
+    store = InMemoryBreadcrumbStore.builder().clock(clock).build();
     store.create(BreadcrumbCreate.builder("tool.definition.v1", "slow")
         .context(RcrtJson.parse("{\"name\":\"slow\",\"description\":\"answers when the test lets it\"}")).build());
     runner = ToolRunner.builder(store).timeSource(clock).handler("slow", (in, ctx) -> {
@@ -94,6 +95,35 @@ class McpStreamResumeTest {
     assertThat(answerOn(lines(get(session, primingId))).path("id").asInt()).isEqualTo(7);
     clock.advance(Duration.ofMinutes(6));
     assertThat(get(session, primingId).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aSessionOutlivesItsServerOnTheSameStoreAndTheStoreHoldsNoSessionId() throws Exception {
+    String session = initialize();
+    server.close();
+
+    // another server of the same store (a restart, or another process of the fleet) takes the session up
+    server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
+    BlockingQueue<String> listed = lines(post(session, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{}}"));
+    event(listed); // priming
+    JsonNode tools = RcrtJson.parse(event(listed).stream().filter(l -> l.startsWith("data: ")).findFirst().orElseThrow().substring(6));
+    assertThat(tools.at("/result/tools/0/name").asText()).isEqualTo("slow");
+
+    // the store keeps the session under a hash: nothing a reader of the store finds can be sent as the session id
+    assertThat(store.search(dev.rcrt.core.Selector.schema("mcp.session.v1"), 10, 0)).singleElement()
+        .satisfies(r -> assertThat(RcrtJson.write(r.context()) + r.id() + r.title() + r.tags()).doesNotContain(session));
+    // an id no session has is not taken up
+    assertThat(http.send(request("not-a-session").POST(HttpRequest.BodyPublishers.ofString(
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{}}")).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(404);
+
+    // deleted by the client in one process, it is gone from every process
+    assertThat(http.send(request(session).DELETE().build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    server.close();
+    server = McpToolServer.builder(runner).http("127.0.0.1", 0, null);
+    assertThat(http.send(request(session).POST(HttpRequest.BodyPublishers.ofString(
+        "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\",\"params\":{}}")).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(404);
   }
 
   /** Reads events until the answer to request 7; the stream must end after it. */

@@ -72,7 +72,11 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private final @Nullable Duration hold;
   private final transient McpJsonMapper json = McpJsonDefaults.getMapper();
   private final transient SecureRandom random = new SecureRandom();
+  /** Sessions by the id clients send; a session taken up from the store has another id of its own in the SDK. */
   private final transient Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
+  /** The client's id of each session taken up from the store, by the SDK's id (which the SDK's per-session notifications name). */
+  private final transient Map<String, String> takenUp = new ConcurrentHashMap<>();
+  private final transient SessionRecords records;
   private final transient Map<String, SseStream> streams = new ConcurrentHashMap<>();
   /** What gives a listening stream up once its client stayed away for the window, by stream id. */
   private final transient Map<String, Runnable> abandon = new ConcurrentHashMap<>();
@@ -89,9 +93,11 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
    * @param retry the {@code retry} every priming event carries
    * @param hold how long a stream's connection is held before the server closes it; null: until the stream ends
    * @param keepAlive how often each session is pinged
+   * @param store where sessions are kept, so that any process serving it takes them up
    */
   public StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
-      Duration keepAlive) {
+      Duration keepAlive, dev.rcrt.core.BreadcrumbStore store) {
+    this.records = new SessionRecords(store, json);
     this.endpoint = endpoint;
     this.security = security;
     this.time = time;
@@ -202,10 +208,13 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     if (session == null) {
       return;
     }
-    sessions.remove(session.getId());
+    String id = String.valueOf(request.getHeader(HttpHeaders.MCP_SESSION_ID));
+    sessions.remove(id);
+    takenUp.remove(session.getId());
+    records.delete(id);
     session.delete().contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY)).block();
     for (SseStream s : List.copyOf(streams.values())) {
-      if (s.sessionId().equals(session.getId())) {
+      if (s.sessionId().equals(id)) {
         streams.remove(s.id());
         abandon.remove(s.id());
         s.release();
@@ -230,7 +239,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   /** Sends to one session (a resource it subscribed to changed); nothing when it is gone. */
   @Override
   public Mono<Void> notifyClient(String sessionId, String method, Object params) {
-    McpStreamableServerSession s = sessions.get(sessionId);
+    McpStreamableServerSession s = sessions.get(takenUp.getOrDefault(sessionId, sessionId));
     return s == null ? Mono.empty() : s.sendNotification(method, params);
   }
 
@@ -268,6 +277,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     McpSchema.InitializeRequest init = json.convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() {});
     McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
     sessions.put(started.session().getId(), started.session());
+    records.save(started.session().getId(), init);
     McpSchema.InitializeResult result = started.initResult().block();
     response.setContentType(JSON);
     response.setCharacterEncoding("UTF-8");
@@ -389,11 +399,28 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Mcp-Session-Id is required after initialize");
       return null;
     }
-    McpStreamableServerSession session = sessions.get(id);
+    McpStreamableServerSession session = sessions.computeIfAbsent(id, this::takeUp);
     if (session == null) {
       error(response, 404, -32001, "Not found: no such session (it ended, or was never opened); start one with initialize");
     }
     return session;
+  }
+
+  /** A session another process (or this one before a restart) opened, opened again here from its recorded {@code initialize}; null if none. */
+  private @Nullable McpStreamableServerSession takeUp(String id) {
+    McpStreamableServerSession.Factory f = factory;
+    if (f == null || closing) {
+      return null;
+    }
+    McpSchema.InitializeRequest init = records.find(id).orElse(null);
+    if (init == null) {
+      return null;
+    }
+    McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
+    started.initResult().block();
+    takenUp.put(started.session().getId(), id);
+    LOG.debug("MCP session taken up from the store");
+    return started.session();
   }
 
   private static void error(HttpServletResponse response, int status, int code, String message) throws IOException {
