@@ -24,6 +24,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -65,6 +66,12 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   /** The most message text kept across the streams that ended: 64 MiB. */
   static final long MAX_ENDED_BYTES = 64L * 1024 * 1024;
 
+  /** The most streams kept after they ended: 10,000 (a flood of small requests is bounded by count, not only by text). */
+  static final int MAX_ENDED_STREAMS = 10_000;
+
+  /** A stream that ended, and when. */
+  private record Kept(SseStream stream, Instant at) {}
+
   private final String endpoint;
   private final transient ServerTransportSecurityValidator security;
   private final transient TimeSource time;
@@ -80,8 +87,10 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private final transient Map<String, SseStream> streams = new ConcurrentHashMap<>();
   /** What gives a listening stream up once its client stayed away for the window, by stream id. */
   private final transient Map<String, Runnable> abandon = new ConcurrentHashMap<>();
-  private final transient ConcurrentLinkedDeque<SseStream> ended = new ConcurrentLinkedDeque<>();
+  private final transient ConcurrentLinkedDeque<Kept> ended = new ConcurrentLinkedDeque<>();
   private final transient AtomicLong endedBytes = new AtomicLong();
+  private final transient java.util.concurrent.atomic.AtomicInteger endedCount = new java.util.concurrent.atomic.AtomicInteger();
+  private final int maxEnded;
   private final transient KeepAliveScheduler keepAlive;
   private transient volatile McpStreamableServerSession.@Nullable Factory factory;
   private volatile boolean closing;
@@ -97,6 +106,13 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
    */
   public StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
       Duration keepAlive, dev.rcrt.core.BreadcrumbStore store) {
+    this(endpoint, security, time, retry, hold, keepAlive, store, MAX_ENDED_STREAMS);
+  }
+
+  /** As the public constructor, keeping at most {@code maxEnded} streams that ended. */
+  StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
+      Duration keepAlive, dev.rcrt.core.BreadcrumbStore store, int maxEnded) {
+    this.maxEnded = maxEnded;
     this.records = new SessionRecords(store, json);
     this.endpoint = endpoint;
     this.security = security;
@@ -289,6 +305,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
 
   /** Attaches a connection that came back with {@code lastEventId} to its stream, if that stream is this session's and still kept. */
   private void resume(String sessionId, String lastEventId, HttpServletRequest request, HttpServletResponse response) throws IOException {
+    sweep();
     String id = SseStream.streamOf(lastEventId);
     SseStream stream = id == null ? null : streams.get(id);
     long after = stream == null || !stream.sessionId().equals(sessionId) ? -1 : stream.seqOf(lastEventId);
@@ -315,28 +332,33 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     return stream;
   }
 
-  /** A stream that ended stays resumable for the window, within the bound across streams. */
+  /** A stream that ended stays resumable for the window, within the bounds across streams. */
   private void ended(SseStream stream) {
-    ended.addLast(stream);
+    ended.addLast(new Kept(stream, time.instant()));
     endedBytes.addAndGet(stream.keptBytes());
-    while (endedBytes.get() > MAX_ENDED_BYTES) {
-      SseStream oldest = ended.pollFirst();
-      if (oldest == null) {
-        break;
-      }
-      forget(oldest);
-    }
-    time.schedule(RESUME_WINDOW, () -> {
-      if (ended.remove(stream)) {
-        forget(stream);
-      }
-    });
+    endedCount.incrementAndGet();
+    sweep();
   }
 
-  private void forget(SseStream stream) {
-    streams.remove(stream.id(), stream);
-    abandon.remove(stream.id());
-    endedBytes.addAndGet(-stream.keptBytes());
+  /**
+   * Forgets the streams that ended longer than the window ago, and the oldest beyond the bounds
+   * (text and count). Run when a stream ends and before a resume: no timer a stream, so a flood
+   * of requests leaves nothing queued behind it.
+   */
+  private void sweep() {
+    Instant expired = time.instant().minus(RESUME_WINDOW);
+    for (Kept oldest = ended.peekFirst(); oldest != null; oldest = ended.peekFirst()) {
+      boolean over = endedCount.get() > maxEnded || endedBytes.get() > MAX_ENDED_BYTES || !oldest.at().isAfter(expired);
+      if (!over) {
+        return;
+      }
+      if (ended.removeFirstOccurrence(oldest)) {
+        endedCount.decrementAndGet();
+        endedBytes.addAndGet(-oldest.stream().keptBytes());
+        streams.remove(oldest.stream().id(), oldest.stream());
+        abandon.remove(oldest.stream().id());
+      }
+    }
   }
 
   /**
