@@ -56,8 +56,8 @@ class McpConformanceTest {
     }
   }
 
-  /** Every client scenario of the suite but {@code sse-retry} (the SDK's transport does not resume a closed stream). */
-  static final List<String> CLIENT_SCENARIOS = List.of("initialize", "tools_call", "elicitation-sep1034-client-defaults",
+  /** Every client scenario of the suite. */
+  static final List<String> CLIENT_SCENARIOS = List.of("initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry",
       "auth/metadata-default", "auth/metadata-var1", "auth/metadata-var2", "auth/metadata-var3", "auth/basic-cimd",
       "auth/scope-from-www-authenticate", "auth/scope-from-scopes-supported", "auth/scope-omitted-when-undefined", "auth/scope-step-up",
       "auth/scope-retry-limit", "auth/token-endpoint-auth-basic", "auth/token-endpoint-auth-post", "auth/token-endpoint-auth-none",

@@ -126,7 +126,8 @@ public final class McpClientSession implements AutoCloseable {
       String base = url.getScheme() + "://" + url.getRawAuthority();
       String endpoint = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath() + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery());
       HttpClientStreamableHttpTransport.Builder http =
-          HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(requests).connectTimeout(timeout);
+          HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(requests).connectTimeout(timeout)
+              .clientBuilder(dev.rcrt.mcp.internal.ResumingHttpClient.builder()); // resumes a stream the server closed before its answer
       if (oauth != null) {
         auth = new OAuthSession(oauth, url);
         OAuthTransport.apply(http, auth, oauth.maxAuthorizations());

@@ -98,6 +98,19 @@ class McpStreamResumeTest {
   }
 
   @Test
+  void thisProjectsClientComesBackWithLastEventIdForTheAnswerOfAStreamClosedByTheHold() throws Exception {
+    try (McpClientSession client = McpClientSession.connect(McpServerAddress.url(server.uri().toString()), Duration.ofSeconds(60), tools -> {})) {
+      java.util.concurrent.CompletableFuture<io.modelcontextprotocol.spec.McpSchema.CallToolResult> called =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> client.call("slow", Map.of()));
+      assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+      // the hold closes the call's stream; the answer comes after, so only a client that comes back gets it
+      clock.advance(Duration.ofSeconds(6));
+      finish.countDown();
+      assertThat(RcrtJson.write(RcrtJson.toTree(called.get(30, TimeUnit.SECONDS).structuredContent()))).contains("\"done\":true");
+    }
+  }
+
+  @Test
   void aSessionOutlivesItsServerOnTheSameStoreAndTheStoreHoldsNoSessionId() throws Exception {
     String session = initialize();
     server.close();
