@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * for an answered one and waits for the answer until its request times out; so the client does the
  * coming back itself, below the SDK: when a request's stream ({@code POST}) ends after an event id
  * but before any JSON-RPC response, it sends {@code GET} with the request's headers and {@code
- * Last-Event-ID} after {@code retry} (1 s when the server named none), and hands that response's
+ * Last-Event-ID} after {@code retry} (1 s when the server named none, 100 ms at the least), and hands that response's
  * events on as the rest of the same stream, again as often as the server closes it. The SDK sees
  * one stream. A resumption refused, or failing, ends the stream with the error. Every other
  * response passes as it came. Thread-safe, as the client it wraps.
@@ -41,6 +41,9 @@ import org.jspecify.annotations.Nullable;
 public final class ResumingHttpClient extends HttpClient {
   /** The wait before resuming when the server sent no {@code retry}. */
   static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
+
+  /** The shortest wait before resuming, whatever {@code retry} says: a server cannot make the client poll in a tight loop. */
+  static final Duration MIN_RETRY = Duration.ofMillis(100);
 
   private final HttpClient http;
 
@@ -220,7 +223,8 @@ public final class ResumingHttpClient extends HttpClient {
         return;
       }
       String resumeFrom = from;
-      CompletableFuture.delayedExecutor(retryMillis, TimeUnit.MILLISECONDS).execute(() -> resume(resumeFrom));
+      long wait = Math.max(retryMillis, MIN_RETRY.toMillis());
+      CompletableFuture.delayedExecutor(wait, TimeUnit.MILLISECONDS).execute(() -> resume(resumeFrom));
     }
 
     /** Comes back for the rest of the stream: {@code GET} with the request's headers and {@code Last-Event-ID}. */
