@@ -111,6 +111,19 @@ class McpStreamResumeTest {
   }
 
   @Test
+  void thisProjectsClientKeepsListeningAfterTheHoldClosesItsListeningStream() throws Exception {
+    BlockingQueue<List<io.modelcontextprotocol.spec.McpSchema.Tool>> changes = new LinkedBlockingQueue<>();
+    try (McpClientSession client = McpClientSession.connect(McpServerAddress.url(server.uri().toString()), Duration.ofSeconds(60), changes::add)) {
+      assertThat(client.listTools()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name).contains("slow");
+      clock.advance(Duration.ofSeconds(6)); // the hold closes the session's listening stream
+      store.create(BreadcrumbCreate.builder("tool.definition.v1", "another")
+          .context(RcrtJson.parse("{\"name\":\"another\",\"description\":\"added after the hold\"}")).build());
+      assertThat(changes.poll(30, TimeUnit.SECONDS)).as("the list change, on the listening stream the client came back to")
+          .extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name).contains("another");
+    }
+  }
+
+  @Test
   void aSessionOutlivesItsServerOnTheSameStoreAndTheStoreHoldsNoSessionId() throws Exception {
     String session = initialize();
     server.close();

@@ -35,7 +35,8 @@ import org.jspecify.annotations.Nullable;
  * but before any JSON-RPC response, it sends {@code GET} with the request's headers and {@code
  * Last-Event-ID} after {@code retry} (1 s when the server named none, 100 ms at the least), and hands that response's
  * events on as the rest of the same stream, again as often as the server closes it. The SDK sees
- * one stream. A resumption refused, or failing, ends the stream with the error. Every other
+ * one stream. A session's listening stream ({@code GET}) that the server closes after an event id
+ * is carried on the same way, until the client closes it. A resumption refused, or failing, ends the stream with the error. Every other
  * response passes as it came. Thread-safe, as the client it wraps.
  */
 public final class ResumingHttpClient extends HttpClient {
@@ -73,7 +74,7 @@ public final class ResumingHttpClient extends HttpClient {
   }
 
   private <T> HttpResponse.BodyHandler<T> watched(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    if (!"POST".equals(request.method())) {
+    if (!"POST".equals(request.method()) && !"GET".equals(request.method())) {
       return handler;
     }
     return info -> {
@@ -92,7 +93,7 @@ public final class ResumingHttpClient extends HttpClient {
    */
   private final class Continued<T> implements HttpResponse.BodySubscriber<T>, Flow.Subscription {
     private final HttpResponse.BodySubscriber<T> inner;
-    private final HttpRequest post;
+    private final HttpRequest first;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private final StringBuilder data = new StringBuilder();
     private Flow.@Nullable Subscription upstream;
@@ -103,9 +104,9 @@ public final class ResumingHttpClient extends HttpClient {
     private boolean answered;
     private long retryMillis = DEFAULT_RETRY.toMillis();
 
-    Continued(HttpResponse.BodySubscriber<T> inner, HttpRequest post) {
+    Continued(HttpResponse.BodySubscriber<T> inner, HttpRequest first) {
       this.inner = inner;
-      this.post = post;
+      this.first = first;
     }
 
     @Override
@@ -227,16 +228,16 @@ public final class ResumingHttpClient extends HttpClient {
       CompletableFuture.delayedExecutor(wait, TimeUnit.MILLISECONDS).execute(() -> resume(resumeFrom));
     }
 
-    /** Comes back for the rest of the stream: {@code GET} with the request's headers and {@code Last-Event-ID}. */
+    /** Comes back for the rest of the stream: {@code GET} with the first request's headers and {@code Last-Event-ID}. */
     private void resume(String from) {
       synchronized (this) {
         if (cancelled) {
           return;
         }
       }
-      HttpRequest.Builder get = HttpRequest.newBuilder(post.uri()).GET();
-      post.timeout().ifPresent(get::timeout);
-      post.headers().map().forEach((name, values) -> {
+      HttpRequest.Builder get = HttpRequest.newBuilder(first.uri()).GET();
+      first.timeout().ifPresent(get::timeout);
+      first.headers().map().forEach((name, values) -> {
         if (!name.equalsIgnoreCase("Content-Type") && !name.equalsIgnoreCase("Content-Length") && !name.equalsIgnoreCase("Accept")
             && !name.equalsIgnoreCase("Last-Event-ID")) {
           values.forEach(v -> get.header(name, v));
