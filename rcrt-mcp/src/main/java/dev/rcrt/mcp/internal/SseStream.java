@@ -155,6 +155,24 @@ final class SseStream implements McpStreamableServerTransport {
     end(connection);
   }
 
+  /** Writes an SSE comment to the live connection, if any; one that fails is let go (the client went away). */
+  void comment() {
+    Connection gone = null;
+    synchronized (this) {
+      if (live != null) {
+        try {
+          write(live, ": keep-alive\n\n");
+        } catch (IOException e) {
+          gone = live;
+          live = null;
+        }
+      }
+    }
+    if (gone != null) {
+      end(gone);
+    }
+  }
+
   /** Forgets {@code connection} if it is the live one: the client went away. */
   void lost(Connection connection) {
     synchronized (this) {

@@ -14,7 +14,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.ProtocolVersions;
-import io.modelcontextprotocol.util.KeepAliveScheduler;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -36,7 +35,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -59,6 +57,9 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private static final Logger LOG = LoggerFactory.getLogger(StreamableHttp.class);
   private static final String EVENT_STREAM = "text/event-stream";
   private static final String JSON = "application/json";
+
+  /** How long a session may send nothing before this process lets go of it (the store keeps it): 1 hour. */
+  public static final Duration SESSION_IDLE = Duration.ofHours(1);
 
   /** How long a stream that ended may still be resumed: 5 minutes. */
   public static final Duration RESUME_WINDOW = Duration.ofMinutes(5);
@@ -91,7 +92,9 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private final transient AtomicLong endedBytes = new AtomicLong();
   private final transient java.util.concurrent.atomic.AtomicInteger endedCount = new java.util.concurrent.atomic.AtomicInteger();
   private final int maxEnded;
-  private final transient KeepAliveScheduler keepAlive;
+  private final Duration keepAlive;
+  /** When each session (by the client's id) last sent a request. */
+  private final transient Map<String, Instant> lastSeen = new ConcurrentHashMap<>();
   private transient volatile McpStreamableServerSession.@Nullable Factory factory;
   private volatile boolean closing;
 
@@ -101,7 +104,8 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
    * @param time the clock of the hold and of the resume window
    * @param retry the {@code retry} every priming event carries
    * @param hold how long a stream's connection is held before the server closes it; null: until the stream ends
-   * @param keepAlive how often each session is pinged
+   * @param keepAlive how often an open connection gets an SSE comment, so that proxies keep it and a
+   *     client that went away is noticed
    * @param store where sessions are kept, so that any process serving it takes them up
    */
   public StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
@@ -119,9 +123,8 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     this.time = time;
     this.retry = retry;
     this.hold = hold;
-    this.keepAlive = KeepAliveScheduler.builder(() -> closing ? Flux.empty() : Flux.fromIterable(List.copyOf(sessions.values())))
-        .initialDelay(keepAlive).interval(keepAlive).build();
-    this.keepAlive.start();
+    this.keepAlive = keepAlive;
+    time.schedule(keepAlive, this::keepAlive);
   }
 
   @Override
@@ -226,6 +229,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     }
     String id = String.valueOf(request.getHeader(HttpHeaders.MCP_SESSION_ID));
     sessions.remove(id);
+    lastSeen.remove(id);
     takenUp.remove(session.getId());
     records.delete(id);
     session.delete().contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY)).block();
@@ -263,7 +267,6 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   public Mono<Void> closeGracefully() {
     return Mono.fromRunnable(() -> {
       closing = true;
-      keepAlive.shutdown();
       for (McpStreamableServerSession s : List.copyOf(sessions.values())) {
         try {
           s.closeGracefully().block();
@@ -293,6 +296,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     McpSchema.InitializeRequest init = json.convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() {});
     McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
     sessions.put(started.session().getId(), started.session());
+    lastSeen.put(started.session().getId(), time.instant());
     records.save(started.session().getId(), init);
     McpSchema.InitializeResult result = started.initResult().block();
     response.setContentType(JSON);
@@ -330,6 +334,32 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     SseStream stream = new SseStream(id, sessionId, json, retry, this::ended);
     streams.put(id, stream);
     return stream;
+  }
+
+  /**
+   * Writes an SSE comment to every open connection (a connection that fails is let go, its stream
+   * kept for the client's return), and lets go of the sessions idle past {@link #SESSION_IDLE}:
+   * they stay in the store, and a request of theirs takes them up again.
+   */
+  private void keepAlive() {
+    if (closing) {
+      return;
+    }
+    try {
+      streams.values().forEach(SseStream::comment);
+      Instant idle = time.instant().minus(SESSION_IDLE);
+      lastSeen.forEach((id, at) -> {
+        if (at.isBefore(idle) && lastSeen.remove(id, at)) {
+          McpStreamableServerSession gone = sessions.remove(id);
+          if (gone != null) {
+            takenUp.remove(gone.getId());
+            gone.close();
+          }
+        }
+      });
+    } finally {
+      time.schedule(keepAlive, this::keepAlive);
+    }
   }
 
   /** A stream that ended stays resumable for the window, within the bounds across streams. */
@@ -422,6 +452,9 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       return null;
     }
     McpStreamableServerSession session = sessions.computeIfAbsent(id, this::takeUp);
+    if (session != null) {
+      lastSeen.put(id, time.instant());
+    }
     if (session == null) {
       error(response, 404, -32001, "Not found: no such session (it ended, or was never opened); start one with initialize");
     }
