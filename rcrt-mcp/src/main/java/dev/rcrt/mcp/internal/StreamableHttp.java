@@ -93,6 +93,8 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private final transient java.util.concurrent.atomic.AtomicInteger endedCount = new java.util.concurrent.atomic.AtomicInteger();
   private final int maxEnded;
   private final Duration keepAlive;
+  /** Writes the keep-alive comments, which may block on a client that does not read: never on the shared timer's thread. */
+  private final transient java.util.concurrent.ExecutorService keeper;
   /** When each session (by the client's id) last sent a request. */
   private final transient Map<String, Instant> lastSeen = new ConcurrentHashMap<>();
   private transient volatile McpStreamableServerSession.@Nullable Factory factory;
@@ -124,7 +126,12 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     this.retry = retry;
     this.hold = hold;
     this.keepAlive = keepAlive;
-    time.schedule(keepAlive, this::keepAlive);
+    this.keeper = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "rcrt-mcp-keep-alive");
+      t.setDaemon(true);
+      return t;
+    });
+    time.schedule(keepAlive, this::keepAliveDue);
   }
 
   @Override
@@ -267,6 +274,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   public Mono<Void> closeGracefully() {
     return Mono.fromRunnable(() -> {
       closing = true;
+      keeper.shutdownNow();
       for (McpStreamableServerSession s : List.copyOf(sessions.values())) {
         try {
           s.closeGracefully().block();
@@ -341,6 +349,17 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
    * kept for the client's return), and lets go of the sessions idle past {@link #SESSION_IDLE}:
    * they stay in the store, and a request of theirs takes them up again.
    */
+  private void keepAliveDue() {
+    if (closing) {
+      return;
+    }
+    try {
+      keeper.execute(this::keepAlive);
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      // closing
+    }
+  }
+
   private void keepAlive() {
     if (closing) {
       return;
@@ -358,7 +377,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
         }
       });
     } finally {
-      time.schedule(keepAlive, this::keepAlive);
+      time.schedule(keepAlive, this::keepAliveDue);
     }
   }
 
