@@ -191,11 +191,13 @@ public final class McpToolServer implements AutoCloseable {
      * been open for {@code hold} (each later connection of the same stream twice as long as the one
      * before: 1 s, 2 s, 4 s… for a hold of 1 s), and the client comes back after {@code retry} with
      * {@code GET} and {@code Last-Event-ID} for what it missed, then the rest; so a long call holds
-     * no connection for long (nor meets a proxy's idle timeout). For clients that resume streams, as MCP 2025-11-25
-     * asks of them; one that does not loses the answer of a call that outlasts the hold. Default:
-     * a connection is held until its stream ends, and every stream still starts with a priming
-     * event carrying {@code retry: 1000}, so any client may resume after a dropped connection.
-     * Streams are kept for resuming 5 minutes after they end (8 MiB each, 64 MiB in all).
+     * no connection for long (nor meets a proxy's idle timeout). For clients that resume streams,
+     * as MCP 2025-11-25 asks of them (this SDK's {@link McpClientSession} does); one that does not
+     * loses the answer of a call that outlasts the hold. Default: a connection is held until its
+     * stream ends, and every stream still starts with a priming event carrying {@code retry:
+     * 1000}, so any client may resume after a dropped connection. A stream is resumed by its own
+     * session only, in the process that served it, up to 5 minutes after it ended (8 MiB each;
+     * 64 MiB and 10,000 streams in all).
      *
      * @param hold how long a connection is held, more than zero
      * @param retry what clients are told to wait before they come back, 0 or more
