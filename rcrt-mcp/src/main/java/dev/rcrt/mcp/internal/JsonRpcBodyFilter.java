@@ -74,7 +74,8 @@ public final class JsonRpcBodyFilter implements Filter {
   }
 
 
-  private static void refuse(HttpServletResponse out, int status, int code, String message) throws IOException {
+  /** Answers with status {@code status} and the JSON-RPC error {@code {"jsonrpc": "2.0", "id": null, "error": {code, message}}}. */
+  static void refuse(HttpServletResponse out, int status, int code, String message) throws IOException {
     refuse(out, status, code, message, null);
   }
 

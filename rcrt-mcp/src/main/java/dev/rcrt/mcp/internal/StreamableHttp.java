@@ -1,7 +1,5 @@
 package dev.rcrt.mcp.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.TimeSource;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -157,11 +155,11 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       message = McpSchema.deserializeJsonRpcMessage(json, new String(request.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
     } catch (IOException | IllegalArgumentException e) {
       LOG.debug("MCP message refused: {}", e.toString());
-      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: not a JSON-RPC request, notification or response");
+      JsonRpcBodyFilter.refuse(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: not a JSON-RPC request, notification or response");
       return;
     }
     if (!acceptsBoth) {
-      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Accept must name both application/json and text/event-stream");
+      JsonRpcBodyFilter.refuse(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Accept must name both application/json and text/event-stream");
       return;
     }
     if (message instanceof McpSchema.JSONRPCRequest r && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
@@ -198,7 +196,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       return;
     }
     if (!String.valueOf(request.getHeader(HttpHeaders.ACCEPT)).contains(EVENT_STREAM)) {
-      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Accept must name text/event-stream");
+      JsonRpcBodyFilter.refuse(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Accept must name text/event-stream");
       return;
     }
     McpStreamableServerSession session = session(request, response);
@@ -298,7 +296,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private void initialize(McpSchema.JSONRPCRequest request, HttpServletResponse response) throws IOException {
     McpStreamableServerSession.Factory f = factory;
     if (f == null) {
-      error(response, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is starting; try again");
+      JsonRpcBodyFilter.refuse(response, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is starting; try again");
       return;
     }
     McpSchema.InitializeRequest init = json.convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() {});
@@ -322,7 +320,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     SseStream stream = id == null ? null : streams.get(id);
     long after = stream == null || !stream.sessionId().equals(sessionId) ? -1 : stream.seqOf(lastEventId);
     if (stream == null || after < 0) {
-      error(response, 404, -32001, "Not found: no stream of this session to resume from that Last-Event-ID (streams are kept "
+      JsonRpcBodyFilter.refuse(response, 404, -32001, "Not found: no stream of this session to resume from that Last-Event-ID (streams are kept "
           + RESUME_WINDOW.toMinutes() + " minutes after they end)");
       return;
     }
@@ -442,11 +440,11 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   /** Whether the request is for this endpoint, the server is open and {@code Host} and {@code Origin} pass; if not, it is answered. */
   private boolean admitted(HttpServletRequest request, HttpServletResponse response) throws IOException {
     if (!request.getRequestURI().endsWith(endpoint)) {
-      error(response, 404, -32001, "Not found");
+      JsonRpcBodyFilter.refuse(response, 404, -32001, "Not found");
       return false;
     }
     if (closing) {
-      error(response, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is shutting down");
+      JsonRpcBodyFilter.refuse(response, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is shutting down");
       return false;
     }
     Map<String, List<String>> headers = new LinkedHashMap<>();
@@ -457,7 +455,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       security.validateHeaders(headers);
       return true;
     } catch (ServerTransportSecurityException e) {
-      error(response, e.getStatusCode(), McpSchema.ErrorCodes.INVALID_REQUEST, JsonRpcBodyFilter.withoutInternals(String.valueOf(e.getMessage()),
+      JsonRpcBodyFilter.refuse(response, e.getStatusCode(), McpSchema.ErrorCodes.INVALID_REQUEST, JsonRpcBodyFilter.withoutInternals(String.valueOf(e.getMessage()),
           "Forbidden"));
       return false;
     }
@@ -467,7 +465,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private @Nullable McpStreamableServerSession session(HttpServletRequest request, HttpServletResponse response) throws IOException {
     String id = request.getHeader(HttpHeaders.MCP_SESSION_ID);
     if (id == null || id.isBlank()) {
-      error(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Mcp-Session-Id is required after initialize");
+      JsonRpcBodyFilter.refuse(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Mcp-Session-Id is required after initialize");
       return null;
     }
     McpStreamableServerSession session = sessions.computeIfAbsent(id, this::takeUp);
@@ -475,7 +473,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       lastSeen.put(id, time.instant());
     }
     if (session == null) {
-      error(response, 404, -32001, "Not found: no such session (it ended, or was never opened); start one with initialize");
+      JsonRpcBodyFilter.refuse(response, 404, -32001, "Not found: no such session (it ended, or was never opened); start one with initialize");
     }
     return session;
   }
@@ -495,15 +493,6 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     takenUp.put(started.session().getId(), id);
     LOG.debug("MCP session taken up from the store");
     return started.session();
-  }
-
-  private static void error(HttpServletResponse response, int status, int code, String message) throws IOException {
-    ObjectNode answer = RcrtJson.object().put("jsonrpc", "2.0").putNull("id");
-    answer.putObject("error").put("code", code).put("message", message);
-    response.setStatus(status);
-    response.setContentType(JSON);
-    response.setCharacterEncoding("UTF-8");
-    response.getWriter().write(RcrtJson.write(answer));
   }
 
   /** Runs {@code then} once a connection is over, however it ended. */
