@@ -7,9 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -89,11 +86,6 @@ final class OAuthTokenFiles implements McpOAuth.TokenStore {
   }
 
   private Path file(String resource) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(resource.getBytes(StandardCharsets.UTF_8));
-      return dir.resolve(HexFormat.of().formatHex(hash) + ".json");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
+    return dir.resolve(dev.rcrt.core.spi.ContentDigest.sha256Hex(resource) + ".json");
   }
 }

@@ -3,6 +3,7 @@ package dev.rcrt.core.spi;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -36,5 +37,14 @@ public record ContentDigest(String checksum, long sizeBytes) {
     }
     byte[] hash = SHA256.get().digest(bytes);
     return new ContentDigest("sha256:" + HexFormat.of().formatHex(hash), bytes.length);
+  }
+
+  /**
+   * The SHA-256 of {@code text}'s UTF-8 bytes as 64 lowercase hex digits: the one way this SDK
+   * derives a name from a text it must not hold (a session id, a server address, a source).
+   * Thread-safe.
+   */
+  public static String sha256Hex(String text) {
+    return HexFormat.of().formatHex(SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)));
   }
 }

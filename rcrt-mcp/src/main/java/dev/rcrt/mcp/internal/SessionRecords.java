@@ -11,10 +11,6 @@ import dev.rcrt.core.Visibility;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,11 +76,11 @@ final class SessionRecords {
   }
 
   private static String recordId(String sessionId) {
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(sessionId.getBytes(StandardCharsets.UTF_8));
-      return "mcp-session-" + HexFormat.of().formatHex(hash, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-    }
+    return "mcp-session-" + hashOf(sessionId);
+  }
+
+  /** What the store holds in place of a session or stream id: the first 32 hex digits of its SHA-256. */
+  static String hashOf(String id) {
+    return dev.rcrt.core.spi.ContentDigest.sha256Hex(id).substring(0, 32);
   }
 }

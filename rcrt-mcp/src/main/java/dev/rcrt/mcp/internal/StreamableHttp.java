@@ -468,7 +468,17 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       JsonRpcBodyFilter.refuse(response, 400, McpSchema.ErrorCodes.INVALID_REQUEST, "Invalid Request: Mcp-Session-Id is required after initialize");
       return null;
     }
-    McpStreamableServerSession session = sessions.computeIfAbsent(id, this::takeUp);
+    McpStreamableServerSession session = sessions.get(id);
+    if (session == null) { // read the store outside the map: a slow store holds up no other session
+      McpStreamableServerSession fromStore = takeUp(id);
+      session = fromStore == null ? null : sessions.putIfAbsent(id, fromStore);
+      if (session == null) {
+        session = fromStore;
+      } else { // another request of the session took it up first
+        takenUp.remove(fromStore.getId());
+        fromStore.close();
+      }
+    }
     if (session != null) {
       lastSeen.put(id, time.instant());
     }

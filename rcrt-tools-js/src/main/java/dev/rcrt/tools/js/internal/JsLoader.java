@@ -7,12 +7,8 @@ import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
 import dev.rcrt.tools.ToolRuntime;
 import dev.rcrt.tools.js.internal.worker.JsProgram;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -125,11 +121,7 @@ public final class JsLoader implements AutoCloseable {
   }
 
   private static String sha256(String text) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return dev.rcrt.core.spi.ContentDigest.sha256Hex(text);
   }
 
   private synchronized TypeScriptCompiler typescript() {
