@@ -190,8 +190,12 @@ final class BoundedExchange implements ToolExchange, AutoCloseable {
       }
       Throwables.rethrowIfFatal(cause);
       throw new ToolException(ToolErrorCode.TOOL_FAILED, scope.scrub("tool '" + tool + "': the caller's " + what + " failed: " + Throwables.describe(cause)));
-    } catch (InterruptedException e) { // the caller is stopping (an executor closing): the call has no outcome, and is run again by whoever takes it up
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      if (scope.remaining().isZero()) { // stopped by the call's own deadline, which may beat the wait's timer to it
+        throw timedOut(what);
+      }
+      // the caller is stopping (an executor closing): the call has no outcome, and is run again by whoever takes it up
       ToolException stopped = new ToolException(ToolErrorCode.TOOL_WAITING,
           "tool '" + tool + "' was stopped while it waited for its caller's " + what + "; the call has no result and runs again when it is taken up");
       waiting = stopped;
