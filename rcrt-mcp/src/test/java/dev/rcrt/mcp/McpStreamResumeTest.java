@@ -98,6 +98,57 @@ class McpStreamResumeTest {
   }
 
   @Test
+  void aCallsStreamIsResumedFromAnotherServerOfTheSameStoreWhichFollowsItUntilTheAnswer() throws Exception {
+    String session = initialize();
+    BlockingQueue<String> post = lines(post(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\",\"arguments\":{}}}"));
+    String primingId = event(post).stream().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+    clock.advance(Duration.ofSeconds(6)); // the hold closes the call's connection before the answer
+    assertThat(event(post)).containsExactly(END);
+
+    // the store keeps the stream under hashes: nothing in it names the stream or the session
+    assertThat(store.search(dev.rcrt.core.Selector.schema("mcp.stream.event.v1"), 10, 0)).isNotEmpty().allSatisfy(r -> {
+      assertThat(RcrtJson.write(r.context()) + r.id() + r.title() + r.tags()).doesNotContain(session).doesNotContain(SseIds.stream(primingId));
+      assertThat(r.isSecret()).as("never shown to a model or a tool, never embedded").isTrue();
+    });
+
+    // another process of the same store: the session's client comes back to it, and no one else may
+    McpToolServer other = McpToolServer.builder(runner).ssePolling(Duration.ofSeconds(5), Duration.ofMillis(250)).http("127.0.0.1", 0, null);
+    try {
+      String stranger = initialize();
+      assertThat(get(other, stranger, primingId).statusCode()).isEqualTo(404);
+      assertThat(get(other, session, SseIds.stream(primingId) + "_9").statusCode()).as("an event never sent").isEqualTo(404);
+      BlockingQueue<String> resumed = lines(get(other, session, primingId));
+      assertThat(event(resumed)).contains("id: " + primingId, "retry: 250");
+      finish.countDown(); // the call answers in the first process, after the client went to the other
+      // every event the first process sends, in its order and with its ids, up to the answer; then the end
+      JsonNode data = null;
+      for (int n = 1; data == null || !data.has("result"); n++) {
+        List<String> e = event(resumed);
+        assertThat(e).contains("id: " + SseIds.stream(primingId) + "_" + n);
+        data = RcrtJson.parse(e.stream().filter(l -> l.startsWith("data: ")).findFirst().orElseThrow().substring(6));
+      }
+      assertThat(data.path("id").asInt()).isEqualTo(7);
+      assertThat(data.at("/result/structuredContent/done").asBoolean()).isTrue();
+      assertThat(event(resumed)).as("the stream ends after its answer").containsExactly(END);
+    } finally {
+      other.close();
+    }
+
+    // the first process forgets the stream after the window, and its records with it
+    clock.advance(Duration.ofMinutes(6));
+    assertThat(get(server, session, primingId).statusCode()).isEqualTo(404);
+    assertThat(store.search(dev.rcrt.core.Selector.schema("mcp.stream.event.v1"), 10, 0)).isEmpty();
+  }
+
+  /** Event ids are {@code <stream>_<n>}. */
+  private static final class SseIds {
+    static String stream(String eventId) {
+      return eventId.substring(0, eventId.lastIndexOf('_'));
+    }
+  }
+
+  @Test
   void thisProjectsClientComesBackWithLastEventIdForTheAnswerOfAStreamClosedByTheHold() throws Exception {
     try (McpClientSession client = McpClientSession.connect(McpServerAddress.url(server.uri().toString()), Duration.ofSeconds(60), tools -> {})) {
       java.util.concurrent.CompletableFuture<io.modelcontextprotocol.spec.McpSchema.CallToolResult> called =
@@ -222,11 +273,19 @@ class McpStreamResumeTest {
   }
 
   private HttpResponse<Stream<String>> get(String session, String lastEventId) throws Exception {
-    return http.send(request(session).header("Last-Event-ID", lastEventId).GET().build(), HttpResponse.BodyHandlers.ofLines());
+    return get(server, session, lastEventId);
+  }
+
+  private HttpResponse<Stream<String>> get(McpToolServer at, String session, String lastEventId) throws Exception {
+    return http.send(request(at, session).header("Last-Event-ID", lastEventId).GET().build(), HttpResponse.BodyHandlers.ofLines());
   }
 
   private HttpRequest.Builder request(String session) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.uri().toString()))
+    return request(server, session);
+  }
+
+  private static HttpRequest.Builder request(McpToolServer at, String session) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(at.uri().toString()))
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
         .header("MCP-Protocol-Version", "2025-11-25");
     for (Map.Entry<String, String> h : session == null ? Map.<String, String>of().entrySet() : Map.of("Mcp-Session-Id", session).entrySet()) {

@@ -26,6 +26,10 @@ import reactor.core.publisher.Mono;
  * back with {@code Last-Event-ID}, then the rest live. What is kept is bounded ({@link
  * #MAX_KEPT_BYTES}): the oldest events go first, and a resume from before them is refused.
  *
+ * <p>A stream may also be kept beyond this process ({@link Keeper}): a call's stream is written to
+ * the store as it is sent, so that another process of a shared store can follow it ({@link
+ * #follower}), picking up after the event a client names.
+ *
  * <p>The SDK's session sends through this object whether a connection is attached or not. One
  * connection is attached at a time; a new one replaces the old. Thread-safe.
  */
@@ -38,6 +42,41 @@ final class SseStream implements McpStreamableServerTransport {
   /** A connection: the servlet's asynchronous response and its writer. */
   record Connection(AsyncContext async, PrintWriter writer) {}
 
+  /**
+   * Where a stream's events are kept beyond this process, told under the stream's lock before a
+   * client may see the event (so whatever a client saw can be found there). Each method returns
+   * false once it cannot keep the stream: nothing more of it is kept there then.
+   */
+  interface Keeper {
+    /** Keeps nothing: a stream of this process only. */
+    Keeper NONE = new Keeper() {
+      @Override
+      public boolean kept(SseStream stream, long seq, @Nullable String data, boolean last) {
+        return true;
+      }
+
+      @Override
+      public void dropped(SseStream stream, long seq) {}
+
+      @Override
+      public void forget(SseStream stream, long lastSeq) {}
+    };
+
+    /**
+     * Keeps event {@code seq}: the priming event (0, no data), a message, or the end of a stream that
+     * closed without its response (no data, {@code last}).
+     *
+     * @param last whether the stream sends nothing after it
+     */
+    boolean kept(SseStream stream, long seq, @Nullable String data, boolean last);
+
+    /** The stream no longer keeps event {@code seq} (its bound): neither does this keeper. */
+    void dropped(SseStream stream, long seq);
+
+    /** The stream is forgotten in this process (its window passed): its events up to {@code lastSeq} go. */
+    void forget(SseStream stream, long lastSeq);
+  }
+
   private record Event(long seq, String data) {}
 
   private final String id;
@@ -45,6 +84,9 @@ final class SseStream implements McpStreamableServerTransport {
   private final McpJsonMapper json;
   private final long retryMillis;
   private final Consumer<SseStream> onComplete;
+  private final Keeper keeper;
+  private boolean keeping = true;
+  private boolean answered;
   private final ArrayDeque<Event> kept = new ArrayDeque<>();
   private long keptBytes;
   private long sent; // the last event's number
@@ -59,11 +101,40 @@ final class SseStream implements McpStreamableServerTransport {
    * @param onComplete told once, when the stream has sent its last event
    */
   SseStream(String id, String sessionId, McpJsonMapper json, Duration retry, Consumer<SseStream> onComplete) {
+    this(id, sessionId, json, retry, onComplete, Keeper.NONE, 0);
+  }
+
+  /**
+   * A stream whose events are also kept by {@code keeper}; the priming event is kept at once.
+   *
+   * @param sessionId the session's id as its client sends it
+   */
+  static SseStream kept(String id, String sessionId, McpJsonMapper json, Duration retry, Consumer<SseStream> onComplete, Keeper keeper) {
+    SseStream stream = new SseStream(id, sessionId, json, retry, onComplete, keeper, 0);
+    synchronized (stream) {
+      stream.keeping = keeper.kept(stream, 0, null, false);
+    }
+    return stream;
+  }
+
+  /**
+   * A stream another process sends, followed here from where it is kept: it starts after event
+   * {@code after} (the one a client came back with), and {@link #follow} adds the events that come.
+   */
+  static SseStream follower(String id, String sessionId, McpJsonMapper json, Duration retry, Consumer<SseStream> onComplete, long after) {
+    return new SseStream(id, sessionId, json, retry, onComplete, Keeper.NONE, after);
+  }
+
+  private SseStream(String id, String sessionId, McpJsonMapper json, Duration retry, Consumer<SseStream> onComplete, Keeper keeper,
+      long after) {
     this.id = id;
     this.sessionId = sessionId;
     this.json = json;
     this.retryMillis = retry.toMillis();
     this.onComplete = onComplete;
+    this.keeper = keeper;
+    this.sent = after;
+    this.dropped = after;
   }
 
   String id() {
@@ -76,11 +147,16 @@ final class SseStream implements McpStreamableServerTransport {
 
   /** The number in {@code eventId} if it names an event of this stream, else -1. */
   long seqOf(String eventId) {
-    if (!eventId.startsWith(id + "_")) {
+    return seqOf(id, eventId);
+  }
+
+  /** The number in {@code eventId} if it names an event of stream {@code streamId}, else -1. */
+  static long seqOf(String streamId, String eventId) {
+    if (!eventId.startsWith(streamId + "_")) {
       return -1;
     }
     try {
-      long seq = Long.parseLong(eventId.substring(id.length() + 1));
+      long seq = Long.parseLong(eventId.substring(streamId.length() + 1));
       return seq < 0 ? -1 : seq;
     } catch (NumberFormatException e) {
       return -1;
@@ -211,34 +287,63 @@ final class SseStream implements McpStreamableServerTransport {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      Connection gone = null;
-      synchronized (this) {
-        if (complete) {
-          LOG.debug("stream {} already complete; message dropped", id);
-          return;
-        }
-        Event e = new Event(++sent, data);
-        kept.addLast(e);
-        keptBytes += data.length();
-        while (keptBytes > MAX_KEPT_BYTES && kept.size() > 1) {
-          Event old = kept.removeFirst();
-          keptBytes -= old.data.length();
-          dropped = old.seq;
-        }
-        if (live != null) {
-          try {
-            write(live, event(e));
-          } catch (IOException lostIt) {
-            gone = live;
-            live = null;
-          }
-        }
-      }
-      if (gone != null) {
-        LOG.debug("stream {}: the client's connection closed; it may come back with Last-Event-ID", id);
-        end(gone);
-      }
+      // a call's stream ends with its response: whoever follows it elsewhere knows it is over
+      append(data, message instanceof McpSchema.JSONRPCResponse && id.startsWith("r"));
     });
+  }
+
+  /**
+   * Adds event {@code seq} of a followed stream ({@link #follower}), as its sender kept it; events
+   * must come in order, with no gap. Null data ends the stream without an event (its sender closed
+   * it without a response).
+   */
+  void follow(long seq, @Nullable String data, boolean last) {
+    synchronized (this) {
+      if (seq != sent + 1 || complete) {
+        throw new IllegalStateException("stream " + id + ": event " + seq + " follows " + sent);
+      }
+    }
+    if (data != null) {
+      append(data, last);
+    }
+    if (last) {
+      close();
+    }
+  }
+
+  private void append(String data, boolean last) {
+    Connection gone = null;
+    synchronized (this) {
+      if (complete) {
+        LOG.debug("stream {} already complete; message dropped", id);
+        return;
+      }
+      Event e = new Event(++sent, data);
+      if (keeping) {
+        keeping = keeper.kept(this, e.seq, data, last);
+      }
+      answered |= last;
+      kept.addLast(e);
+      keptBytes += data.length();
+      while (keptBytes > MAX_KEPT_BYTES && kept.size() > 1) {
+        Event old = kept.removeFirst();
+        keptBytes -= old.data.length();
+        dropped = old.seq;
+        keeper.dropped(this, old.seq);
+      }
+      if (live != null) {
+        try {
+          write(live, event(e));
+        } catch (IOException lostIt) {
+          gone = live;
+          live = null;
+        }
+      }
+    }
+    if (gone != null) {
+      LOG.debug("stream {}: the client's connection closed; it may come back with Last-Event-ID", id);
+      end(gone);
+    }
   }
 
   @Override
@@ -262,11 +367,23 @@ final class SseStream implements McpStreamableServerTransport {
       complete = true;
       was = live;
       live = null;
+      if (keeping && !answered) { // those who follow it elsewhere learn it ended without an answer
+        keeping = keeper.kept(this, sent + 1, null, true);
+      }
     }
     if (was != null) {
       end(was);
     }
     onComplete.accept(this);
+  }
+
+  /** Forgets what the keeper holds of this stream (the process forgets it: its window passed). */
+  void forget() {
+    long last;
+    synchronized (this) {
+      last = sent + (answered ? 0 : 1);
+    }
+    keeper.forget(this, last);
   }
 
   /** The message text kept, in bytes (chars), for the server's bound across streams. */

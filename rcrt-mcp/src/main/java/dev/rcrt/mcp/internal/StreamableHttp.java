@@ -83,6 +83,10 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   /** The client's id of each session taken up from the store, by the SDK's id (which the SDK's per-session notifications name). */
   private final transient Map<String, String> takenUp = new ConcurrentHashMap<>();
   private final transient SessionRecords records;
+  /** Where a call's stream is kept as it is sent, so another process of the store resumes it. */
+  private final transient StreamRecords streamRecords;
+  /** What stops following each stream this process follows from the store for another, by stream id. */
+  private final transient Map<String, Runnable> following = new ConcurrentHashMap<>();
   private final transient Map<String, SseStream> streams = new ConcurrentHashMap<>();
   /** What gives a listening stream up once its client stayed away for the window, by stream id. */
   private final transient Map<String, Runnable> abandon = new ConcurrentHashMap<>();
@@ -118,6 +122,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       Duration keepAlive, dev.rcrt.core.BreadcrumbStore store, int maxEnded) {
     this.maxEnded = maxEnded;
     this.records = new SessionRecords(store, json);
+    this.streamRecords = new StreamRecords(store, time);
     this.endpoint = endpoint;
     this.security = security;
     this.time = time;
@@ -177,7 +182,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       session.accept(note).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY)).block();
       response.setStatus(HttpServletResponse.SC_ACCEPTED);
     } else if (message instanceof McpSchema.JSONRPCRequest r) {
-      SseStream stream = open(session.getId(), false);
+      SseStream stream = open(request.getHeader(HttpHeaders.MCP_SESSION_ID), false);
       SseStream.Connection connection = connect(request, response, stream);
       stream.attach(connection, 0);
       held(stream, connection);
@@ -203,12 +208,13 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     if (session == null) {
       return;
     }
+    String clientId = request.getHeader(HttpHeaders.MCP_SESSION_ID);
     String last = request.getHeader(HttpHeaders.LAST_EVENT_ID);
     if (last != null) {
-      resume(session.getId(), last.strip(), request, response);
+      resume(clientId, last.strip(), request, response);
       return;
     }
-    SseStream stream = open(session.getId(), true);
+    SseStream stream = open(clientId, true);
     McpStreamableServerSession.McpStreamableServerSessionStream listening = session.listeningStream(stream);
     // a listening stream nobody came back for within the window is given up, and the SDK stops sending to it
     abandon.put(stream.id(), () -> {
@@ -242,7 +248,9 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       if (s.sessionId().equals(id)) {
         streams.remove(s.id());
         abandon.remove(s.id());
+        stopFollowing(s);
         s.release();
+        s.forget();
       }
     }
     response.setStatus(HttpServletResponse.SC_OK);
@@ -284,6 +292,8 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       streams.values().forEach(SseStream::release);
       streams.clear();
       abandon.clear();
+      following.values().forEach(Runnable::run);
+      following.clear();
     });
   }
 
@@ -313,11 +323,18 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     response.getWriter().flush();
   }
 
-  /** Attaches a connection that came back with {@code lastEventId} to its stream, if that stream is this session's and still kept. */
+  /**
+   * Attaches a connection that came back with {@code lastEventId} to its stream, if that stream is
+   * this session's and still kept: by this process, or, for a call's stream another process of the
+   * store sends, in the store ({@link StreamRecords}).
+   */
   private void resume(String sessionId, String lastEventId, HttpServletRequest request, HttpServletResponse response) throws IOException {
     sweep();
     String id = SseStream.streamOf(lastEventId);
     SseStream stream = id == null ? null : streams.get(id);
+    if (stream == null && id != null && id.startsWith("r")) {
+      stream = followed(id, sessionId, SseStream.seqOf(id, lastEventId));
+    }
     long after = stream == null || !stream.sessionId().equals(sessionId) ? -1 : stream.seqOf(lastEventId);
     if (stream == null || after < 0) {
       JsonRpcBodyFilter.refuse(response, 404, -32001, "Not found: no stream of this session to resume from that Last-Event-ID (streams are kept "
@@ -333,13 +350,56 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     held(stream, connection);
   }
 
+  /**
+   * A stream of session {@code sessionId} (the id its client sends): a call's ({@code r…}) is kept
+   * in the store as it is sent, a session's listening stream ({@code l…}) in this process only.
+   */
   private SseStream open(String sessionId, boolean listening) {
     byte[] bytes = new byte[18];
     random.nextBytes(bytes);
     String id = (listening ? "l" : "r") + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).replace('_', '.');
-    SseStream stream = new SseStream(id, sessionId, json, retry, this::ended);
+    SseStream stream = listening ? new SseStream(id, sessionId, json, retry, this::ended)
+        : SseStream.kept(id, sessionId, json, retry, this::ended, streamRecords);
     streams.put(id, stream);
     return stream;
+  }
+
+  /**
+   * Follows, from the store, call stream {@code id} that another process sends (or sent before this
+   * one restarted), after event {@code after}; null if the store holds no such event for this
+   * session. A follower nobody came back to within the window is let go (a later resume follows
+   * the stream again from the store).
+   */
+  private @Nullable SseStream followed(String id, String sessionId, long after) {
+    if (after < 0) {
+      return null;
+    }
+    StreamRecords.Following f = streamRecords.follow(id, sessionId, after, from -> SseStream.follower(id, sessionId, json, retry, this::ended, from))
+        .orElse(null);
+    if (f == null) {
+      return null;
+    }
+    SseStream raced = streams.putIfAbsent(id, f.stream());
+    if (raced != null) { // another connection of the client's came back first
+      f.stop().run();
+      return raced;
+    }
+    following.put(id, f.stop());
+    abandon.put(id, () -> {
+      if (!f.stream().attached() && !f.stream().isComplete()) {
+        abandon.remove(id);
+        streams.remove(id, f.stream());
+        stopFollowing(f.stream());
+      }
+    });
+    return f.stream();
+  }
+
+  private void stopFollowing(SseStream stream) {
+    Runnable stop = following.remove(stream.id());
+    if (stop != null) {
+      stop.run();
+    }
   }
 
   /**
@@ -381,6 +441,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
 
   /** A stream that ended stays resumable for the window, within the bounds across streams. */
   private void ended(SseStream stream) {
+    stopFollowing(stream);
     ended.addLast(new Kept(stream, time.instant()));
     endedBytes.addAndGet(stream.keptBytes());
     endedCount.incrementAndGet();
@@ -404,6 +465,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
         endedBytes.addAndGet(-oldest.stream().keptBytes());
         streams.remove(oldest.stream().id(), oldest.stream());
         abandon.remove(oldest.stream().id());
+        oldest.stream().forget();
       }
     }
   }
@@ -471,12 +533,14 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     McpStreamableServerSession session = sessions.get(id);
     if (session == null) { // read the store outside the map: a slow store holds up no other session
       McpStreamableServerSession fromStore = takeUp(id);
-      session = fromStore == null ? null : sessions.putIfAbsent(id, fromStore);
-      if (session == null) {
-        session = fromStore;
-      } else { // another request of the session took it up first
-        takenUp.remove(fromStore.getId());
-        fromStore.close();
+      if (fromStore != null) {
+        session = sessions.putIfAbsent(id, fromStore);
+        if (session == null) {
+          session = fromStore;
+        } else { // another request of the session took it up first
+          takenUp.remove(fromStore.getId());
+          fromStore.close();
+        }
       }
     }
     if (session != null) {
