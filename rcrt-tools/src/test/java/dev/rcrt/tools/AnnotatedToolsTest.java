@@ -103,6 +103,18 @@ class AnnotatedToolsTest {
   }
 
   @Test
+  void aValueTheSchemaAllowsButJavaCannotTakeIsRefusedInTheSchemasWordsWithoutJavaTypesOrParserLocations() {
+    try (ToolRunner runner = ToolRunner.builder(store).tools(new Bank()).approvalHandler((request, tool) -> true).build()) {
+      // "integer" lets 3,000,000,000 through; a Java int cannot hold it
+      ToolResponse r = runner.call(ToolRequest.of("split_bill",
+          RcrtJson.parse("{\"total\":{\"amount\":90,\"currency\":\"EUR\"},\"parts\":3000000000}"), "agent-x"));
+      assertThat(r.errorCode()).isEqualTo(ToolErrorCode.TOOL_INPUT_INVALID.code());
+      assertThat(r.error()).startsWith("input /parts ").contains("an integer from -2147483648 to 2147483647")
+          .doesNotContain("java.", "int`", "Source", "line:", "column:", "reference chain", "3000000000");
+    }
+  }
+
+  @Test
   void aMethodThatThrowsIsAToolFailedResponseWithItsMessage() {
     try (ToolRunner runner = ToolRunner.builder(store).tools(new Bank()).build()) {
       ToolResponse r = runner.call(ToolRequest.of("broken", RcrtJson.parse("{\"why\":\"night\"}"), "agent-x"));
