@@ -385,6 +385,9 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       return raced;
     }
     following.put(id, f.stop());
+    if (f.stream().isComplete()) { // it ended while this was set up: its end found nothing to stop
+      stopFollowing(f.stream());
+    }
     abandon.put(id, () -> {
       if (!f.stream().attached() && !f.stream().isComplete()) {
         abandon.remove(id);
