@@ -196,8 +196,10 @@ public final class McpToolServer implements AutoCloseable {
      * loses the answer of a call that outlasts the hold. Default: a connection is held until its
      * stream ends, and every stream still starts with a priming event carrying {@code retry:
      * 1000}, so any client may resume after a dropped connection. A stream is resumed by its own
-     * session only, in the process that served it, up to 5 minutes after it ended (8 MiB each;
-     * 64 MiB and 10,000 streams in all).
+     * session only, up to 5 minutes after it ended (8 MiB each; 64 MiB and 10,000 streams in all):
+     * a call's stream from any process of the runner's store (its events are kept there as
+     * {@code mcp.stream.event.v1} records, two writes a call), a session's listening stream from the
+     * process that holds it.
      *
      * @param hold how long a connection is held, more than zero
      * @param retry what clients are told to wait before they come back, 0 or more
