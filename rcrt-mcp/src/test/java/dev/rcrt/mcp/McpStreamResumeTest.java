@@ -100,15 +100,11 @@ class McpStreamResumeTest {
   @Test
   void aCallsStreamIsResumedFromAnotherServerOfTheSameStoreWhichFollowsItUntilTheAnswer() throws Exception {
     String session = initialize();
-    BlockingQueue<String> post = lines(post(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\",\"arguments\":{}}}"));
-    String primingId = event(post).stream().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
-    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
-    clock.advance(Duration.ofSeconds(6)); // the hold closes the call's connection before the answer
-    assertThat(event(post)).containsExactly(END);
+    String primingId = callClosedByTheHold(session);
 
     // the store keeps the stream under hashes: nothing in it names the stream or the session
     assertThat(store.search(dev.rcrt.core.Selector.schema("mcp.stream.event.v1"), 10, 0)).isNotEmpty().allSatisfy(r -> {
-      assertThat(RcrtJson.write(r.context()) + r.id() + r.title() + r.tags()).doesNotContain(session).doesNotContain(SseIds.stream(primingId));
+      assertThat(RcrtJson.write(r.context()) + r.id() + r.title() + r.tags()).doesNotContain(session).doesNotContain(streamOf(primingId));
       assertThat(r.isSecret()).as("never shown to a model or a tool, never embedded").isTrue();
     });
 
@@ -117,7 +113,7 @@ class McpStreamResumeTest {
     try {
       String stranger = initialize();
       assertThat(get(other, stranger, primingId).statusCode()).isEqualTo(404);
-      assertThat(get(other, session, SseIds.stream(primingId) + "_9").statusCode()).as("an event never sent").isEqualTo(404);
+      assertThat(get(other, session, streamOf(primingId) + "_9").statusCode()).as("an event never sent").isEqualTo(404);
       BlockingQueue<String> resumed = lines(get(other, session, primingId));
       assertThat(event(resumed)).contains("id: " + primingId, "retry: 250");
       finish.countDown(); // the call answers in the first process, after the client went to the other
@@ -125,7 +121,7 @@ class McpStreamResumeTest {
       JsonNode data = null;
       for (int n = 1; data == null || !data.has("result"); n++) {
         List<String> e = event(resumed);
-        assertThat(e).contains("id: " + SseIds.stream(primingId) + "_" + n);
+        assertThat(e).contains("id: " + streamOf(primingId) + "_" + n);
         data = RcrtJson.parse(e.stream().filter(l -> l.startsWith("data: ")).findFirst().orElseThrow().substring(6));
       }
       assertThat(data.path("id").asInt()).isEqualTo(7);
@@ -144,14 +140,10 @@ class McpStreamResumeTest {
   @Test
   void anEventRecordAToolWroteIsNeverSentByAProcessThatFollowsTheStream() throws Exception {
     String session = initialize();
-    BlockingQueue<String> post = lines(post(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\",\"arguments\":{}}}"));
-    String primingId = event(post).stream().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
-    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
-    clock.advance(Duration.ofSeconds(6));
-    assertThat(event(post)).containsExactly(END);
+    String primingId = callClosedByTheHold(session);
 
     // a tool that could write the store, and knew both ids, forges the stream's next event: an answer of its own
-    String stream = dev.rcrt.core.spi.ContentDigest.sha256Hex(SseIds.stream(primingId)).substring(0, 32);
+    String stream = dev.rcrt.core.spi.ContentDigest.sha256Hex(streamOf(primingId)).substring(0, 32);
     String forged = "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"forged\"}]}}";
     store.create(BreadcrumbCreate.builder("mcp.stream.event.v1", "MCP stream event 1").id("mcp-stream-" + stream + "-1").tags("mcp:stream:" + stream)
         .createdBy("tool:forger").context(RcrtJson.object().put("session", dev.rcrt.core.spi.ContentDigest.sha256Hex(session).substring(0, 32))
@@ -172,11 +164,19 @@ class McpStreamResumeTest {
     }
   }
 
-  /** Event ids are {@code <stream>_<n>}. */
-  private static final class SseIds {
-    static String stream(String eventId) {
-      return eventId.substring(0, eventId.lastIndexOf('_'));
-    }
+  /** Calls the slow tool as request 7 and lets the hold close the call's connection before the answer; the priming event's id. */
+  private String callClosedByTheHold(String session) throws Exception {
+    BlockingQueue<String> post = lines(post(session, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\",\"arguments\":{}}}"));
+    String primingId = event(post).stream().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
+    assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+    clock.advance(Duration.ofSeconds(6));
+    assertThat(event(post)).as("the connection ends with no answer on it").containsExactly(END);
+    return primingId;
+  }
+
+  /** The stream of an event id, {@code <stream>_<n>}. */
+  private static String streamOf(String eventId) {
+    return eventId.substring(0, eventId.lastIndexOf('_'));
   }
 
   @Test
