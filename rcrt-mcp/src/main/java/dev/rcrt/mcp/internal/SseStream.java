@@ -174,10 +174,13 @@ final class SseStream implements McpStreamableServerTransport {
    * kept event after it, then the rest as they are sent; a complete stream's connection is
    * completed once its events are out.
    *
+   * @param attached told the connection's number (1 for the stream's first, 2 for the next...)
+   *     once it is the live one and before anything is written on it, under the stream's lock: a
+   *     hold timer set there cannot miss a connection whose client already read from it
    * @return false when events after {@code after} are no longer kept, or {@code after} was never sent
    *     (nothing is written then)
    */
-  boolean attach(Connection connection, long after) {
+  boolean attach(Connection connection, long after, java.util.function.IntConsumer attached) {
     Connection old;
     synchronized (this) {
       if (after > sent || after < dropped) {
@@ -186,6 +189,7 @@ final class SseStream implements McpStreamableServerTransport {
       old = live;
       live = connection;
       attaches++;
+      attached.accept(attaches);
       try {
         write(connection, "id: " + id + "_" + after + "\nretry: " + retryMillis + "\ndata: \n\n");
         for (Event e : kept) {
@@ -260,11 +264,6 @@ final class SseStream implements McpStreamableServerTransport {
 
   synchronized boolean isComplete() {
     return complete;
-  }
-
-  /** How many connections were attached so far: 1 for a stream's first. */
-  synchronized int attaches() {
-    return attaches;
   }
 
   /** Whether a connection is attached now. */

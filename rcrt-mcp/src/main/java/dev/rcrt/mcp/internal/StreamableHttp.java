@@ -184,8 +184,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     } else if (message instanceof McpSchema.JSONRPCRequest r) {
       SseStream stream = open(request.getHeader(HttpHeaders.MCP_SESSION_ID), false);
       SseStream.Connection connection = connect(request, response, stream);
-      stream.attach(connection, 0);
-      held(stream, connection);
+      stream.attach(connection, 0, n -> held(stream, connection, n));
       // the SDK runs the handler off this thread (a sync server's handlers run on its bounded elastic scheduler)
       session.responseStream(r, stream).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY))
           .subscribe(null, e -> {
@@ -225,8 +224,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       }
     });
     SseStream.Connection connection = connect(request, response, stream);
-    stream.attach(connection, 0);
-    held(stream, connection);
+    stream.attach(connection, 0, n -> held(stream, connection, n));
   }
 
   @Override
@@ -341,13 +339,12 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
           + RESUME_WINDOW.toMinutes() + " minutes after they end)");
       return;
     }
-    SseStream.Connection connection = connect(request, response, stream);
-    if (!stream.attach(connection, after)) {
-      LOG.debug("stream {}: no resume after event {} (no longer kept)", stream.id(), after);
+    SseStream to = stream;
+    SseStream.Connection connection = connect(request, response, to);
+    if (!to.attach(connection, after, n -> held(to, connection, n))) {
+      LOG.debug("stream {}: no resume after event {} (no longer kept)", to.id(), after);
       connection.async().complete();
-      return;
     }
-    held(stream, connection);
   }
 
   /**
@@ -476,11 +473,12 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   /**
    * With a hold, closes {@code connection} once it has been open that long, if the stream is still
    * going: a stream's first connection for the hold, each later one twice as long as the one
-   * before, so a long call's client polls less and less often.
+   * before, so a long call's client polls less and less often. Set as the connection is attached
+   * ({@code n}: its number), before its client can read anything from it.
    */
-  private void held(SseStream stream, SseStream.Connection connection) {
+  private void held(SseStream stream, SseStream.Connection connection, int n) {
     if (hold != null) {
-      time.schedule(hold.multipliedBy(1L << Math.min(Math.max(stream.attaches() - 1, 0), 16)), () -> stream.release(connection));
+      time.schedule(hold.multipliedBy(1L << Math.min(Math.max(n - 1, 0), 16)), () -> stream.release(connection));
     }
   }
 
