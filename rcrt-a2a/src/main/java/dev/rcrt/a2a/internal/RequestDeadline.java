@@ -61,6 +61,9 @@ public final class RequestDeadline implements Executor {
       } finally {
         deadline.cancel();
         CURRENT.remove();
+        synchronized (state) { // no cut from now on; one that came is delivered (under this lock): cleared below
+          state.compareAndSet(READING, RECEIVED);
+        }
         Thread.interrupted(); // a cut that came as the exchange ended must not reach the pool's next task
       }
     });
@@ -74,9 +77,11 @@ public final class RequestDeadline implements Executor {
   private TimeSource.Timer cutAtLimit(AtomicInteger state, String what) {
     Thread thread = Thread.currentThread();
     return time.schedule(limit, () -> {
-      if (state.compareAndSet(READING, CUT)) {
-        LOG.debug("an HTTP client took more than {} ms to {}; its connection is closed", limit.toMillis(), what);
-        thread.interrupt();
+      synchronized (state) { // whoever settles the state after this sees the interrupt delivered
+        if (state.compareAndSet(READING, CUT)) {
+          LOG.debug("an HTTP client took more than {} ms to {}; its connection is closed", limit.toMillis(), what);
+          thread.interrupt();
+        }
       }
     });
   }
@@ -93,21 +98,34 @@ public final class RequestDeadline implements Executor {
    * or not at all, and the connection's buffers are full) is cut off: the writing thread is
    * interrupted, which closes the connection (the JDK writes through an interruptible channel), and
    * an {@link IOException} is thrown. So a stream's caller, authenticated or not, holds a thread no
-   * longer than the limit per event.
+   * longer than the limit per event. An interrupt the calling thread already carries does not cut
+   * the write: it is set again once the write is done.
    *
    * @throws IOException if the write failed or the client was cut off
    */
   public void write(Write write) throws IOException {
+    // an interrupt the caller carries in (a stray one: a Future.cancel(true) that lost the race with
+    // the end of the task its thread ran before) would close the connection too: it waits out the write
+    boolean interrupted = Thread.interrupted();
     AtomicInteger state = new AtomicInteger(READING);
     TimeSource.Timer deadline = cutAtLimit(state, "read a piece of its answer");
+    boolean cut;
     try {
       write.run();
     } finally {
       deadline.cancel();
-      if (!state.compareAndSet(READING, RECEIVED)) {
-        Thread.interrupted(); // the cut's interrupt is this write's, not the caller's
-        throw new IOException("the client took more than " + limit.toMillis() + " ms to read its answer; its connection was closed");
+      synchronized (state) {
+        cut = !state.compareAndSet(READING, RECEIVED);
+        if (cut) {
+          Thread.interrupted(); // the cut's interrupt is this write's, not the caller's
+        }
       }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (cut) {
+      throw new IOException("the client took more than " + limit.toMillis() + " ms to read its answer; its connection was closed");
     }
   }
 

@@ -394,11 +394,24 @@ final class SseStream implements McpStreamableServerTransport {
     return "id: " + id + "_" + e.seq + "\nevent: message\ndata: " + e.data + "\n\n";
   }
 
+  /**
+   * Writes {@code text} and flushes it, on whichever thread sends (a request's container thread,
+   * a handler's Reactor worker, the keep-alive timer). Tomcat refuses to write on a thread whose
+   * interrupt flag is set, and then closes the connection mid-response: a pooled worker can carry
+   * a stray interrupt meant for the task it ran before (a {@code Future.cancel(true)} that lost the
+   * race with that task's end), so the flag is cleared for the write and set again after it.
+   */
   private static void write(Connection connection, String text) throws IOException {
-    connection.writer.write(text);
-    connection.writer.flush();
-    if (connection.writer.checkError()) {
-      throw new IOException("the client's connection closed");
+    boolean interrupted = Thread.interrupted();
+    try {
+      connection.writer.write(text);
+      if (connection.writer.checkError()) { // PrintWriter's flush, then whether anything failed
+        throw new IOException("the client's connection closed");
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
