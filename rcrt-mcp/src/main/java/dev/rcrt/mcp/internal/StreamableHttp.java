@@ -339,10 +339,10 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
           + RESUME_WINDOW.toMinutes() + " minutes after they end)");
       return;
     }
-    SseStream to = stream;
-    SseStream.Connection connection = connect(request, response, to);
-    if (!to.attach(connection, after, n -> held(to, connection, n))) {
-      LOG.debug("stream {}: no resume after event {} (no longer kept)", to.id(), after);
+    SseStream resumed = stream; // final, for the hold set as it attaches
+    SseStream.Connection connection = connect(request, response, resumed);
+    if (!resumed.attach(connection, after, n -> held(resumed, connection, n))) {
+      LOG.debug("stream {}: no resume after event {} (no longer kept)", resumed.id(), after);
       connection.async().complete();
     }
   }

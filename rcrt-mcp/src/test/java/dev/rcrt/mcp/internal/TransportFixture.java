@@ -1,0 +1,55 @@
+package dev.rcrt.mcp.internal;
+
+import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.testing.TestClock;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * The server's own streamable-HTTP transport on a loopback port, with the official SDK's sync
+ * server on it (what {@code server} adds: tools and the like), on {@code clock}: 1 s {@code retry},
+ * no hold, at most 3 ended streams kept. The test closes it.
+ */
+final class TransportFixture implements AutoCloseable {
+  final HttpClient http = HttpClient.newHttpClient();
+  private final McpSyncServer server;
+  private final HttpListener listener;
+
+  TransportFixture(TestClock clock, UnaryOperator<McpServer.SyncSpecification<?>> server) {
+    StreamableHttp transport = new StreamableHttp(HttpListener.ENDPOINT,
+        DefaultServerTransportSecurityValidator.builder().allowedHosts(List.of("127.0.0.1:*")).allowedOrigins(List.of()).build(), clock,
+        Duration.ofSeconds(1), null, Duration.ofMinutes(1), new InMemoryBreadcrumbStore(), 3);
+    this.server = server.apply(McpServer.sync(transport).serverInfo("fixture", "1")).build();
+    this.listener = new HttpListener(transport, "127.0.0.1", 0, List.of(new JsonRpcBodyFilter()));
+  }
+
+  /** Initializes a session over the wire; its id. */
+  String initialize() throws IOException, InterruptedException {
+    return http.send(request(null).POST(HttpRequest.BodyPublishers.ofString(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+            + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}")).build(), HttpResponse.BodyHandlers.ofString())
+        .headers().firstValue("Mcp-Session-Id").orElseThrow();
+  }
+
+  /** A request to the endpoint, of {@code session} unless null, accepting JSON and SSE. */
+  HttpRequest.Builder request(String session) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(listener.uri().toString()))
+        .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream");
+    return session == null ? b : b.header("Mcp-Session-Id", session);
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    listener.close();
+  }
+}
