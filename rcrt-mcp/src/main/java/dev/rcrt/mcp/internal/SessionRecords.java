@@ -7,10 +7,13 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.TtlType;
 import dev.rcrt.core.Visibility;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,20 +33,32 @@ final class SessionRecords {
   private static final Logger LOG = LoggerFactory.getLogger(SessionRecords.class);
   static final String SCHEMA = "mcp.session.v1";
 
+  /**
+   * How long after its {@code initialize} a session may be taken up from the store: 24 hours. The
+   * record expires then (the host's {@code purgeExpired()} removes it), so sessions that were never
+   * deleted (most clients just go away) do not pile up in the store; the process that holds a
+   * session keeps serving it, and elsewhere its client gets 404 and starts a new session, as MCP's
+   * lifecycle says.
+   */
+  static final Duration KEPT = Duration.ofHours(24);
+
   private final BreadcrumbStore store;
   private final McpJsonMapper json;
+  private final TimeSource time;
 
-  SessionRecords(BreadcrumbStore store, McpJsonMapper json) {
+  SessionRecords(BreadcrumbStore store, McpJsonMapper json, TimeSource time) {
     this.store = store;
     this.json = json;
+    this.time = time;
   }
 
-  /** Records a new session's {@code initialize}; a store that fails is logged, and the session lives in this process only. */
+  /** Records a new session's {@code initialize}, kept {@link #KEPT}; a store that fails is logged, and the session lives in this process only. */
   void save(String sessionId, McpSchema.InitializeRequest initialize) {
     try {
       JsonNode params = RcrtJson.parse(json.writeValueAsString(initialize));
       store.create(BreadcrumbCreate.builder(SCHEMA, "MCP session of " + initialize.clientInfo().name()).id(recordId(sessionId))
-          .visibility(Visibility.PRIVATE).tags("mcp:session").context(RcrtJson.object().set("initialize", params)).build());
+          .visibility(Visibility.PRIVATE).tags("mcp:session").ttl(time.instant().plus(KEPT), TtlType.DATETIME, null)
+          .context(RcrtJson.object().set("initialize", params)).build());
     } catch (ConflictException again) {
       LOG.debug("MCP session already recorded");
     } catch (IOException | RuntimeException e) {

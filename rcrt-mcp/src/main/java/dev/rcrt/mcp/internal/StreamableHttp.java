@@ -68,6 +68,12 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   /** The most streams kept after they ended: 10,000 (a flood of small requests is bounded by count, not only by text). */
   static final int MAX_ENDED_STREAMS = 10_000;
 
+  /**
+   * The most sessions held in memory: 10,000. Beyond it the least recently seen is let go: the store
+   * keeps it, and its next request takes it up again (without what it held in memory).
+   */
+  static final int MAX_SESSIONS = 10_000;
+
   /** A stream that ended, and when. */
   private record Kept(SseStream stream, Instant at) {}
 
@@ -94,6 +100,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private final transient AtomicLong endedBytes = new AtomicLong();
   private final transient java.util.concurrent.atomic.AtomicInteger endedCount = new java.util.concurrent.atomic.AtomicInteger();
   private final int maxEnded;
+  private final int maxSessions;
   private final Duration keepAlive;
   /** Writes the keep-alive comments, which may block on a client that does not read: never on the shared timer's thread. */
   private final transient java.util.concurrent.ExecutorService keeper;
@@ -114,14 +121,15 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
    */
   public StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
       Duration keepAlive, dev.rcrt.core.BreadcrumbStore store) {
-    this(endpoint, security, time, retry, hold, keepAlive, store, MAX_ENDED_STREAMS);
+    this(endpoint, security, time, retry, hold, keepAlive, store, MAX_ENDED_STREAMS, MAX_SESSIONS);
   }
 
-  /** As the public constructor, keeping at most {@code maxEnded} streams that ended. */
+  /** As the public constructor, keeping at most {@code maxEnded} streams that ended and {@code maxSessions} sessions in memory. */
   StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
-      Duration keepAlive, dev.rcrt.core.BreadcrumbStore store, int maxEnded) {
+      Duration keepAlive, dev.rcrt.core.BreadcrumbStore store, int maxEnded, int maxSessions) {
     this.maxEnded = maxEnded;
-    this.records = new SessionRecords(store, json);
+    this.maxSessions = maxSessions;
+    this.records = new SessionRecords(store, json, time);
     this.streamRecords = new StreamRecords(store, time);
     this.endpoint = endpoint;
     this.security = security;
@@ -311,6 +319,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     McpStreamableServerSession.McpStreamableServerSessionInit started = f.startSession(init);
     sessions.put(started.session().getId(), started.session());
     lastSeen.put(started.session().getId(), time.instant());
+    boundSessions();
     records.save(started.session().getId(), init);
     McpSchema.InitializeResult result = started.initResult().block();
     response.setContentType(JSON);
@@ -426,17 +435,36 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       streams.values().forEach(SseStream::comment);
       Instant idle = time.instant().minus(SESSION_IDLE);
       lastSeen.forEach((id, at) -> {
-        if (at.isBefore(idle) && lastSeen.remove(id, at)) {
-          McpStreamableServerSession gone = sessions.remove(id);
-          if (gone != null) {
-            takenUp.remove(gone.getId());
-            gone.close();
-          }
+        if (at.isBefore(idle)) {
+          letGo(id, at);
         }
       });
     } finally {
       time.schedule(keepAlive, this::keepAliveDue);
     }
+  }
+
+  /** Lets go of session {@code id} in this process if it was last seen {@code at} (the store keeps it). */
+  private void letGo(String id, Instant at) {
+    if (lastSeen.remove(id, at)) {
+      McpStreamableServerSession gone = sessions.remove(id);
+      if (gone != null) {
+        takenUp.remove(gone.getId());
+        gone.close();
+      }
+    }
+  }
+
+  /** Lets go of the least recently seen sessions while more than {@link #MAX_SESSIONS} are held. */
+  private void boundSessions() {
+    while (lastSeen.size() > maxSessions) {
+      lastSeen.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(oldest -> letGo(oldest.getKey(), oldest.getValue()));
+    }
+  }
+
+  /** How many sessions this process holds in memory. */
+  int sessionsHeld() {
+    return sessions.size();
   }
 
   /** A stream that ended stays resumable for the window, within the bounds across streams. */
@@ -546,6 +574,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     }
     if (session != null) {
       lastSeen.put(id, time.instant());
+      boundSessions();
     }
     if (session == null) {
       JsonRpcBodyFilter.refuse(response, 404, -32001, "Not found: no such session (it ended, or was never opened); start one with initialize");

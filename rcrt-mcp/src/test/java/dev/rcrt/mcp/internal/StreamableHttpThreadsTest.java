@@ -2,6 +2,7 @@ package dev.rcrt.mcp.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.testing.TestClock;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -29,7 +30,7 @@ class StreamableHttpThreadsTest {
           Thread.currentThread().interrupt();
           return McpSchema.CallToolResult.builder().addTextContent("answered").build();
         }).build();
-    fixture = new TransportFixture(new TestClock(), spec -> spec.tools(interrupted));
+    fixture = new TransportFixture(new TestClock(), new InMemoryBreadcrumbStore(), 10, spec -> spec.tools(interrupted));
   }
 
   @AfterEach

@@ -1,6 +1,6 @@
 package dev.rcrt.mcp.internal;
 
-import dev.rcrt.core.InMemoryBreadcrumbStore;
+import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.testing.TestClock;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -16,18 +16,20 @@ import java.util.function.UnaryOperator;
 
 /**
  * The server's own streamable-HTTP transport on a loopback port, with the official SDK's sync
- * server on it (what {@code server} adds: tools and the like), on {@code clock}: 1 s {@code retry},
- * no hold, at most 3 ended streams kept. The test closes it.
+ * server on it (what {@code server} adds: tools and the like), on {@code clock} and {@code store}:
+ * 1 s {@code retry}, no hold, at most 3 ended streams and {@code maxSessions} sessions kept. The
+ * test closes it.
  */
 final class TransportFixture implements AutoCloseable {
   final HttpClient http = HttpClient.newHttpClient();
+  final StreamableHttp transport;
   private final McpSyncServer server;
   private final HttpListener listener;
 
-  TransportFixture(TestClock clock, UnaryOperator<McpServer.SyncSpecification<?>> server) {
-    StreamableHttp transport = new StreamableHttp(HttpListener.ENDPOINT,
+  TransportFixture(TestClock clock, BreadcrumbStore store, int maxSessions, UnaryOperator<McpServer.SyncSpecification<?>> server) {
+    this.transport = new StreamableHttp(HttpListener.ENDPOINT,
         DefaultServerTransportSecurityValidator.builder().allowedHosts(List.of("127.0.0.1:*")).allowedOrigins(List.of()).build(), clock,
-        Duration.ofSeconds(1), null, Duration.ofMinutes(1), new InMemoryBreadcrumbStore(), 3);
+        Duration.ofSeconds(1), null, Duration.ofMinutes(1), store, 3, maxSessions);
     this.server = server.apply(McpServer.sync(transport).serverInfo("fixture", "1")).build();
     this.listener = new HttpListener(transport, "127.0.0.1", 0, List.of(new JsonRpcBodyFilter()));
   }
@@ -38,6 +40,12 @@ final class TransportFixture implements AutoCloseable {
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
             + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}")).build(), HttpResponse.BodyHandlers.ofString())
         .headers().firstValue("Mcp-Session-Id").orElseThrow();
+  }
+
+  /** A ping of {@code session}: the response (an SSE stream with the answer, or a 404). */
+  HttpResponse<String> ping(String session, int id) throws IOException, InterruptedException {
+    return http.send(request(session).POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** A request to the endpoint, of {@code session} unless null, accepting JSON and SSE. */
