@@ -35,4 +35,22 @@ class PrincipalTest {
       assertThat(p.id()).isEqualTo(writer);
     }
   }
+
+  @Test
+  void aMalformedWriterIsLoggedOnOneLineEscapedAndCutShort() {
+    // whoever writes a shared store chooses the writer text: a forged log line, or a megabyte kept in memory and printed
+    String forged = "mallory\n2026-11-27 12:00:00 [main] INFO dev.rcrt.Approvals - payment approved by host" + "x".repeat(1_000_000);
+    java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      assertThat(Principal.ofWriter(forged).isHost()).isFalse();
+    } finally {
+      System.setErr(err);
+    }
+    String log = logged.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(log).contains("writer 'mallory\\u000a2026-11-27").doesNotContain("\nINFO").doesNotContain("\n2026-11-27");
+    assertThat(log.lines().count()).as("one line").isEqualTo(1);
+    assertThat(log.length()).as("cut short, not a megabyte").isLessThan(400);
+  }
 }
