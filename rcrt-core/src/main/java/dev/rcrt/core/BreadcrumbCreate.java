@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The store assigns version, checksum, timestamps and size. Build one with {@link
  * #builder(String, String)}.
  *
- * @param id the id to use, or null to let the store assign a UUID
+ * @param id the id to use (at most {@value #MAX_ID_LENGTH} characters, no control characters), or
+ *     null to let the store assign a UUID
  * @param title short human title; required
  * @param description longer text, or null
  * @param semanticVersion the author's version label, or null
@@ -70,7 +71,15 @@ public record BreadcrumbCreate(
     if (id != null && id.isBlank()) {
       throw new ValidationException("breadcrumb '" + title + "' id: must not be blank");
     }
+    if (id != null && (id.length() > MAX_ID_LENGTH || id.chars().anyMatch(Character::isISOControl))) {
+      // ids go into logs, URIs and error messages: none carries a forged line or a megabyte
+      throw new ValidationException("breadcrumb '" + title + "' id: at most " + MAX_ID_LENGTH
+          + " characters and no control characters; leave it out and the store assigns a UUID");
+    }
   }
+
+  /** The longest id a create may give: 512 characters. */
+  public static final int MAX_ID_LENGTH = 512;
 
   /** {@link #visibility()}, or {@link Visibility#TEAM} (RCRT's default) when it sets none. */
   public Visibility visibilityOrDefault() {

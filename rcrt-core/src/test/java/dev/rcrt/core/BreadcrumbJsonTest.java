@@ -83,6 +83,19 @@ class BreadcrumbJsonTest {
   }
 
   @Test
+  void anIdWithAControlCharacterOrOfAMegabyteIsRefused() {
+    // whoever gives the id chooses what every log line, URI and error naming the record carries
+    for (String id : new String[] {"note\n2026-11-27 INFO payment approved", "tab\there", "x".repeat(513)}) {
+      assertThatThrownBy(() -> BreadcrumbCreate.builder("s.v1", "t").id(id).build()).as(id.substring(0, 8))
+          .isInstanceOf(ValidationException.class).hasMessageContaining("no control characters");
+      assertThatThrownBy(() -> RcrtJson.read(RcrtJson.object().put("title", "t").put("schema_name", "s.v1").put("id", id), BreadcrumbCreate.class))
+          .as("on the wire too").isInstanceOf(ValidationException.class).hasMessageContaining("no control characters");
+    }
+    assertThat(BreadcrumbCreate.builder("s.v1", "t").id("mcp-session-" + "a".repeat(32)).build().id()).startsWith("mcp-session-");
+    assertThat(BreadcrumbCreate.builder("s.v1", "t").id("x".repeat(512)).build().id()).hasSize(512);
+  }
+
+  @Test
   void aCreatePayloadNeedsATitleAndAnObjectContext() {
     assertThatThrownBy(() -> BreadcrumbCreate.builder("s.v1", " ").build())
         .isInstanceOf(ValidationException.class)
