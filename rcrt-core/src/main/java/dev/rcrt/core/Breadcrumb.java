@@ -80,16 +80,21 @@ public record Breadcrumb(
     updatedAt = updatedAt == null ? createdAt : updatedAt;
   }
 
-  /** A schema name that names a secret: a segment {@code secret(s)}, {@code credential(s)}, {@code password(s)} or {@code api_key(s)}. */
-  private static final java.util.regex.Pattern SECRET_SCHEMA =
-      java.util.regex.Pattern.compile("(?i)(^|[._-])(secrets?|credentials?|passwords?|api[_-]?keys?)([._-]|$)");
+  /**
+   * A schema name that names a secret: a segment {@code secret(s)}, {@code credential(s)}, {@code
+   * password(s)}, {@code passwd}, {@code api_key(s)}, {@code private_key(s)}, {@code access_key(s)}
+   * or {@code token(s)} ({@code _} or {@code -} between two words, or none).
+   */
+  private static final java.util.regex.Pattern SECRET_SCHEMA = java.util.regex.Pattern.compile(
+      "(?i)(^|[._-])(secrets?|credentials?|passwords?|passwd|api[_-]?keys?|private[_-]?keys?|access[_-]?keys?|tokens?)([._-]|$)");
 
   /**
    * Whether this record holds a secret, the one definition every reader of records for a model or
    * a tool uses (search tools, the JavaScript {@code context.api}, context views, the embedding
    * policy): its {@code sensitivity} is {@code Secret}, or its schema names a secret, RCRT's {@code
    * secret.v1} and its lookalikes ({@code secrets.v1}, {@code secret.v2}, {@code app.secret.v1},
-   * {@code credentials.v1}, {@code password.v1}, {@code api_key.v1}, any case). Such a record's
+   * {@code credentials.v1}, {@code password.v1}, {@code api_key.v1}, {@code oauth.token.v1},
+   * {@code ssh.private_key.v1}, any case). Such a record's
    * context is never shown to a model or a tool and never embedded; its title, tags and id are.
    */
   public boolean isSecret() {

@@ -155,7 +155,8 @@ class BuiltinToolsTest {
 
   @Test
   void breadcrumbSearchReturnsNoValueOfRcrtsSecretSchemaOrItsLookalikes() {
-    String[] schemas = {"secret.v1", "secrets.v1", "secret.v2", "Secret.V1", "app.secret.v1", "credentials.v1", "password.v1", "api_key.v1"};
+    String[] schemas = {"secret.v1", "secrets.v1", "secret.v2", "Secret.V1", "app.secret.v1", "credentials.v1", "password.v1", "api_key.v1",
+        "oauth.token.v1", "github_tokens.v1", "ssh.private_key.v1", "aws.access-key.v1", "unix.passwd.v1"};
     for (int i = 0; i < schemas.length; i++) {
       store.create(dev.rcrt.core.BreadcrumbCreate.builder(schemas[i], "Key " + i).tags("vault")
           .context(RcrtJson.parse("{\"name\":\"OPENAI_API_KEY\",\"value\":\"sk-leak-" + i + "\"}")).build());
