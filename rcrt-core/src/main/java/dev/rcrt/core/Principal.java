@@ -110,7 +110,7 @@ public record Principal(Kind kind, String id) {
           break;
       }
     }
-    String shown = shown(writer);
+    String shown = dev.rcrt.core.spi.Excerpts.escaped(writer, SHOWN); // whoever writes the store chose it: no forged line, no megabyte kept
     if (MALFORMED.size() < WARNED && MALFORMED.add(shown)) {
       LOG.warn("writer '{}' is none the SDK stamps (host, agent:ID, tool:NAME, user:ID); read as an unprivileged user", shown);
     }
@@ -122,23 +122,6 @@ public record Principal(Kind kind, String id) {
 
   /** How much of a malformed writer text is logged and remembered: 80 characters. */
   private static final int SHOWN = 80;
-
-  /**
-   * {@code writer} as the log shows it: whoever writes the store chose it, so its control
-   * characters are escaped ({@code \\uXXXX}: no forged log lines) and it is cut at {@value #SHOWN}
-   * characters (a megabyte of writer text fills neither the log nor the memory of what was logged).
-   */
-  private static String shown(String writer) {
-    StringBuilder out = new StringBuilder();
-    writer.codePoints().limit(SHOWN).forEach(c -> {
-      if (Character.isISOControl(c)) {
-        out.append(String.format("\\u%04x", c));
-      } else {
-        out.appendCodePoint(c);
-      }
-    });
-    return writer.codePointCount(0, writer.length()) > SHOWN ? out + "…" : out.toString();
-  }
 
   /** How many distinct malformed writer texts are logged. */
   private static final int WARNED = 100;

@@ -135,9 +135,7 @@ public final class McpImport implements AutoCloseable {
     if (text == null) {
       return "(no name)";
     }
-    StringBuilder out = new StringBuilder("'");
-    text.chars().limit(200).forEach(c -> out.append(c >= 0x20 && c < 0x7f ? String.valueOf((char) c) : String.format("\\u%04x", c)));
-    return out.append(text.length() > 200 ? "...'" : "'").toString();
+    return "'" + dev.rcrt.core.spi.Excerpts.escaped(text, 200) + "'";
   }
 
   /**

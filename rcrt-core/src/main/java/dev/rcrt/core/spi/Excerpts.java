@@ -1,6 +1,6 @@
 package dev.rcrt.core.spi;
 
-/** Short one-line excerpts of bodies for error messages. */
+/** Short one-line excerpts of bodies for error messages, and of untrusted text for log lines. */
 public final class Excerpts {
   private static final int MAX = 200;
 
@@ -18,5 +18,17 @@ public final class Excerpts {
       return "(empty body)";
     }
     return flat.length() <= max ? flat : flat.substring(0, max) + "…";
+  }
+
+  /**
+   * Text someone else chose (a record's writer, a remote tool's name), as a log line may show it:
+   * every character outside printable ASCII written {@code \\uXXXX} (so no forged line, terminal
+   * escape, bidirectional override or lookalike letter passes as is), at most {@code max}
+   * characters of {@code text} then {@code …}.
+   */
+  public static String escaped(String text, int max) {
+    StringBuilder out = new StringBuilder();
+    text.chars().limit(max).forEach(c -> out.append(c >= 0x20 && c < 0x7f ? String.valueOf((char) c) : String.format("\\u%04x", c)));
+    return text.length() > max ? out.append('…').toString() : out.toString();
   }
 }
