@@ -77,4 +77,52 @@ class JavaScriptWorkersTest {
       assertThat(patient.error()).contains("3000 ms");
     }
   }
+
+  @Test
+  void waitingForAWorkerToStartCountsAgainstTheCallsLimitAndTheWorkerServesTheNextCall() throws Exception {
+    System.setProperty("rcrt.js.workers", "1");
+    ToolHarness h;
+    try {
+      h = new ToolHarness();
+    } finally {
+      System.clearProperty("rcrt.js.workers");
+    }
+    ProcessHandle starting = null;
+    try (h) {
+      code(h, "quick", 1_500, "export function execute() { return {ok: true}; }");
+      code(h, "patient", 120_000, "export function execute() { return {ok: true}; }");
+      assertThat(h.call("quick", "{}").success()).isTrue();
+      assertThat(h.call("patient", "{}").success()).isTrue();
+      List<ProcessHandle> up = workers();
+      assertThat(up).hasSize(1);
+      // the only worker dies: the next call must wait for a new one to start, which is kept from
+      // finishing (stopped as soon as it appears, long before its engine is up)
+      up.get(0).destroyForcibly();
+      up.get(0).onExit().get(30, TimeUnit.SECONDS);
+      CompletableFuture<ToolResponse> quick = CompletableFuture.supplyAsync(() -> h.call("quick", "{}"));
+      while (starting == null) {
+        starting = workers().stream().filter(p -> !up.contains(p)).findFirst().orElse(null);
+        Thread.onSpinWait();
+      }
+      signal("STOP", starting);
+
+      // before: the call waited up to a minute for the start, whatever its 1.5 s limit
+      ToolResponse late = quick.get(30, TimeUnit.SECONDS);
+      assertThat(late.errorCode()).as("%s", late.error()).isEqualTo("tool_timeout");
+      assertThat(late.error()).contains("to start");
+
+      signal("CONT", starting);
+      ToolResponse next = h.call("patient", "{}");
+      assertThat(next.success()).as("%s", next.error()).isTrue();
+      assertThat(workers()).as("the worker that went on starting served the next call").containsExactly(starting);
+    } finally {
+      if (starting != null) {
+        signal("CONT", starting);
+      }
+    }
+  }
+
+  private static void signal(String name, ProcessHandle process) throws Exception {
+    assertThat(new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor()).isZero();
+  }
 }

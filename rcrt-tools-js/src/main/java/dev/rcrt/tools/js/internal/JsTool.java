@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Deadlines: the worker cancels a call at its limit; a guest that keeps the engine from reaching
  * a safepoint (a recursion catching its own stack overflow) is ended by killing its worker {@link
- * #GRACE} later. The time a worker takes to start does not count against the call's limit. The code
- * is the one read at load: every call of this tool version runs it.
+ * #GRACE} later. The time a call waits for a worker counts against its limit: queued behind busy
+ * workers, or while one starts (the first call of a process, a call after a worker was killed); a
+ * worker not up in time goes on starting for the next call. Loading the code waits up to {@link
+ * WorkerPool#STARTUP} for a worker. The code is the one read at load: every call of this tool
+ * version runs it.
  */
 final class JsTool implements ToolRuntime.Loaded {
   private static final Logger CONSOLE = LoggerFactory.getLogger("dev.rcrt.tools.js.console");
@@ -85,8 +88,8 @@ final class JsTool implements ToolRuntime.Loaded {
     Duration remaining = scope.remaining();
     long asked = System.nanoTime();
     WorkerProcess worker = workers.acquire(tool, remaining);
-    // time spent queued behind busy workers is the call's; a fresh worker's start-up is not
-    Duration limit = remaining.minusNanos(Math.max(0, System.nanoTime() - asked - worker.takeStartupNanos()));
+    // time spent waiting for a worker, queued behind busy ones or while one starts, is the call's
+    Duration limit = remaining.minusNanos(System.nanoTime() - asked);
     if (limit.isNegative() || limit.isZero()) {
       workers.release(worker);
       throw new ToolException(

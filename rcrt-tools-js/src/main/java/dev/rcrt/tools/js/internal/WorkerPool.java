@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * call between calls (each call runs in a fresh context), so every runner sharing the runtime shares
  * them. Workers are started on demand up to {@code rcrt.js.workers} (system property; default the
  * number of processors, between 2 and 4), each with a heap of {@code rcrt.js.worker-heap-mb}
- * (default 512), from the class path {@link WorkerLaunch} computes. A worker that failed or was
- * killed is replaced by the next demand. {@link #close()} kills them all (and each exits by itself
+ * (default 512), from the class path {@link WorkerLaunch} computes, each on a thread of its own;
+ * when the last worker failed or was killed, a replacement starts at once. {@link #close()} kills them all (and each exits by itself
  * when its standard input closes, so none outlives this JVM either). Thread-safe.
  */
 final class WorkerPool {
@@ -35,9 +35,12 @@ final class WorkerPool {
   /** Every worker started and not yet gone, idle or busy: what {@link #close()} kills. */
   private final Set<WorkerProcess> started = new HashSet<>();
   private int live;
-  /** Background starts ({@link #prewarm()}) in flight, and calls waiting for one of them. */
+  /** Starts in flight, and calls waiting for one of them. */
   private int starting;
   private int waitingForStart;
+  /** How many starts failed, and why the last one did: what a call that waited for a start is told. */
+  private long startFailures;
+  private String startFailure = "";
   private boolean closed;
 
   WorkerPool(int max, int heapMegabytes, WorkerLaunch launch) {
@@ -61,43 +64,63 @@ final class WorkerPool {
   /** Starts one worker in the background when none exists yet, so the first call finds it up. */
   void prewarm() {
     synchronized (this) {
-      if (live > 0 || closed) {
-        return;
+      if (live == 0 && !closed) {
+        startInBackground();
       }
-      live++;
-      starting++;
     }
-    Thread starter = new Thread(() -> {
-      try {
-        WorkerProcess worker = started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments()));
-        synchronized (this) {
-          starting--;
-        }
-        release(worker);
-      } catch (IOException | ToolException e) {
-        if (e instanceof IOException) {
-          LOG.warn("a JavaScript worker did not start: {}", e.getMessage());
-        }
-        synchronized (this) {
-          starting--;
-        }
-        gone();
-      }
-    }, "rcrt-js-worker-start");
+  }
+
+  /**
+   * Counts one more worker as live and starting, and starts it on a thread of its own, which hands it
+   * to the idle ones (and so to a waiting call) once it is up. The caller holds this pool's lock.
+   */
+  private void startInBackground() {
+    live++;
+    starting++;
+    Thread starter = new Thread(this::startOne, "rcrt-js-worker-start");
     starter.setDaemon(true);
     starter.start();
   }
 
+  private void startOne() {
+    WorkerProcess worker;
+    try {
+      worker = started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments()));
+    } catch (IOException | ToolException e) {
+      if (e instanceof IOException) {
+        LOG.warn("a JavaScript worker did not start: {}", e.getMessage());
+      }
+      synchronized (this) {
+        starting--;
+        startFailures++;
+        startFailure = String.valueOf(e.getMessage());
+        gone();
+      }
+      return;
+    }
+    synchronized (this) {
+      starting--;
+      if (idled(worker)) {
+        return;
+      }
+    }
+    discard(worker);
+  }
+
   /**
-   * A worker for one call: an idle one, a new one while fewer than the maximum run, else the first
-   * one released within {@code wait}.
+   * A worker for one call: an idle one, else the next one up within {@code wait}: a worker another
+   * call released, or one this pool starts while fewer than the maximum run. Waiting for a worker to
+   * start is waiting like any other: a call whose {@code wait} ends first times out, and the worker
+   * goes on starting for the next call.
    *
-   * @throws ToolException {@code tool_failed} when a worker cannot start (its error attached), or
-   *     {@code tool_timeout} when every worker stayed busy for {@code wait}
+   * @throws ToolException {@code tool_failed} when the worker this call waited for could not start
+   *     (why attached), or {@code tool_timeout} when no worker was free or up within {@code wait}
    */
   WorkerProcess acquire(String tool, Duration wait) {
     long deadline = System.nanoTime() + wait.toNanos();
     synchronized (this) {
+      long failuresBefore = startFailures;
+      boolean waitedForStart = false;
       while (true) {
         if (closed) {
           throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was not run: its JavaScript runtime is closed (its tool runner was closed)");
@@ -109,43 +132,39 @@ final class WorkerPool {
           }
           live--;
         }
-        if (starting > waitingForStart) {
-          // a worker is starting in the background: take it rather than start a second JVM beside it
-          // (on a small machine two starting at once each take twice as long); its start-up is not
-          // charged to the call, as a worker the call starts itself is not
-          waitingForStart++;
-          try {
-            TimeUnit.MILLISECONDS.timedWait(this, STARTUP.toMillis());
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted while waiting for a JavaScript worker");
-          } finally {
-            waitingForStart--;
-          }
-          continue;
+        if (waitedForStart && startFailures != failuresBefore && starting == 0) {
+          throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "': the JavaScript worker process could not start: " + startFailure);
         }
-        if (live < max) {
-          live++;
-          break;
+        // a worker already starting and not yet claimed by a waiting call is this call's; only
+        // without one is another started (on a small machine two JVMs starting at once each take
+        // twice as long)
+        if (starting <= waitingForStart && live < max) {
+          startInBackground();
         }
+        boolean forStart = starting > waitingForStart;
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw new ToolException(
-              ToolErrorCode.TOOL_TIMEOUT, "tool '" + tool + "' waited " + wait.toMillis() + " ms and all " + max + " JavaScript workers stayed busy (rcrt.js.workers)");
+              ToolErrorCode.TOOL_TIMEOUT,
+              waitedForStart || forStart
+                  ? "tool '" + tool + "' waited " + wait.toMillis() + " ms for a JavaScript worker to start (a worker JVM takes a second or more to start, longer on a loaded machine; it goes on starting for the next call)"
+                  : "tool '" + tool + "' waited " + wait.toMillis() + " ms and all " + max + " JavaScript workers stayed busy (rcrt.js.workers)");
+        }
+        if (forStart) {
+          waitingForStart++;
+          waitedForStart = true;
         }
         try {
           TimeUnit.NANOSECONDS.timedWait(this, left);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "' was interrupted while waiting for a JavaScript worker");
+        } finally {
+          if (forStart) {
+            waitingForStart--;
+          }
         }
       }
-    }
-    try {
-      return started(WorkerProcess.start(heapMegabytes, STARTUP, launch.arguments()));
-    } catch (IOException e) {
-      gone();
-      throw new ToolException(ToolErrorCode.TOOL_FAILED, "tool '" + tool + "': the JavaScript worker process could not start: " + e.getMessage());
     }
   }
 
@@ -164,13 +183,21 @@ final class WorkerPool {
   /** Returns a worker after a call that ended normally. */
   void release(WorkerProcess worker) {
     synchronized (this) {
-      if (worker.alive() && !closed) {
-        idle.addFirst(worker);
-        notifyAll();
+      if (idled(worker)) {
         return;
       }
     }
     discard(worker);
+  }
+
+  /** Makes a live worker idle and wakes the calls waiting for one; false when it died or the pool closed. */
+  private boolean idled(WorkerProcess worker) {
+    if (!worker.alive() || closed) {
+      return false;
+    }
+    idle.addFirst(worker);
+    notifyAll();
+    return true;
   }
 
   /** Kills every worker, idle or busy (their calls fail), and starts no more. Idempotent. */
@@ -197,6 +224,9 @@ final class WorkerPool {
         started.remove(worker);
       }
       gone();
+      if (live == 0 && !closed) {
+        startInBackground(); // the next call waits for less than a whole start
+      }
     }
   }
 

@@ -35,9 +35,6 @@ final class WorkerProcess {
   private final StringBuilder stderr = new StringBuilder();
   private final Set<String> programs = ConcurrentHashMap.newKeySet();
 
-  /** How long this worker took to start, until the first call takes it ({@link #takeStartupNanos}). */
-  private long startupNanos;
-
   private WorkerProcess(Process process) {
     this.process = process;
     this.frames = new BoundedLines(process.getInputStream(), MAX_FRAME_BYTES, Long.MAX_VALUE, "the JavaScript worker's output", "rcrt-js-worker-out");
@@ -76,13 +73,11 @@ final class WorkerProcess {
         "-Xshare:auto"));
     command.addAll(GRAAL_ON_NEW_JDKS);
     command.addAll(launch);
-    long starting = System.nanoTime();
     WorkerProcess worker = new WorkerProcess(new ProcessBuilder(command).start());
     String failure;
     try {
       JsonNode ready = worker.next(startup);
       if (ready != null && ready.path("ready").asBoolean()) {
-        worker.startupNanos = System.nanoTime() - starting;
         return worker;
       }
       failure = ready == null ? "it exited while starting" : "its first line was not the ready frame";
@@ -94,16 +89,6 @@ final class WorkerProcess {
     }
     worker.kill();
     throw new IOException("the worker did not start: " + failure + " (" + worker.describeExit() + ")");
-  }
-
-  /**
-   * The nanoseconds this worker took to start if no call asked before, else 0: a call that started
-   * the worker is not charged its start-up, a later one waited for nothing of the kind.
-   */
-  synchronized long takeStartupNanos() {
-    long taken = startupNanos;
-    startupNanos = 0;
-    return taken;
   }
 
   /** Sends one frame. */
