@@ -13,6 +13,8 @@ module dev.rcrt.a2a {
   requires org.slf4j;
 
   exports dev.rcrt.a2a;
+  // the HTTP serving pieces the AG-UI server shares: request gate and deadlines, served executors, run watch
+  exports dev.rcrt.a2a.internal to dev.rcrt.agui;
 
   provides dev.rcrt.tools.ToolRuntime with dev.rcrt.a2a.A2aToolRuntime;
   provides io.a2a.server.TransportMetadata with dev.rcrt.a2a.internal.JsonRpcTransport;

@@ -38,7 +38,7 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
   }
 
   /** Why the request's Host or Origin is refused (403), or null when it passes. */
-  @Nullable String refusal(HttpExchange exchange) {
+  public @Nullable String refusal(HttpExchange exchange) {
     String host = exchange.getRequestHeaders().getFirst("Host");
     String name = host == null ? null : hostName(host);
     if (!allowedHosts.isEmpty() && (name == null || !allowedHosts.contains(name))) {
@@ -56,7 +56,7 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
    * Authorization: Bearer <token>}, the scheme in any case (RFC 9110 section 11.1), the token
    * compared in constant time.
    */
-  boolean authorized(HttpExchange exchange) {
+  public boolean authorized(HttpExchange exchange) {
     if (bearerToken == null) {
       return true;
     }
@@ -94,7 +94,7 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
    * connection, and the client sees a broken exchange instead of the 413 (as Tomcat swallows a
    * refused upload up to a bound). Nothing read is kept.
    */
-  void discardRest(HttpExchange exchange) {
+  public void discardRest(HttpExchange exchange) {
     try (InputStream in = exchange.getRequestBody()) {
       byte[] chunk = new byte[8192];
       long total = 0;
@@ -107,7 +107,7 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
   }
 
   /** The body, or null when it is larger than the cap (refused from its Content-Length, else while reading). */
-  byte @Nullable [] body(HttpExchange exchange) throws IOException {
+  public byte @Nullable [] body(HttpExchange exchange) throws IOException {
     String length = exchange.getRequestHeaders().getFirst("Content-Length");
     if (length != null) {
       try {

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * follower's first look, after subscribing, so nothing falls between). Thread-safe; {@link
  * #close()} unsubscribes, after which nothing more is run.
  */
-final class RunWatch implements AutoCloseable {
+public final class RunWatch implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunWatch.class);
 
   private final String runId;
@@ -35,7 +35,7 @@ final class RunWatch implements AutoCloseable {
    * @param changed what to do after the run changed; it handles its own failures (what escapes is
    *     logged, and the next record brings the next call)
    */
-  RunWatch(BreadcrumbStore store, String runId, Executor executor, Runnable changed) {
+  public RunWatch(BreadcrumbStore store, String runId, Executor executor, Runnable changed) {
     this.runId = runId;
     this.executor = executor;
     this.changed = changed;
@@ -43,7 +43,7 @@ final class RunWatch implements AutoCloseable {
   }
 
   /** Runs {@code changed} once more, now or after the call under way. */
-  void poke() {
+  public void poke() {
     if (!closed && pending.getAndIncrement() == 0) {
       try {
         executor.execute(this::drain);

@@ -1,0 +1,289 @@
+package dev.rcrt.agui;
+
+import dev.rcrt.a2a.internal.RequestDeadline;
+import dev.rcrt.a2a.internal.RequestGate;
+import dev.rcrt.a2a.internal.ServedAgents;
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.agui.internal.AgUiEndpoint;
+import dev.rcrt.agui.internal.RunStreams;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.llm.LlmClient;
+import dev.rcrt.tools.ToolRunner;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves agent records to front-ends over AG-UI (the Agent-User Interaction protocol 1.0, as {@code
+ * @ag-ui/client}'s {@code HttpAgent} speaks it): {@code POST /agui/<agent_id>} with a {@code
+ * RunAgentInput} JSON body answers a {@code text/event-stream} of AG-UI events, derived from the
+ * run's records.
+ *
+ * <p>The newest user message of the input is written as the agent's {@code user.message.v1} in
+ * session {@code agui:<threadId>} (earlier runs of the thread are the agent's memory; the input's
+ * earlier messages are not read) and answered by a durable run of the agent's {@link
+ * AgentExecutor}. The stream is {@code RUN_STARTED}, then for each record of the run as it is
+ * written, by this process or another on the same store: {@code TOOL_CALL_START}/{@code
+ * _ARGS}/{@code _END} for a tool request (its input as recorded, secrets scrubbed), {@code
+ * TOOL_CALL_RESULT} for a runner's response, {@code TEXT_MESSAGE_START}/{@code _CONTENT}/{@code
+ * _END} for the answer; and at the end {@code RUN_FINISHED} (outcome {@code success}), {@code
+ * RUN_ERROR} (failed or cancelled), or {@code RUN_FINISHED} with outcome {@code interrupt} when a
+ * call waits for approval (reason {@code tool_call}, payload {@code {approved, reason?}}) or its
+ * tool's question waits for input (reason {@code input_required}, the question's schema). The
+ * client's next input with {@code resume} entries writes the decisions or answers as {@link
+ * #CALLER}, which counts only where the runner lists it ({@code ToolRunner.Builder.approvers}); a
+ * host's decision ({@code ./rcrt runs approve}) resumes the run as well.
+ *
+ * <p>Every event has an SSE id derived from the records ({@code <record>.<n>}), the same in every
+ * process: a client that posts the same input again with {@code Last-Event-ID} gets exactly the
+ * events after that one, from whichever process of the store serves it. A stream ends when the run
+ * stands still, or after {@link Builder#maxWait} (without an end event; post again with {@code
+ * Last-Event-ID} to go on).
+ *
+ * <p>Security, as {@code A2aServer}: bound to 127.0.0.1 by default and answering only {@code Host}
+ * names of the loopback interface; any other address needs a bearer token (refused at {@link
+ * Builder#start()} without one); an {@code Origin} header must be one of {@link
+ * Builder#allowedOrigins}; bodies are capped ({@link Builder#maxRequestBytes}), as is a message's
+ * text, and a client has {@link Builder#requestTimeout} to send its request and to take in each
+ * event. Errors are JSON {@code {"error": …}} with 400, 401, 403, 404, 405, 409 or 413, and a
+ * server failure a 500 naming a log reference, never a stack trace.
+ *
+ * <p>Thread-safe. A stream holds one of the server's 64 request threads while it lasts. {@link
+ * #close()} stops listening and the executors the server made; the runner, model client and store
+ * stay the host's.
+ */
+public final class AgUiServer implements AutoCloseable {
+  /**
+   * Who an AG-UI caller's decisions and answers are written as ({@code user:agui-caller}): list it
+   * in {@code ToolRunner.Builder.approvers} for them to count.
+   */
+  public static final Principal CALLER = Principal.ofWriter("user:agui-caller");
+
+  private static final Logger LOG = LoggerFactory.getLogger(AgUiServer.class);
+  private static final Pattern AGENT_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
+  private final Builder config;
+  private final ToolRunner runner;
+  private final ExecutorService requests;
+  private final ServedAgents executors;
+  private final AgUiEndpoint endpoint;
+
+  private AgUiServer(Builder b) throws IOException {
+    this.config = b;
+    this.runner = b.runner;
+    this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-agui-http-"));
+    this.executors = new ServedAgents(b.runner.store(), b.executors, false);
+    Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)
+        : loopback(b.host) ? Set.copyOf(RequestGate.LOOPBACK_NAMES) : Set.of();
+    RequestGate gate = new RequestGate(hosts, b.allowedOrigins, b.bearerToken, b.maxRequestBytes);
+    Runs runs = new Runs(runner.store(), runner.policy(), runner.timeSource(), runner.approvers().toArray(Principal[]::new));
+    RunStreams streams = new RunStreams(runner.store(), runs, executors, this::served, runner.policy(), runner.timeSource(), b.maxWait, CALLER);
+    try {
+      this.endpoint = new AgUiEndpoint(b.host, b.port, gate, new RequestDeadline(requests, runner.timeSource(), b.requestTimeout), streams,
+          b.maxMessageChars);
+    } catch (IOException | RuntimeException e) {
+      requests.shutdownNow();
+      executors.close();
+      throw e;
+    }
+  }
+
+  /** Starts a builder for a server whose agents run with {@code llm} and {@code runner} (and read and write {@code runner.store()}). */
+  public static Builder builder(LlmClient llm, ToolRunner runner) {
+    Objects.requireNonNull(llm, "llm");
+    return new Builder(runner, agent -> AgentExecutor.builder(llm, runner).agent(agent).build());
+  }
+
+  /**
+   * Starts a builder for a server whose agents run with the executors {@code executors} makes (once
+   * per version of an agent's definition; the server closes them), each on {@code runner}.
+   */
+  public static Builder builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
+    return new Builder(runner, executors);
+  }
+
+  /** Where clients reach the server, such as {@code http://127.0.0.1:8810}. */
+  public URI uri() {
+    return endpoint.base();
+  }
+
+  /** The AG-UI endpoint of agent {@code agentId}: {@code <uri>/agui/<agentId>}. */
+  public URI endpoint(String agentId) {
+    return URI.create(uri() + "/agui/" + agentId);
+  }
+
+  /** The served agent of {@code agentId} (a record the host wrote, named with {@link Builder#agents} if any were), or null. */
+  private @Nullable AgentDefinition served(String agentId) {
+    if (!AGENT_ID.matcher(agentId).matches() || !config.agents.isEmpty() && !config.agents.contains(agentId)) {
+      return null;
+    }
+    try {
+      return AgentDefinition.load(runner.store(), agentId);
+    } catch (NotFoundException e) {
+      LOG.debug("agent '{}' is not served: {}", agentId, e.getMessage());
+      return null;
+    } catch (ValidationException e) {
+      LOG.warn("agent '{}' is not served: {}", agentId, e.getMessage());
+      return null;
+    }
+  }
+
+  /** Stops listening, then the executors and threads this server made. Idempotent. */
+  @Override
+  public void close() {
+    endpoint.close();
+    executors.close();
+    requests.shutdownNow();
+  }
+
+  private static boolean loopback(String host) {
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static java.util.concurrent.ThreadFactory daemons(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** Builder for {@link AgUiServer}. Not thread-safe. */
+  public static final class Builder {
+    private final ToolRunner runner;
+    private final Function<AgentDefinition, AgentExecutor> executors;
+    private final List<String> agents = new ArrayList<>();
+    private String host = "127.0.0.1";
+    private int port;
+    private @Nullable String bearerToken;
+    private @Nullable List<String> allowedHosts;
+    private final Set<String> allowedOrigins = new LinkedHashSet<>();
+    private int maxRequestBytes = 1024 * 1024;
+    private int maxMessageChars = 100_000;
+    private Duration maxWait = Duration.ofMinutes(5);
+    private Duration requestTimeout = Duration.ofSeconds(30);
+
+    private Builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
+      this.runner = Objects.requireNonNull(runner, "runner");
+      this.executors = Objects.requireNonNull(executors, "executors");
+    }
+
+    /** Serve only these agents (their records must still be the host's); default every agent record the host wrote. */
+    public Builder agents(String... agentIds) {
+      for (String id : agentIds) {
+        agents.add(Objects.requireNonNull(id, "agentId"));
+      }
+      return this;
+    }
+
+    /** Where to listen: a host address ({@code 127.0.0.1} by default) and port ({@code 0}, the default, for any free one). */
+    public Builder http(String host, int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be 0 to 65535, found " + port);
+      }
+      this.host = Objects.requireNonNull(host, "host");
+      this.port = port;
+      return this;
+    }
+
+    /** The token every request must carry ({@code Authorization: Bearer <token>}); required beyond loopback. Default none. */
+    public Builder bearerToken(@Nullable String token) {
+      this.bearerToken = token == null || token.isEmpty() ? null : token;
+      return this;
+    }
+
+    /** Host names the {@code Host} header may name (any port); default the loopback names on a loopback address, else any. */
+    public Builder allowedHosts(String... names) {
+      List<String> lower = new ArrayList<>();
+      for (String n : names) {
+        lower.add(n.toLowerCase(java.util.Locale.ROOT));
+      }
+      this.allowedHosts = lower;
+      return this;
+    }
+
+    /** Origins a browser page may call from, such as {@code https://app.example.com}; default none (a request without {@code Origin} passes). */
+    public Builder allowedOrigins(String... origins) {
+      allowedOrigins.addAll(List.of(origins));
+      return this;
+    }
+
+    /** The largest request body read, in bytes (at least 1,024); default 1 MiB. */
+    public Builder maxRequestBytes(int bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("maxRequestBytes must be at least 1024, found " + bytes);
+      }
+      this.maxRequestBytes = bytes;
+      return this;
+    }
+
+    /** The longest user message taken, in characters; default 100,000. */
+    public Builder maxMessageChars(int chars) {
+      if (chars < 1) {
+        throw new IllegalArgumentException("maxMessageChars must be positive, found " + chars);
+      }
+      this.maxMessageChars = chars;
+      return this;
+    }
+
+    /** How long one stream follows a run, on the runner's {@code TimeSource}; default 5 minutes. */
+    public Builder maxWait(Duration wait) {
+      if (wait.isNegative() || wait.isZero()) {
+        throw new IllegalArgumentException("maxWait must be positive, found " + wait);
+      }
+      this.maxWait = wait;
+      return this;
+    }
+
+    /** How long a client may take to send its request, and to take in each event; default 30 seconds. */
+    public Builder requestTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("requestTimeout must be positive, found " + timeout);
+      }
+      this.requestTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * Starts the server.
+     *
+     * @throws IllegalArgumentException on a non-loopback address without a bearer token
+     * @throws UncheckedIOException when the address cannot be bound
+     */
+    public AgUiServer start() {
+      if (bearerToken == null && !loopback(host)) {
+        throw new IllegalArgumentException("an AG-UI server on " + host + " is reachable from other machines: give it a bearer token");
+      }
+      try {
+        return new AgUiServer(this);
+      } catch (IOException e) {
+        throw new UncheckedIOException("the AG-UI server could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
+      }
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package dev.rcrt.agui.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.a2a.internal.RequestDeadline;
+import dev.rcrt.a2a.internal.RequestGate;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.ValidationException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The AG-UI HTTP endpoint on the JDK's server: {@code POST /agui/<agent_id>} with a {@code
+ * RunAgentInput} answers {@code text/event-stream}, one AG-UI event per SSE event ({@code id:} and
+ * {@code data:} lines), as {@code @ag-ui/client}'s {@code HttpAgent} reads it. A request with {@code
+ * Last-Event-ID} gets the events after that one. Every request passes the {@link RequestGate} first
+ * (Host, Origin, bearer token, body cap) and is read within the {@link RequestDeadline}; each event
+ * must be taken in within it too. A request that cannot be run is a JSON {@code {"error": …}} with
+ * 400, 404 or 409 before any event; a failure of the server is a 500 naming only a reference to its
+ * log line.
+ */
+public final class AgUiEndpoint implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgUiEndpoint.class);
+  static final String AGENTS = "/agui/";
+
+  /** What the endpoint serves: a run's events for an input. */
+  public interface Runs {
+    /**
+     * Starts or resumes what {@code input} asks of agent {@code agentId} and sends its events to
+     * {@code out} until the run stands still, the client goes away or the stream's time is up.
+     *
+     * @throws NotFoundException when the agent is not served, or an interrupt names no call of it
+     * @throws ValidationException when the input cannot be run (naming why)
+     * @throws IllegalStateException when the thread's state refuses it (a 409)
+     */
+    void run(String agentId, RunInput input, @Nullable String lastEventId, Events out) throws IOException;
+  }
+
+  /** Where a run's events go. */
+  public interface Events {
+    /** Sends one event; throws when the client went away or did not take it in time. */
+    void send(String id, ObjectNode event) throws IOException;
+  }
+
+  private final HttpServer server;
+  private final RequestGate gate;
+  private final RequestDeadline requests;
+  private final Runs runs;
+  private final int maxMessageChars;
+  private final URI base;
+
+  public AgUiEndpoint(String host, int port, RequestGate gate, RequestDeadline requests, Runs runs, int maxMessageChars) throws IOException {
+    this.gate = gate;
+    this.requests = requests;
+    this.runs = runs;
+    this.maxMessageChars = maxMessageChars;
+    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
+    server.setExecutor(requests);
+    server.createContext("/", this::handle);
+    server.start();
+    String shown = host.contains(":") ? "[" + host + "]" : host;
+    this.base = URI.create("http://" + shown + ":" + server.getAddress().getPort());
+  }
+
+  /** Where clients reach the server, such as {@code http://127.0.0.1:8810}. */
+  public URI base() {
+    return base;
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      try {
+        serve(exchange);
+      } catch (IOException e) {
+        LOG.debug("AG-UI exchange broke: {}", e.toString());
+      } catch (Throwable t) {
+        dev.rcrt.core.spi.Throwables.rethrowIfFatal(t);
+        String ref = UUID.randomUUID().toString().substring(0, 8);
+        LOG.error("AG-UI request failed (ref {})", ref, t);
+        if (exchange.getResponseCode() == -1) {
+          plain(exchange, 500, "the AG-UI server failed (ref " + ref + "; its log has the details)");
+        }
+      }
+    }
+  }
+
+  private void serve(HttpExchange exchange) throws IOException {
+    String refused = gate.refusal(exchange);
+    if (refused != null) {
+      RequestDeadline.received();
+      plain(exchange, 403, refused);
+      return;
+    }
+    String path = exchange.getRequestURI().getPath();
+    if (!path.startsWith(AGENTS) || path.length() == AGENTS.length() || path.indexOf('/', AGENTS.length()) >= 0) {
+      RequestDeadline.received();
+      plain(exchange, 404, "not found: AG-UI runs are POSTed to " + AGENTS + "<agent_id>");
+      return;
+    }
+    if (!"POST".equals(exchange.getRequestMethod())) {
+      RequestDeadline.received();
+      exchange.getResponseHeaders().set("Allow", "POST");
+      plain(exchange, 405, "an AG-UI RunAgentInput is POSTed");
+      return;
+    }
+    if (!gate.authorized(exchange)) {
+      RequestDeadline.received();
+      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      plain(exchange, 401, "this AG-UI server takes a bearer token (Authorization: Bearer …)");
+      return;
+    }
+    byte[] body = gate.body(exchange);
+    RequestDeadline.received();
+    if (body == null) {
+      plain(exchange, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
+      gate.discardRest(exchange);
+      return;
+    }
+    String agentId = path.substring(AGENTS.length());
+    RunInput input;
+    try {
+      input = RunInput.parse(body, maxMessageChars);
+    } catch (ValidationException e) {
+      plain(exchange, 400, String.valueOf(e.getMessage()));
+      return;
+    }
+    String lastEventId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+    Stream stream = new Stream(exchange);
+    try {
+      runs.run(agentId, input, lastEventId, stream);
+      stream.open(); // a stream with nothing more to send (the client had every event) is empty, not absent
+    } catch (NotFoundException e) {
+      if (!stream.started) {
+        plain(exchange, 404, String.valueOf(e.getMessage()));
+      }
+    } catch (ValidationException e) {
+      if (!stream.started) {
+        plain(exchange, 400, String.valueOf(e.getMessage()));
+      }
+    } catch (IllegalStateException e) {
+      if (!stream.started) {
+        plain(exchange, 409, String.valueOf(e.getMessage()));
+      }
+    }
+  }
+
+  /** The SSE answer of one exchange; its headers go with the first event. */
+  private final class Stream implements Events {
+    private final HttpExchange exchange;
+    private @Nullable OutputStream out;
+    boolean started;
+
+    Stream(HttpExchange exchange) {
+      this.exchange = exchange;
+    }
+
+    @Override
+    public void send(String id, ObjectNode event) throws IOException {
+      byte[] bytes = ("id: " + id + "\ndata: " + RcrtJson.write(event) + "\n\n").getBytes(StandardCharsets.UTF_8);
+      requests.write(() -> {
+        OutputStream body = open();
+        body.write(bytes);
+        body.flush();
+      });
+    }
+
+    /** Sends the stream's headers, once. */
+    OutputStream open() throws IOException {
+      if (out == null) {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        exchange.sendResponseHeaders(200, 0);
+        started = true;
+        out = exchange.getResponseBody();
+      }
+      return out;
+    }
+  }
+
+  private static void plain(HttpExchange exchange, int status, String text) throws IOException {
+    byte[] body = RcrtJson.write(RcrtJson.object().put("error", text)).getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, body.length);
+    exchange.getResponseBody().write(body);
+  }
+
+  /** Stops listening; exchanges under way get a second to finish. */
+  @Override
+  public void close() {
+    server.stop(1);
+  }
+}

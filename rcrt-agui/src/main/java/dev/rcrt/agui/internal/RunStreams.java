@@ -1,0 +1,221 @@
+package dev.rcrt.agui.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rcrt.a2a.internal.RunWatch;
+import dev.rcrt.a2a.internal.ServedAgents;
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.Run;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.agent.UserMessage;
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.NotFoundException;
+import dev.rcrt.core.Principal;
+import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.Excerpts;
+import dev.rcrt.tools.ToolExchange;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What an AG-UI request does to the records, and the stream it gets back. A new user message is
+ * written as the agent's {@code user.message.v1} in session {@code agui:<threadId>} (idempotent on
+ * the thread and the message's id, so a client that posts the same input again follows the same
+ * run) and answered by a durable run of the agent's executor. A resume writes, for each entry, the
+ * approval decision or the answer to the tool's question, as {@code caller} (which counts only
+ * where the runner lists it as an approver), on the call its {@code interruptId} names, which must
+ * belong to a run of this agent in this thread. Then the run's events ({@link RunEvents}) are sent
+ * as its records are written, in any process of the store ({@link RunWatch}: nothing polls), until
+ * the run stands still, or {@code maxWait} passes on {@code time} (the stream then ends without an
+ * end event; the client posts again with {@code Last-Event-ID}).
+ */
+public final class RunStreams implements AgUiEndpoint.Runs {
+  private final BreadcrumbStore store;
+  private final Runs runs;
+  private final ServedAgents executors;
+  private final Function<String, @Nullable AgentDefinition> agents;
+  private final ToolTrustPolicy policy;
+  private final TimeSource time;
+  private final Duration maxWait;
+  private final Principal caller;
+
+  /**
+   * @param agents the served agent of an id (its record the host's), or null when it is not served
+   */
+  public RunStreams(BreadcrumbStore store, Runs runs, ServedAgents executors, Function<String, @Nullable AgentDefinition> agents,
+      ToolTrustPolicy policy, TimeSource time, Duration maxWait, Principal caller) {
+    this.store = store;
+    this.runs = runs;
+    this.executors = executors;
+    this.agents = agents;
+    this.policy = policy;
+    this.time = time;
+    this.maxWait = maxWait;
+    this.caller = caller;
+  }
+
+  @Override
+  public void run(String agentId, RunInput input, @Nullable String lastEventId, AgUiEndpoint.Events out) throws IOException {
+    // the stream's time counts from the request, before anything of the run is written
+    Semaphore changed = new Semaphore(0);
+    AtomicBoolean timeUp = new AtomicBoolean();
+    TimeSource.Timer deadline = time.schedule(maxWait, () -> {
+      timeUp.set(true);
+      changed.release();
+    });
+    try {
+      stream(agentId, input, lastEventId, out, changed, timeUp);
+    } finally {
+      deadline.cancel();
+    }
+  }
+
+  private void stream(String agentId, RunInput input, @Nullable String lastEventId, AgUiEndpoint.Events out, Semaphore changed,
+      AtomicBoolean timeUp) throws IOException {
+    AgentDefinition agent = agents.apply(agentId);
+    if (agent == null) {
+      throw new NotFoundException("no agent here: no trusted agent record '" + Excerpts.escaped(agentId, 128) + "'");
+    }
+    String session = "agui:" + input.threadId();
+    String runId;
+    int from;
+    if (input.resume().isEmpty()) {
+      Breadcrumb question = store.create(new UserMessage(session, java.util.Objects.requireNonNull(input.text())).toBreadcrumb()
+          .withIdempotencyKey("agui:" + agentId + ":" + input.threadId() + ":" + input.messageId()));
+      runId = executors.runIdOf(agent, question);
+      executors.answer(agent, question);
+      from = 0;
+    } else {
+      Run run = interrupted(agentId, session, input);
+      runId = run.id();
+      from = run.records().size();
+      for (RunInput.Resume r : input.resume()) {
+        decide(run, r);
+      }
+      // this process takes the run up, unless another holds it
+      store.get(run.triggerId()).ifPresent(message -> executors.answer(agent, message));
+    }
+    Position after = Position.of(lastEventId);
+    if (after == null) {
+      out.send("start." + from, RunEvents.event("RUN_STARTED").put("threadId", input.threadId()).put("runId", input.runId()));
+    } else {
+      from = after.record;
+    }
+    follow(runId, from, after, input, out, changed, timeUp);
+  }
+
+  /** The run whose calls the resume entries name: one run, of this agent, in this thread. */
+  private Run interrupted(String agentId, String session, RunInput input) {
+    String runId = null;
+    for (RunInput.Resume r : input.resume()) {
+      Breadcrumb request = store.get(r.interruptId())
+          .orElseThrow(() -> new NotFoundException("no interrupt '" + r.interruptId() + "': no such call"));
+      String of = request.tags().stream().filter(t -> t.startsWith("run:")).map(t -> t.substring(4)).findFirst().orElse(null);
+      if (of == null || runId != null && !runId.equals(of)) {
+        throw new ValidationException("resume entries must name the interrupts of one run; '" + r.interruptId() + "' is not one of them");
+      }
+      runId = of;
+    }
+    Run run = runs.show(java.util.Objects.requireNonNull(runId)).orElseThrow(() -> new NotFoundException("no run of interrupt"));
+    if (!run.agentId().equals(agentId) || !run.sessionId().equals(session)) {
+      throw new NotFoundException("no interrupt '" + input.resume().get(0).interruptId() + "' in thread '" + input.threadId() + "' of agent '" + agentId + "'");
+    }
+    return run;
+  }
+
+  /** Writes the caller's answer to one interrupt; one already answered is passed over (a resume may be sent again). */
+  private void decide(Run run, RunInput.Resume r) {
+    Run.PendingCall call = run.pending().stream().filter(p -> p.requestId().equals(r.interruptId())).findFirst().orElse(null);
+    if (call == null || call.approval() == null && call.question() == null) {
+      return;
+    }
+    JsonNode payload = r.payload();
+    if (call.approval() != null) {
+      if (r.resolved() && (payload == null || !payload.path("approved").isBoolean())) {
+        throw new ValidationException("the resume of approval interrupt '" + r.interruptId() + "' needs payload {\"approved\": true|false, \"reason\"?}");
+      }
+      String reason = payload == null || !payload.path("reason").isTextual() ? null : payload.path("reason").asText();
+      if (r.resolved() && payload != null && payload.path("approved").asBoolean()) {
+        runs.approve(run.id(), call.requestId(), caller, reason);
+      } else {
+        runs.deny(run.id(), call.requestId(), caller, r.resolved() ? reason : "cancelled by the user");
+      }
+      return;
+    }
+    ToolExchange.Elicited answer = !r.resolved() ? new ToolExchange.Elicited(ToolExchange.Elicited.Action.CANCEL, null)
+        : new ToolExchange.Elicited(ToolExchange.Elicited.Action.ACCEPT, payload == null ? dev.rcrt.core.RcrtJson.object() : payload);
+    runs.answer(run.id(), call.requestId(), answer, caller);
+  }
+
+  /** Sends the run's events from record {@code from} on, as they are written, until it stands still or the time is up. */
+  private void follow(String runId, int from, @Nullable Position after, RunInput input, AgUiEndpoint.Events out, Semaphore changed,
+      AtomicBoolean timeUp) throws IOException {
+    try (RunWatch watch = new RunWatch(store, runId, Runnable::run, changed::release)) {
+      try {
+        int seen = from;
+        while (true) {
+          Optional<Run> run = runs.show(runId);
+          if (run.isPresent()) {
+            RunEvents.Batch batch = RunEvents.after(run.get(), seen, input.threadId(), input.runId(), policy);
+            for (RunEvents.Event e : batch.events()) {
+              if (after == null || after.before(e.id())) {
+                out.send(e.id(), e.json());
+              }
+            }
+            seen = batch.seen();
+            if (batch.ended()) {
+              return;
+            }
+          }
+          changed.acquire();
+          changed.drainPermits();
+          if (timeUp.get()) {
+            return;
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Where an event id stands: the record it tells and its place among that record's events. */
+  private record Position(int record, int k) {
+    /** The position of {@code id}, or null for none; an id this server did not give is refused. */
+    static @Nullable Position of(@Nullable String id) {
+      if (id == null || id.isBlank()) {
+        return null;
+      }
+      String[] parts = id.strip().split("\\.", 2);
+      try {
+        if (parts.length == 2 && (parts[0].equals("start") || parts[0].equals("end"))) {
+          return new Position(Integer.parseInt(parts[1]), parts[0].equals("start") ? -1 : Integer.MAX_VALUE);
+        }
+        if (parts.length == 2) {
+          return new Position(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
+        }
+      } catch (NumberFormatException e) {
+        // refused below
+      }
+      throw new ValidationException("Last-Event-ID '" + Excerpts.escaped(id, 40) + "' is not an event id of this server");
+    }
+
+    /** Whether the event {@code id} comes after this position. */
+    boolean before(String id) {
+      String[] parts = id.split("\\.", 2);
+      if (parts[0].equals("end")) {
+        return k != Integer.MAX_VALUE;
+      }
+      int r = Integer.parseInt(parts[0]);
+      int kk = Integer.parseInt(parts[1]);
+      return r > record || r == record && kk > k;
+    }
+  }
+}
