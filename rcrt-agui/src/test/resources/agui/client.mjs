@@ -1,0 +1,33 @@
+// The official AG-UI client (@ag-ui/client, its HttpAgent and the event verification it runs) against
+// the SDK's AG-UI server: a run with a tool call, then a run that waits for approval, resumed with
+// the user's decision. Prints one JSON object: what the client saw.
+import { HttpAgent } from "@ag-ui/client";
+
+const [url] = process.argv.slice(2);
+const agent = new HttpAgent({
+  url,
+  threadId: "js-" + process.pid,
+  initialMessages: [{ id: "u1", role: "user", content: "what is 17 * 23?" }],
+});
+
+async function run(params) {
+  const types = [];
+  let finished = null;
+  let failed = null;
+  await agent.runAgent(params, {
+    onEvent: ({ event }) => { types.push(event.type); },
+    onRunFinishedEvent: ({ event }) => { finished = event; },
+    onRunFailed: ({ error }) => { failed = String(error); },
+  });
+  return { types, finished, failed };
+}
+
+const first = await run({});
+agent.messages.push({ id: "u2", role: "user", content: "pay the bill" });
+const paused = await run({});
+const interrupt = paused.finished?.outcome?.interrupts?.[0];
+const resumed = await run({ resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }] });
+console.log(JSON.stringify({
+  first, paused, resumed,
+  messages: agent.messages.map(m => ({ role: m.role, content: m.content ?? null, toolCalls: (m.toolCalls ?? []).map(c => c.function.name) })),
+}));
