@@ -1,15 +1,14 @@
 package dev.rcrt.a2a;
 
 import dev.rcrt.a2a.internal.A2aEndpoint;
+import dev.rcrt.a2a.internal.HttpSettings;
 import dev.rcrt.a2a.internal.AgentCards;
 import dev.rcrt.a2a.internal.RecordRequestHandler;
 import dev.rcrt.a2a.internal.RequestDeadline;
-import dev.rcrt.a2a.internal.RequestGate;
 import dev.rcrt.a2a.internal.ServedAgents;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.Runs;
-import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.ValidationException;
@@ -20,20 +19,13 @@ import io.a2a.spec.AgentCard;
 import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -94,15 +86,12 @@ public final class A2aServer implements AutoCloseable {
     this.config = b;
     this.runner = b.runner;
     this.runs = new Runs(b.runner.store(), b.runner.policy(), b.runner.timeSource(), CALLER);
-    this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-a2a-http-"));
-    this.streams = Executors.newFixedThreadPool(8, daemons("rcrt-a2a-stream-"));
+    this.requests = Executors.newFixedThreadPool(64, HttpSettings.daemons("rcrt-a2a-http-"));
+    this.streams = Executors.newFixedThreadPool(8, HttpSettings.daemons("rcrt-a2a-stream-"));
     this.executors = new ServedAgents(b.runner.store(), b.executors, b.serveRuns);
-    Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)
-        : loopback(b.host) ? Set.copyOf(RequestGate.LOOPBACK_NAMES) : Set.of();
-    RequestGate gate = new RequestGate(hosts, b.allowedOrigins, b.bearerToken, b.maxRequestBytes);
     try {
-      this.endpoint = new A2aEndpoint(b.host, b.port, b.publicUrl, this::served, gate,
-          new RequestDeadline(requests, b.runner.timeSource(), b.requestTimeout));
+      this.endpoint = new A2aEndpoint(b.http.host(), b.http.port(), b.publicUrl, this::served, b.http.gate(),
+          new RequestDeadline(requests, b.runner.timeSource(), b.http.requestTimeout()));
     } catch (IOException | RuntimeException e) {
       requests.shutdownNow();
       streams.shutdownNow();
@@ -169,9 +158,9 @@ public final class A2aServer implements AutoCloseable {
       return null;
     }
     List<ToolDefinition> tools = skills ? runner.discovery().discover().items() : List.of();
-    AgentCard card = AgentCards.card(agent, tools, base + "/a2a/" + agentId, config.bearerToken != null);
+    AgentCard card = AgentCards.card(agent, tools, base + "/a2a/" + agentId, config.http.bearerToken() != null);
     RecordRequestHandler records = new RecordRequestHandler(agent, runner.store(), executors, runs,
-        new RecordRequestHandler.Limits(config.maxMessageChars, config.maxWait), streams, runner.timeSource());
+        new RecordRequestHandler.Limits(config.http.maxMessageChars(), config.http.maxWait()), streams, runner.timeSource());
     return new A2aEndpoint.Served(card, new JSONRPCHandler(card, records, streams));
   }
 
@@ -192,37 +181,12 @@ public final class A2aServer implements AutoCloseable {
     streams.shutdownNow();
   }
 
-  private static boolean loopback(String host) {
-    try {
-      return InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
-  }
-
-  private static ThreadFactory daemons(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-  }
-
   /** Builder for {@link A2aServer}. Not thread-safe. */
   public static final class Builder {
     private final ToolRunner runner;
     private final List<String> agents = new ArrayList<>();
     private @Nullable String defaultAgent;
-    private String host = "127.0.0.1";
-    private int port;
-    private @Nullable String bearerToken;
-    private @Nullable List<String> allowedHosts;
-    private final Set<String> allowedOrigins = new LinkedHashSet<>();
-    private int maxRequestBytes = 1024 * 1024;
-    private int maxMessageChars = 100_000;
-    private Duration maxWait = Duration.ofMinutes(5);
-    private Duration requestTimeout = Duration.ofSeconds(30);
+    private final HttpSettings http = new HttpSettings();
     private @Nullable URI publicUrl;
     private final Function<AgentDefinition, AgentExecutor> executors;
     private boolean serveRuns;
@@ -248,17 +212,13 @@ public final class A2aServer implements AutoCloseable {
 
     /** Where to listen; default 127.0.0.1 and port 0 (any free port, see {@link A2aServer#uri()}). */
     public Builder http(String host, int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port must be 0 to 65535, found " + port);
-      }
-      this.host = Objects.requireNonNull(host, "host");
-      this.port = port;
+      http.http(host, port);
       return this;
     }
 
     /** The token JSON-RPC requests must send as {@code Authorization: Bearer <token>}; required on a non-loopback address. */
     public Builder bearerToken(@Nullable String token) {
-      this.bearerToken = token == null || token.isBlank() ? null : token;
+      http.bearerToken(token);
       return this;
     }
 
@@ -267,26 +227,19 @@ public final class A2aServer implements AutoCloseable {
      * ({@code localhost}, {@code 127.0.0.1}, {@code ::1}) on a loopback address, any name elsewhere.
      */
     public Builder allowedHosts(String... names) {
-      List<String> list = new ArrayList<>();
-      for (String n : names) {
-        list.add(n.toLowerCase(Locale.ROOT));
-      }
-      this.allowedHosts = list;
+      http.allowedHosts(names);
       return this;
     }
 
     /** Origins a request's {@code Origin} header may name, such as {@code https://app.example.com}; default none (requests without one pass). */
     public Builder allowedOrigins(String... origins) {
-      allowedOrigins.addAll(List.of(origins));
+      http.allowedOrigins(origins);
       return this;
     }
 
     /** The largest request body read, in bytes; default 1 MiB. Larger ones are refused with 413. */
     public Builder maxRequestBytes(int bytes) {
-      if (bytes < 1024) {
-        throw new IllegalArgumentException("maxRequestBytes must be at least 1024, found " + bytes);
-      }
-      this.maxRequestBytes = bytes;
+      http.maxRequestBytes(bytes);
       return this;
     }
 
@@ -301,19 +254,13 @@ public final class A2aServer implements AutoCloseable {
      * {@link #maxWait} allows.
      */
     public Builder requestTimeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("requestTimeout must be positive, found " + timeout);
-      }
-      this.requestTimeout = timeout;
+      http.requestTimeout(timeout);
       return this;
     }
 
     /** The most characters of text one message may carry; default 100,000. */
     public Builder maxMessageChars(int chars) {
-      if (chars < 1) {
-        throw new IllegalArgumentException("maxMessageChars must be positive, found " + chars);
-      }
-      this.maxMessageChars = chars;
+      http.maxMessageChars(chars);
       return this;
     }
 
@@ -322,10 +269,7 @@ public final class A2aServer implements AutoCloseable {
      * it as it stands (the run goes on; {@code tasks/get} follows it); default 5 minutes.
      */
     public Builder maxWait(Duration wait) {
-      if (wait.isNegative() || wait.isZero()) {
-        throw new IllegalArgumentException("maxWait must be positive, found " + wait);
-      }
-      this.maxWait = wait;
+      http.maxWait(wait);
       return this;
     }
 
@@ -359,13 +303,11 @@ public final class A2aServer implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound
      */
     public A2aServer start() {
-      if (bearerToken == null && !loopback(host)) {
-        throw new IllegalArgumentException("an A2A server on " + host + " is reachable from other machines: give it a bearer token");
-      }
+      http.checkReachable("an A2A server");
       try {
         return new A2aServer(this);
       } catch (IOException e) {
-        throw new UncheckedIOException("the A2A server could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        throw http.cannotListen("the A2A server", e);
       }
     }
   }

@@ -1,7 +1,7 @@
 package dev.rcrt.agui;
 
+import dev.rcrt.a2a.internal.HttpSettings;
 import dev.rcrt.a2a.internal.RequestDeadline;
-import dev.rcrt.a2a.internal.RequestGate;
 import dev.rcrt.a2a.internal.ServedAgents;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
@@ -15,18 +15,13 @@ import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -91,16 +86,13 @@ public final class AgUiServer implements AutoCloseable {
   private AgUiServer(Builder b) throws IOException {
     this.config = b;
     this.runner = b.runner;
-    this.requests = Executors.newFixedThreadPool(64, daemons("rcrt-agui-http-"));
+    this.requests = Executors.newFixedThreadPool(64, HttpSettings.daemons("rcrt-agui-http-"));
     this.executors = new ServedAgents(b.runner.store(), b.executors, false);
-    Set<String> hosts = b.allowedHosts != null ? Set.copyOf(b.allowedHosts)
-        : loopback(b.host) ? Set.copyOf(RequestGate.LOOPBACK_NAMES) : Set.of();
-    RequestGate gate = new RequestGate(hosts, b.allowedOrigins, b.bearerToken, b.maxRequestBytes);
     Runs runs = new Runs(runner.store(), runner.policy(), runner.timeSource(), runner.approvers().toArray(Principal[]::new));
-    RunStreams streams = new RunStreams(runner.store(), runs, executors, this::served, runner.policy(), runner.timeSource(), b.maxWait, CALLER);
+    RunStreams streams = new RunStreams(runner.store(), runs, executors, this::served, runner.policy(), runner.timeSource(), b.http.maxWait(), CALLER);
     try {
-      this.endpoint = new AgUiEndpoint(b.host, b.port, gate, new RequestDeadline(requests, runner.timeSource(), b.requestTimeout), streams,
-          b.maxMessageChars);
+      this.endpoint = new AgUiEndpoint(b.http.host(), b.http.port(), b.http.gate(),
+          new RequestDeadline(requests, runner.timeSource(), b.http.requestTimeout()), streams, b.http.maxMessageChars());
     } catch (IOException | RuntimeException e) {
       requests.shutdownNow();
       executors.close();
@@ -156,37 +148,12 @@ public final class AgUiServer implements AutoCloseable {
     requests.shutdownNow();
   }
 
-  private static boolean loopback(String host) {
-    try {
-      return InetAddress.getByName(host).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemons(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
-  }
-
   /** Builder for {@link AgUiServer}. Not thread-safe. */
   public static final class Builder {
     private final ToolRunner runner;
     private final Function<AgentDefinition, AgentExecutor> executors;
     private final List<String> agents = new ArrayList<>();
-    private String host = "127.0.0.1";
-    private int port;
-    private @Nullable String bearerToken;
-    private @Nullable List<String> allowedHosts;
-    private final Set<String> allowedOrigins = new LinkedHashSet<>();
-    private int maxRequestBytes = 1024 * 1024;
-    private int maxMessageChars = 100_000;
-    private Duration maxWait = Duration.ofMinutes(5);
-    private Duration requestTimeout = Duration.ofSeconds(30);
+    private final HttpSettings http = new HttpSettings();
 
     private Builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
       this.runner = Objects.requireNonNull(runner, "runner");
@@ -203,69 +170,49 @@ public final class AgUiServer implements AutoCloseable {
 
     /** Where to listen: a host address ({@code 127.0.0.1} by default) and port ({@code 0}, the default, for any free one). */
     public Builder http(String host, int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port must be 0 to 65535, found " + port);
-      }
-      this.host = Objects.requireNonNull(host, "host");
-      this.port = port;
+      http.http(host, port);
       return this;
     }
 
     /** The token every request must carry ({@code Authorization: Bearer <token>}); required beyond loopback. Default none. */
     public Builder bearerToken(@Nullable String token) {
-      this.bearerToken = token == null || token.isEmpty() ? null : token;
+      http.bearerToken(token);
       return this;
     }
 
     /** Host names the {@code Host} header may name (any port); default the loopback names on a loopback address, else any. */
     public Builder allowedHosts(String... names) {
-      List<String> lower = new ArrayList<>();
-      for (String n : names) {
-        lower.add(n.toLowerCase(java.util.Locale.ROOT));
-      }
-      this.allowedHosts = lower;
+      http.allowedHosts(names);
       return this;
     }
 
     /** Origins a browser page may call from, such as {@code https://app.example.com}; default none (a request without {@code Origin} passes). */
     public Builder allowedOrigins(String... origins) {
-      allowedOrigins.addAll(List.of(origins));
+      http.allowedOrigins(origins);
       return this;
     }
 
-    /** The largest request body read, in bytes (at least 1,024); default 1 MiB. */
+    /** The largest request body read, in bytes (at least 1,024); default 1 MiB. Larger ones are refused with 413. */
     public Builder maxRequestBytes(int bytes) {
-      if (bytes < 1024) {
-        throw new IllegalArgumentException("maxRequestBytes must be at least 1024, found " + bytes);
-      }
-      this.maxRequestBytes = bytes;
+      http.maxRequestBytes(bytes);
       return this;
     }
 
     /** The longest user message taken, in characters; default 100,000. */
     public Builder maxMessageChars(int chars) {
-      if (chars < 1) {
-        throw new IllegalArgumentException("maxMessageChars must be positive, found " + chars);
-      }
-      this.maxMessageChars = chars;
+      http.maxMessageChars(chars);
       return this;
     }
 
     /** How long one stream follows a run, on the runner's {@code TimeSource}; default 5 minutes. */
     public Builder maxWait(Duration wait) {
-      if (wait.isNegative() || wait.isZero()) {
-        throw new IllegalArgumentException("maxWait must be positive, found " + wait);
-      }
-      this.maxWait = wait;
+      http.maxWait(wait);
       return this;
     }
 
-    /** How long a client may take to send its request, and to take in each event; default 30 seconds. */
+    /** How long a client may take to send its request, and to take in each event, on the runner's {@code TimeSource}; default 30 seconds. */
     public Builder requestTimeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("requestTimeout must be positive, found " + timeout);
-      }
-      this.requestTimeout = timeout;
+      http.requestTimeout(timeout);
       return this;
     }
 
@@ -276,13 +223,11 @@ public final class AgUiServer implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound
      */
     public AgUiServer start() {
-      if (bearerToken == null && !loopback(host)) {
-        throw new IllegalArgumentException("an AG-UI server on " + host + " is reachable from other machines: give it a bearer token");
-      }
+      http.checkReachable("an AG-UI server");
       try {
         return new AgUiServer(this);
       } catch (IOException e) {
-        throw new UncheckedIOException("the AG-UI server could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        throw http.cannotListen("the AG-UI server", e);
       }
     }
   }

@@ -21,6 +21,16 @@ class JavaScriptWorkersTest {
         """.formatted(name, RcrtJson.write(RcrtJson.nodes().textNode(source)), timeoutMs));
   }
 
+  /** A harness whose JavaScript runtime has a single worker. */
+  private static ToolHarness withOneWorker() {
+    System.setProperty("rcrt.js.workers", "1");
+    try {
+      return new ToolHarness();
+    } finally {
+      System.clearProperty("rcrt.js.workers");
+    }
+  }
+
   /** The worker JVMs this JVM started and that still run. */
   private static List<ProcessHandle> workers() {
     return ProcessHandle.current().children()
@@ -46,13 +56,7 @@ class JavaScriptWorkersTest {
 
   @Test
   void timeQueuedBehindABusyWorkerCountsAgainstTheCallsLimit() throws Exception {
-    System.setProperty("rcrt.js.workers", "1");
-    ToolHarness h;
-    try {
-      h = new ToolHarness();
-    } finally {
-      System.clearProperty("rcrt.js.workers");
-    }
+    ToolHarness h = withOneWorker();
     try (h) {
       // holds the only worker for its whole 2 s limit, after saying that it runs
       code(h, "hog", 2_000, """
@@ -80,13 +84,7 @@ class JavaScriptWorkersTest {
 
   @Test
   void waitingForAWorkerToStartCountsAgainstTheCallsLimitAndTheWorkerServesTheNextCall() throws Exception {
-    System.setProperty("rcrt.js.workers", "1");
-    ToolHarness h;
-    try {
-      h = new ToolHarness();
-    } finally {
-      System.clearProperty("rcrt.js.workers");
-    }
+    ToolHarness h = withOneWorker();
     ProcessHandle starting = null;
     try (h) {
       code(h, "quick", 1_500, "export function execute() { return {ok: true}; }");
