@@ -7,6 +7,8 @@ import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.Runs;
 import dev.rcrt.agui.internal.AgUiEndpoint;
+import dev.rcrt.agui.internal.Changes;
+import dev.rcrt.agui.internal.Console;
 import dev.rcrt.agui.internal.RunStreams;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
@@ -91,8 +93,10 @@ public final class AgUiServer implements AutoCloseable {
     Runs runs = new Runs(runner.store(), runner.policy(), runner.timeSource(), runner.approvers().toArray(Principal[]::new));
     RunStreams streams = new RunStreams(runner.store(), runs, executors, this::served, runner.policy(), runner.timeSource(), b.http.maxWait(), CALLER);
     try {
+      Console console = b.console == null ? null : new Console(runner.store(), runs, runner, b.console);
+      Changes changes = b.console == null ? null : new Changes(runner.store(), runner.timeSource(), b.http.maxWait());
       this.endpoint = new AgUiEndpoint(b.http.host(), b.http.port(), b.http.gate(),
-          new RequestDeadline(requests, runner.timeSource(), b.http.requestTimeout()), streams, b.http.maxMessageChars());
+          new RequestDeadline(requests, runner.timeSource(), b.http.requestTimeout()), streams, b.http.maxMessageChars(), console, changes);
     } catch (IOException | RuntimeException e) {
       requests.shutdownNow();
       executors.close();
@@ -154,6 +158,7 @@ public final class AgUiServer implements AutoCloseable {
     private final Function<AgentDefinition, AgentExecutor> executors;
     private final List<String> agents = new ArrayList<>();
     private final HttpSettings http = new HttpSettings();
+    private java.util.@Nullable Set<String> console;
 
     private Builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
       this.runner = Objects.requireNonNull(runner, "runner");
@@ -213,6 +218,27 @@ public final class AgUiServer implements AutoCloseable {
     /** How long a client may take to send its request, and to take in each event, on the runner's {@code TimeSource}; default 30 seconds. */
     public Builder requestTimeout(Duration timeout) {
       http.requestTimeout(timeout);
+      return this;
+    }
+
+    /**
+     * Also serves the console (default off): at {@code /} a page that shows runs by status, a run's
+     * trail, the approvals that wait, the tool catalog with why a tool cannot run here, search by
+     * meaning and a chat with any served agent through the AG-UI endpoint, updated live; its JSON
+     * API is under {@code /api/} (behind the bearer token when there is one). Decisions made there
+     * are written as {@code user:<name>} for one of {@code approvers} (case-insensitive names of
+     * {@code A-Z a-z 0-9 . _ -}), and count where the runner lists that principal; with none, the
+     * console decides nothing.
+     */
+    public Builder console(String... approvers) {
+      java.util.Set<String> names = new java.util.LinkedHashSet<>();
+      for (String a : approvers) {
+        if (!a.matches("[A-Za-z0-9._-]{1,64}")) {
+          throw new IllegalArgumentException("an approver's name is 1 to 64 of A-Z a-z 0-9 . _ -, found '" + a + "'");
+        }
+        names.add(a.toLowerCase(java.util.Locale.ROOT));
+      }
+      this.console = names;
       return this;
     }
 

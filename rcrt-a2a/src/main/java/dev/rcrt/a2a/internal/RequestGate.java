@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What every request to the A2A server passes before anything of it is served: its {@code Host} must
  * be an allowed name (a DNS-rebinding page cannot reach a loopback server), an {@code Origin}, when
- * sent, an allowed origin (403 otherwise); JSON-RPC requests carry the bearer token when there is
+ * sent, an allowed origin or the server's own ({@code http://} and the {@code Host} it was reached at:
+ * a page the server itself served) (403 otherwise); JSON-RPC requests carry the bearer token when there is
  * one (401; compared in constant time; cards stay public, as A2A expects); a body past the cap is
  * refused (413) from its {@code Content-Length}, or as soon as reading passes the cap (what the
  * client still sends is then thrown away, up to 8 MiB, so that it reads the refusal).
@@ -45,7 +46,7 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
       return "Host '" + (host == null ? "" : host) + "' is not one this server answers to";
     }
     String origin = exchange.getRequestHeaders().getFirst("Origin");
-    if (origin != null && !allowedOrigins.contains(origin)) {
+    if (origin != null && !allowedOrigins.contains(origin) && !origin.equals("http://" + host)) {
       return "Origin '" + origin + "' is not allowed";
     }
     return null;

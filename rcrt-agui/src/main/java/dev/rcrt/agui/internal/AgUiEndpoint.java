@@ -56,13 +56,22 @@ public final class AgUiEndpoint implements AutoCloseable {
   private final RequestDeadline requests;
   private final Runs runs;
   private final int maxMessageChars;
+  private final @Nullable Console console;
+  private final @Nullable Changes changes;
   private final URI base;
 
-  public AgUiEndpoint(String host, int port, RequestGate gate, RequestDeadline requests, Runs runs, int maxMessageChars) throws IOException {
+  /**
+   * @param console the console's API and page, or null to serve the AG-UI endpoint alone
+   * @param changes the console's live updates ({@code GET /api/events}), or null without a console
+   */
+  public AgUiEndpoint(String host, int port, RequestGate gate, RequestDeadline requests, Runs runs, int maxMessageChars,
+      @Nullable Console console, @Nullable Changes changes) throws IOException {
     this.gate = gate;
     this.requests = requests;
     this.runs = runs;
     this.maxMessageChars = maxMessageChars;
+    this.console = console;
+    this.changes = changes;
     this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
     server.setExecutor(requests);
     server.createContext("/", this::handle);
@@ -101,6 +110,10 @@ public final class AgUiEndpoint implements AutoCloseable {
       return;
     }
     String path = exchange.getRequestURI().getPath();
+    if (console != null && !path.startsWith(AGENTS)) {
+      console(exchange, path, console);
+      return;
+    }
     if (!path.startsWith(AGENTS) || path.length() == AGENTS.length() || path.indexOf('/', AGENTS.length()) >= 0) {
       RequestDeadline.received();
       plain(exchange, 404, "not found: AG-UI runs are POSTed to " + AGENTS + "<agent_id>");
@@ -153,6 +166,85 @@ public final class AgUiEndpoint implements AutoCloseable {
     }
   }
 
+  /** The console: its page (public: it holds no data), and its API (behind the token, as the AG-UI endpoint). */
+  private void console(HttpExchange exchange, String path, Console console) throws IOException {
+    String method = exchange.getRequestMethod();
+    if (!path.startsWith("/api/")) {
+      RequestDeadline.received();
+      Console.Asset asset = "GET".equals(method) ? Console.asset(path) : null;
+      if (asset == null) {
+        plain(exchange, 404, "not found: the console is at /, its API under /api/, AG-UI runs at " + AGENTS + "<agent_id>");
+        return;
+      }
+      byte[] bytes = asset.bytes();
+      exchange.getResponseHeaders().set("Content-Type", asset.type());
+      exchange.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:");
+      exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+      exchange.sendResponseHeaders(200, bytes.length);
+      exchange.getResponseBody().write(bytes);
+      return;
+    }
+    if (!gate.authorized(exchange)) {
+      RequestDeadline.received();
+      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      plain(exchange, 401, "this console takes a bearer token (Authorization: Bearer …)");
+      return;
+    }
+    try {
+      if ("GET".equals(method)) {
+        RequestDeadline.received();
+        if (path.equals("/api/events") && changes != null) {
+          changes.follow(new Stream(exchange));
+          return;
+        }
+        json(exchange, 200, RcrtJson.write(console.get(path, query(exchange))));
+        return;
+      }
+      if (!"POST".equals(method)) {
+        RequestDeadline.received();
+        exchange.getResponseHeaders().set("Allow", "GET, POST");
+        plain(exchange, 405, "the console's API takes GET and POST");
+        return;
+      }
+      byte[] body = gate.body(exchange);
+      RequestDeadline.received();
+      if (body == null) {
+        plain(exchange, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
+        gate.discardRest(exchange);
+        return;
+      }
+      com.fasterxml.jackson.databind.JsonNode json;
+      try {
+        json = RcrtJson.parse(new String(body, StandardCharsets.UTF_8));
+      } catch (RuntimeException e) {
+        plain(exchange, 400, "the body is not JSON");
+        return;
+      }
+      json(exchange, 200, RcrtJson.write(console.post(path, json)));
+    } catch (NotFoundException e) {
+      plain(exchange, 404, String.valueOf(e.getMessage()));
+    } catch (ValidationException e) {
+      plain(exchange, 400, String.valueOf(e.getMessage()));
+    } catch (Console.Forbidden e) {
+      plain(exchange, 403, String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** The decoded parameters of the request's query; of a repeated one, the first. */
+  private static java.util.Map<String, String> query(HttpExchange exchange) {
+    java.util.Map<String, String> out = new java.util.HashMap<>();
+    String raw = exchange.getRequestURI().getRawQuery();
+    if (raw != null) {
+      for (String pair : raw.split("&")) {
+        int eq = pair.indexOf('=');
+        String name = java.net.URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+        String value = eq < 0 ? "" : java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+        out.putIfAbsent(name, value);
+      }
+    }
+    return out;
+  }
+
   /** The SSE answer of one exchange; its headers go with the first event. */
   private final class Stream implements Events {
     private final HttpExchange exchange;
@@ -187,8 +279,13 @@ public final class AgUiEndpoint implements AutoCloseable {
   }
 
   private static void plain(HttpExchange exchange, int status, String text) throws IOException {
-    byte[] body = RcrtJson.write(RcrtJson.object().put("error", text)).getBytes(StandardCharsets.UTF_8);
+    json(exchange, status, RcrtJson.write(RcrtJson.object().put("error", text)));
+  }
+
+  private static void json(HttpExchange exchange, int status, String text) throws IOException {
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.getResponseHeaders().set("Cache-Control", "no-store");
     exchange.sendResponseHeaders(status, body.length);
     exchange.getResponseBody().write(body);
   }

@@ -117,7 +117,7 @@ public final class RunStreams implements AgUiEndpoint.Runs {
     for (RunInput.Resume r : input.resume()) {
       Breadcrumb request = store.get(r.interruptId())
           .orElseThrow(() -> new NotFoundException("no interrupt '" + r.interruptId() + "': no such call"));
-      String of = request.tags().stream().filter(t -> t.startsWith("run:")).map(t -> t.substring(4)).findFirst().orElse(null);
+      String of = request.tagValue("run:").orElse(null);
       if (of == null || runId != null && !runId.equals(of)) {
         throw new ValidationException("resume entries must name the interrupts of one run; '" + r.interruptId() + "' is not one of them");
       }
