@@ -18,6 +18,7 @@ module dev.rcrt.spring.boot.autoconfigure {
   requires static spring.boot.health;
   requires static dev.rcrt.mcp;
   requires static dev.rcrt.a2a;
+  requires static dev.rcrt.agui;
   requires static org.apache.tomcat.embed.core; // jakarta.servlet, for the MCP endpoint
 
   exports dev.rcrt.spring.boot.autoconfigure;

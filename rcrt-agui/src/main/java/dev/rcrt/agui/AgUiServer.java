@@ -89,7 +89,7 @@ public final class AgUiServer implements AutoCloseable {
     this.config = b;
     this.runner = b.runner;
     this.requests = Executors.newFixedThreadPool(64, HttpSettings.daemons("rcrt-agui-http-"));
-    this.executors = new ServedAgents(b.runner.store(), b.executors, false);
+    this.executors = new ServedAgents(b.runner.store(), b.executors, b.serveRuns);
     Runs runs = new Runs(runner.store(), runner.policy(), runner.timeSource(), runner.approvers().toArray(Principal[]::new));
     RunStreams streams = new RunStreams(runner.store(), runs, executors, this::served, runner.policy(), runner.timeSource(), b.http.maxWait(), CALLER);
     try {
@@ -101,6 +101,14 @@ public final class AgUiServer implements AutoCloseable {
       requests.shutdownNow();
       executors.close();
       throw e;
+    }
+    if (b.serveRuns) {
+      for (String agentId : b.agents.isEmpty() ? AgentDefinition.ids(runner.store()) : b.agents) {
+        AgentDefinition agent = served(agentId);
+        if (agent != null) {
+          executors.serve(agent);
+        }
+      }
     }
   }
 
@@ -159,6 +167,7 @@ public final class AgUiServer implements AutoCloseable {
     private final List<String> agents = new ArrayList<>();
     private final HttpSettings http = new HttpSettings();
     private java.util.@Nullable Set<String> console;
+    private boolean serveRuns;
 
     private Builder(ToolRunner runner, Function<AgentDefinition, AgentExecutor> executors) {
       this.runner = Objects.requireNonNull(runner, "runner");
@@ -239,6 +248,17 @@ public final class AgUiServer implements AutoCloseable {
         names.add(a.toLowerCase(java.util.Locale.ROOT));
       }
       this.console = names;
+      return this;
+    }
+
+    /**
+     * Also serve the agents' runs from the store, as {@link AgentExecutor#start()} does (default
+     * off): on a store several servers share, a run whose server died is taken over by another once
+     * its lease ends, and a run waiting for a decision another process wrote goes on here. Agents
+     * are those served when the server starts.
+     */
+    public Builder serveRuns(boolean serve) {
+      this.serveRuns = serve;
       return this;
     }
 

@@ -7,6 +7,7 @@ import dev.rcrt.cli.internal.A2aCommand;
 import dev.rcrt.cli.internal.A2aImportCommand;
 import dev.rcrt.cli.internal.A2aSendCommand;
 import dev.rcrt.cli.internal.A2aServeCommand;
+import dev.rcrt.cli.internal.ConsoleCommand;
 import dev.rcrt.cli.internal.McpCallCommand;
 import dev.rcrt.cli.internal.McpCommand;
 import dev.rcrt.cli.internal.McpImportCommand;
@@ -154,6 +155,7 @@ public final class Main implements Callable<Integer> {
     a2a.addSubcommand("send", new A2aSendCommand(cli));
     a2a.addSubcommand("import", new A2aImportCommand(cli));
     cmd.addSubcommand("a2a", a2a);
+    cmd.addSubcommand("console", new ConsoleCommand(cli));
     withHelp(cmd);
     cmd.setOut(new java.io.PrintWriter(cli.out(), true));
     cmd.setErr(new java.io.PrintWriter(cli.err(), true));

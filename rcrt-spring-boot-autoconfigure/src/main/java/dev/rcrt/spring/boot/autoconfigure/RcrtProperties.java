@@ -27,6 +27,7 @@ public class RcrtProperties {
   private final Agent agent = new Agent();
   private final Mcp mcp = new Mcp();
   private final A2a a2a = new A2a();
+  private final Agui agui = new Agui();
 
   /** Properties at their defaults; Spring Boot binds {@code rcrt.*} onto them. */
   public RcrtProperties() {}
@@ -64,6 +65,120 @@ public class RcrtProperties {
   /** The A2A server for the store's agents ({@code rcrt.a2a.*}). */
   public A2a getA2a() {
     return a2a;
+  }
+
+  /** The AG-UI endpoint and console for the store's agents ({@code rcrt.agui.*}). */
+  public Agui getAgui() {
+    return agui;
+  }
+
+  /**
+   * The store's agent records served to front-ends over AG-UI, and the console, on a listener of
+   * their own (the JDK's HTTP server, not the application's), with {@code rcrt-agui} on the class
+   * path.
+   */
+  public static class Agui {
+    /** At its defaults. */
+    public Agui() {}
+
+    /** Whether to serve the agents over AG-UI at /agui/ID. */
+    private boolean enabled = false;
+
+    /** Whether to serve the console at / as well. */
+    private boolean console = false;
+
+    /** Who may decide waiting calls in the console (written as user:NAME and added to the runner's approvers); empty: it decides nothing. */
+    private List<String> approvers = new ArrayList<>();
+
+    /** The address the listener binds; any other than a loopback one needs rcrt.agui.bearer-token. */
+    private String host = "127.0.0.1";
+
+    /** The listener's port; 0 for any free port. */
+    private int port = 8810;
+
+    /** The bearer token clients must send; required unless rcrt.agui.host is a loopback address. Kept out of logs and errors. */
+    private @Nullable String bearerToken;
+
+    /** Origin headers accepted from browsers, such as https://app.example.com; a request without an Origin passes. */
+    private List<String> allowedOrigins = new ArrayList<>();
+
+    /** The agent ids to serve; empty for every agent record the host wrote. */
+    private List<String> agents = new ArrayList<>();
+
+    /** Whether the listener also serves its agents' runs from the store; default: when the store is not in memory. */
+    private @Nullable Boolean serveRuns;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public boolean isConsole() {
+      return console;
+    }
+
+    public void setConsole(boolean console) {
+      this.console = console;
+    }
+
+    public List<String> getApprovers() {
+      return approvers;
+    }
+
+    public void setApprovers(List<String> approvers) {
+      this.approvers = approvers;
+    }
+
+    public String getHost() {
+      return host;
+    }
+
+    public void setHost(String host) {
+      this.host = host;
+    }
+
+    public int getPort() {
+      return port;
+    }
+
+    public void setPort(int port) {
+      this.port = port;
+    }
+
+    public @Nullable String getBearerToken() {
+      return bearerToken;
+    }
+
+    public void setBearerToken(@Nullable String bearerToken) {
+      this.bearerToken = bearerToken;
+    }
+
+    public List<String> getAllowedOrigins() {
+      return allowedOrigins;
+    }
+
+    public void setAllowedOrigins(List<String> allowedOrigins) {
+      this.allowedOrigins = allowedOrigins;
+    }
+
+    public List<String> getAgents() {
+      return agents;
+    }
+
+    public void setAgents(List<String> agents) {
+      this.agents = agents;
+    }
+
+    public @Nullable Boolean getServeRuns() {
+      return serveRuns;
+    }
+
+    public void setServeRuns(@Nullable Boolean serveRuns) {
+      this.serveRuns = serveRuns;
+    }
   }
 
   /**

@@ -186,6 +186,36 @@ class OptionalPartsTest {
     a2a.run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.a2a.A2aServer.class)); // off by default
   }
 
+  @Test
+  void aguiServesTheStoresAgentsAndTheConsoleOnAListenerOfItsOwn() {
+    LlmClient model = ScriptedLlmClient.answering(r -> {
+      dev.rcrt.llm.ChatMessage last = r.messages().get(r.messages().size() - 1);
+      return "tool".equals(last.role()) ? dev.rcrt.llm.ChatResponse.text("The answer is " + last.content())
+          : dev.rcrt.llm.ChatResponse.toolCalls(new dev.rcrt.llm.ToolCall("c1", "calculator", "{\"expression\":\"17 * 23\"}"));
+    });
+    ApplicationContextRunner agui = contexts.withConfiguration(AutoConfigurations.of(RcrtAguiAutoConfiguration.class))
+        .withBean(LlmClient.class, () -> model).withPropertyValues("rcrt.agent.max-rounds=3");
+    agui.withPropertyValues("rcrt.agui.enabled=true", "rcrt.agui.port=0", "rcrt.agui.console=true", "rcrt.agui.approvers=alice")
+        .run(context -> {
+          dev.rcrt.agui.AgUiServer server = context.getBean(dev.rcrt.agui.AgUiServer.class);
+          assertThat(context.getBean(ToolRunner.class).approvers())
+              .contains(dev.rcrt.agui.AgUiServer.CALLER, dev.rcrt.core.Principal.ofWriter("user:alice"));
+          java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+          String input = "{\"threadId\":\"s1\",\"runId\":\"r1\",\"messages\":[{\"id\":\"m1\",\"role\":\"user\",\"content\":\"What is 17 * 23?\"}]}";
+          String events = http.send(java.net.http.HttpRequest.newBuilder(server.endpoint("default-chat-assistant"))
+              .POST(java.net.http.HttpRequest.BodyPublishers.ofString(input)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+          assertThat(events).contains("\"TOOL_CALL_RESULT\"").contains("391").contains("\"RUN_FINISHED\"");
+          java.net.http.HttpResponse<String> page = http.send(java.net.http.HttpRequest.newBuilder(server.uri().resolve("/")).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+          assertThat(page.body()).contains("RCRT console");
+        });
+    agui.withPropertyValues("rcrt.agui.enabled=true", "rcrt.agui.port=0", "rcrt.agui.host=0.0.0.0").run(context -> {
+      assertThat(context).hasFailed();
+      assertThat(context.getStartupFailure()).hasMessageContaining("rcrt.agui.bearer-token");
+    });
+    agui.run(context -> assertThat(context).doesNotHaveBean(dev.rcrt.agui.AgUiServer.class)); // off by default
+  }
+
   private static DataSource unclosable(DataSource pool) {
     return (DataSource) java.lang.reflect.Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
         (proxy, method, args) -> {
