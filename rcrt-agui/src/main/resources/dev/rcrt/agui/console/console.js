@@ -257,6 +257,7 @@ const views = { runs: showRuns, approvals: showApprovals, tools: showTools, sear
 
 async function show(view) {
   state.view = view;
+  if (location.hash !== "#" + view) history.replaceState(null, "", "#" + view);
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.view === view);
   for (const name of Object.keys(views)) $(name).hidden = name !== view;
   try {
@@ -301,6 +302,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("status").addEventListener("change", () => show("runs"));
   $("search-form").addEventListener("submit", (e) => search(e).catch((x) => showError(x.message)));
   $("chat-form").addEventListener("submit", (e) => chat(e).catch((x) => showError(x.message)));
-  show("runs");
+  const first = location.hash.slice(1);
+  show(Object.prototype.hasOwnProperty.call(views, first) ? first : "runs");
   live();
 });
