@@ -10,6 +10,8 @@ module dev.rcrt.a2a {
   requires a2a.java.sdk.transport.jsonrpc;
   requires com.fasterxml.jackson.databind;
   requires jdk.httpserver;
+  requires io.github.bucket4j.core;
+  requires com.github.benmanes.caffeine;
   requires org.slf4j;
 
   exports dev.rcrt.a2a;

@@ -58,8 +58,9 @@ import org.slf4j.LoggerFactory;
  * interface; any other address needs a bearer token (refused at {@link Builder#start()} without
  * one); an {@code Origin} header must be one of {@link Builder#allowedOrigins}; bodies are capped
  * ({@link Builder#maxRequestBytes}), as is a message's text, and a client has {@link
- * Builder#requestTimeout} to send its request (and to read each event of a stream). Cards are public; everything else needs the token
- * when there is one.
+ * Builder#requestTimeout} to send its request (and to read each event of a stream); a client
+ * address may send {@link Builder#maxRequestsPerMinute} messages a minute (429 beyond). Cards are
+ * public; everything else needs the token when there is one.
  *
  * <p>Thread-safe. {@link #close()} stops listening and the executors the server made; the runner,
  * model client and store stay the host's.
@@ -91,7 +92,7 @@ public final class A2aServer implements AutoCloseable {
     this.executors = new ServedAgents(b.runner.store(), b.executors, b.serveRuns);
     try {
       this.endpoint = new A2aEndpoint(b.http.host(), b.http.port(), b.publicUrl, this::served, b.http.gate(),
-          new RequestDeadline(requests, b.runner.timeSource(), b.http.requestTimeout()));
+          new RequestDeadline(requests, b.runner.timeSource(), b.http.requestTimeout()), b.http.rate(b.runner.timeSource()));
     } catch (IOException | RuntimeException e) {
       requests.shutdownNow();
       streams.shutdownNow();
@@ -255,6 +256,16 @@ public final class A2aServer implements AutoCloseable {
      */
     public Builder requestTimeout(Duration timeout) {
       http.requestTimeout(timeout);
+      return this;
+    }
+
+    /**
+     * The messages ({@code message/send}, {@code message/stream}: each starts a model run) one client
+     * address may send a minute; default 120. Beyond it the server answers 429 with {@code
+     * Retry-After}; the allowance refills evenly over the minute. Reading tasks is not counted.
+     */
+    public Builder maxRequestsPerMinute(int requests) {
+      http.maxRequestsPerMinute(requests);
       return this;
     }
 

@@ -243,6 +243,25 @@ class A2aServerTest {
     assertThat(fixture.wired).hasValue(1);
   }
 
+  @Test
+  void aClientThatSendsTooManyMessagesIsToldWhenToComeBackAndMayStillReadItsTasks() throws Exception {
+    fixture.close();
+    fixture = new A2aFixture(b -> b.maxRequestsPerMinute(1));
+    String send = """
+        {"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"kind":"message","role":"user","messageId":"m%d",
+         "parts":[{"kind":"text","text":"hello"}]}}}""";
+    HttpResponse<String> first = post(send.formatted(1));
+    assertThat(first.statusCode()).isEqualTo(200);
+    String taskId = RcrtJson.parse(first.body()).path("result").path("id").asText();
+    HttpResponse<String> second = post(send.formatted(2));
+    assertThat(second.statusCode()).isEqualTo(429);
+    assertThat(second.headers().firstValue("Retry-After")).hasValue("60");
+    noInternals(second.body());
+    HttpResponse<String> get = post("""
+        {"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"id":"%s"}}""".formatted(taskId));
+    assertThat(RcrtJson.parse(get.body()).path("result").path("id").asText()).isEqualTo(taskId);
+  }
+
   private HttpResponse<String> post(String body, String... headers) throws Exception {
     HttpRequest.Builder b = HttpRequest.newBuilder(endpoint()).POST(HttpRequest.BodyPublishers.ofString(body));
     for (int i = 0; i < headers.length; i += 2) {

@@ -96,7 +96,8 @@ public final class AgUiServer implements AutoCloseable {
       Console console = b.console == null ? null : new Console(runner.store(), runs, runner, b.console);
       Changes changes = b.console == null ? null : new Changes(runner.store(), runner.timeSource(), b.http.maxWait());
       this.endpoint = new AgUiEndpoint(b.http.host(), b.http.port(), b.http.gate(),
-          new RequestDeadline(requests, runner.timeSource(), b.http.requestTimeout()), streams, b.http.maxMessageChars(), console, changes);
+          new RequestDeadline(requests, runner.timeSource(), b.http.requestTimeout()), b.http.rate(runner.timeSource()), streams,
+          b.http.maxMessageChars(), console, changes);
     } catch (IOException | RuntimeException e) {
       requests.shutdownNow();
       executors.close();
@@ -209,6 +210,16 @@ public final class AgUiServer implements AutoCloseable {
     /** The largest request body read, in bytes (at least 1,024); default 1 MiB. Larger ones are refused with 413. */
     public Builder maxRequestBytes(int bytes) {
       http.maxRequestBytes(bytes);
+      return this;
+    }
+
+    /**
+     * The POSTs (runs, resumes, console decisions) one client address may send a minute; default
+     * 120. Beyond it the server answers 429 with {@code Retry-After}; the allowance refills evenly
+     * over the minute.
+     */
+    public Builder maxRequestsPerMinute(int requests) {
+      http.maxRequestsPerMinute(requests);
       return this;
     }
 

@@ -298,4 +298,21 @@ class AgUiServerTest {
     List<Sse> rest = post(server, input, Map.of("Last-Event-ID", first.get(0).id()));
     assertThat(rest).extracting(Sse::type).containsExactly("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED");
   }
+
+  @Test
+  void aClientThatSendsTooManyRunsIsToldWhenToComeBack() throws Exception {
+    dev.rcrt.testing.TestClock clock = new dev.rcrt.testing.TestClock();
+    ToolRunner runner = ToolRunner.builder(store).timeSource(clock).build();
+    open.add(runner);
+    AgUiServer server = AgUiServer.builder(model(), runner).maxRequestsPerMinute(2).start();
+    open.add(0, server);
+    assertThat(post(server, input("t8", "hello"))).extracting(Sse::type).last().isEqualTo("RUN_FINISHED");
+    assertThat(post(server, input("t8", "hello again"))).extracting(Sse::type).last().isEqualTo("RUN_FINISHED");
+    HttpResponse<String> third = raw(server, "/agui/" + AGENT, RcrtJson.write(input("t8", "and again")), Map.of());
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(third.headers().firstValue("Retry-After")).hasValue("30");
+    assertThat(store.search(Selector.schema("user.message.v1"), 10, 0)).hasSize(2); // the refused one wrote nothing
+    clock.advance(Duration.ofSeconds(30));
+    assertThat(post(server, input("t8", "and again"))).extracting(Sse::type).last().isEqualTo("RUN_FINISHED");
+  }
 }

@@ -83,6 +83,7 @@ public final class A2aEndpoint implements AutoCloseable {
 
   private final HttpServer server;
   private final Agents agents;
+  private final RequestRate rate;
   private final RequestGate gate;
   private final RequestDeadline requests;
   private final URI base;
@@ -92,8 +93,10 @@ public final class A2aEndpoint implements AutoCloseable {
    * RequestDeadline}, so that a client that sends its request slowly, or reads a stream slowly, is
    * cut off, not served.
    */
-  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, RequestDeadline requests) throws IOException {
+  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, RequestDeadline requests,
+      RequestRate rate) throws IOException {
     this.agents = agents;
+    this.rate = rate;
     this.gate = gate;
     this.requests = requests;
     this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
@@ -176,6 +179,7 @@ public final class A2aEndpoint implements AutoCloseable {
       plain(exchange, 401, "this A2A server takes a bearer token (Authorization: Bearer …)");
       return;
     }
+
     byte[] body = gate.body(exchange);
     if (body != null) {
       RequestDeadline.received();
@@ -213,6 +217,14 @@ public final class A2aEndpoint implements AutoCloseable {
       return;
     }
     String method = node.path("method").asText("");
+    if (SendMessageRequest.METHOD.equals(method) || SendStreamingMessageRequest.METHOD.equals(method)) {
+      long retryAfter = rate.take(exchange); // a message starts a model run: those are what a client is limited in
+      if (retryAfter > 0) {
+        exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
+        plain(exchange, 429, "too many messages from this address; try again in " + retryAfter + " s");
+        return;
+      }
+    }
     boolean streaming = SendStreamingMessageRequest.METHOD.equals(method) || TaskResubscriptionRequest.METHOD.equals(method);
     java.util.concurrent.atomic.AtomicBoolean gone = new java.util.concurrent.atomic.AtomicBoolean();
     ServerCallContext context = new ServerCallContext(UnauthenticatedUser.INSTANCE,

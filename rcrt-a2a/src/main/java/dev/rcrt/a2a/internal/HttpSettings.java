@@ -32,6 +32,7 @@ public final class HttpSettings {
   private int maxMessageChars = 100_000;
   private Duration maxWait = Duration.ofMinutes(5);
   private Duration requestTimeout = Duration.ofSeconds(30);
+  private int maxRequestsPerMinute = 120;
 
   /** Where to listen: a host address (default {@code 127.0.0.1}) and a port (default 0, any free one). */
   public void http(String host, int port) {
@@ -91,6 +92,19 @@ public final class HttpSettings {
       throw new IllegalArgumentException("requestTimeout must be positive, found " + timeout);
     }
     this.requestTimeout = timeout;
+  }
+
+  /** The requests (POSTs) one client address may send a minute, at least 1; default 120. Beyond it: 429 with {@code Retry-After}. */
+  public void maxRequestsPerMinute(int requests) {
+    if (requests < 1) {
+      throw new IllegalArgumentException("maxRequestsPerMinute must be at least 1, found " + requests);
+    }
+    this.maxRequestsPerMinute = requests;
+  }
+
+  /** The per-client request rate these settings make, on {@code time}. */
+  public RequestRate rate(dev.rcrt.core.TimeSource time) {
+    return new RequestRate(maxRequestsPerMinute, time);
   }
 
   public String host() {

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.rcrt.a2a.internal.RequestDeadline;
 import dev.rcrt.a2a.internal.RequestGate;
+import dev.rcrt.a2a.internal.RequestRate;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
@@ -52,6 +53,7 @@ public final class AgUiEndpoint implements AutoCloseable {
   }
 
   private final HttpServer server;
+  private final RequestRate rate;
   private final RequestGate gate;
   private final RequestDeadline requests;
   private final Runs runs;
@@ -64,9 +66,10 @@ public final class AgUiEndpoint implements AutoCloseable {
    * @param console the console's API and page, or null to serve the AG-UI endpoint alone
    * @param changes the console's live updates ({@code GET /api/events}), or null without a console
    */
-  public AgUiEndpoint(String host, int port, RequestGate gate, RequestDeadline requests, Runs runs, int maxMessageChars,
+  public AgUiEndpoint(String host, int port, RequestGate gate, RequestDeadline requests, RequestRate rate, Runs runs, int maxMessageChars,
       @Nullable Console console, @Nullable Changes changes) throws IOException {
     this.gate = gate;
+    this.rate = rate;
     this.requests = requests;
     this.runs = runs;
     this.maxMessageChars = maxMessageChars;
@@ -129,6 +132,9 @@ public final class AgUiEndpoint implements AutoCloseable {
       RequestDeadline.received();
       exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
       plain(exchange, 401, "this AG-UI server takes a bearer token (Authorization: Bearer …)");
+      return;
+    }
+    if (limited(exchange)) {
       return;
     }
     byte[] body = gate.body(exchange);
@@ -206,6 +212,9 @@ public final class AgUiEndpoint implements AutoCloseable {
         plain(exchange, 405, "the console's API takes GET and POST");
         return;
       }
+      if (limited(exchange)) {
+        return;
+      }
       byte[] body = gate.body(exchange);
       RequestDeadline.received();
       if (body == null) {
@@ -228,6 +237,19 @@ public final class AgUiEndpoint implements AutoCloseable {
     } catch (Console.Forbidden e) {
       plain(exchange, 403, String.valueOf(e.getMessage()));
     }
+  }
+
+  /** Whether the client's address sent more POSTs this minute than it may: then it was answered 429. */
+  private boolean limited(HttpExchange exchange) throws IOException {
+    long retryAfter = rate.take(exchange);
+    if (retryAfter == 0) {
+      return false;
+    }
+    RequestDeadline.received();
+    exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
+    plain(exchange, 429, "too many requests from this address; try again in " + retryAfter + " s");
+    gate.discardRest(exchange);
+    return true;
   }
 
   /** The decoded parameters of the request's query; of a repeated one, the first. */
