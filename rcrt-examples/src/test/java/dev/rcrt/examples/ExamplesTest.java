@@ -79,6 +79,24 @@ class ExamplesTest {
     }
   }
 
+  @Test
+  void theAgUiExampleStreamsARunAndServesTheConsole() throws Exception {
+    var store = new dev.rcrt.core.InMemoryBreadcrumbStore();
+    dev.rcrt.tools.BuiltinTools.seed(store);
+    store.create(dev.rcrt.agent.AgentDefinition.defaultChatAgent());
+    var llm = dev.rcrt.testing.ScriptedLlmClient.answering(r -> dev.rcrt.llm.ChatResponse.text("hello from the agent"));
+    try (var server = AgUiExample.serve(store, llm)) {
+      var http = java.net.http.HttpClient.newHttpClient();
+      String events = http.send(java.net.http.HttpRequest.newBuilder(server.endpoint("default-chat-assistant"))
+          .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+              "{\"threadId\":\"t\",\"runId\":\"r\",\"messages\":[{\"id\":\"m\",\"role\":\"user\",\"content\":\"hi\"}]}")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(events).contains("hello from the agent").contains("RUN_FINISHED");
+      assertThat(http.send(java.net.http.HttpRequest.newBuilder(server.uri()).build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+          .body()).contains("RCRT console");
+    }
+  }
+
   /** Removes the indentation common to all lines, as the docs show code flush left. */
   static String dedent(String block) {
     List<String> lines = block.lines().toList();
