@@ -128,20 +128,11 @@ public final class AgUiEndpoint implements AutoCloseable {
       plain(exchange, 405, "an AG-UI RunAgentInput is POSTed");
       return;
     }
-    if (!gate.authorized(exchange)) {
-      RequestDeadline.received();
-      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-      plain(exchange, 401, "this AG-UI server takes a bearer token (Authorization: Bearer …)");
+    if (refusedToken(exchange)) {
       return;
     }
-    if (limited(exchange)) {
-      return;
-    }
-    byte[] body = gate.body(exchange);
-    RequestDeadline.received();
+    byte[] body = postBody(exchange);
     if (body == null) {
-      plain(exchange, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
-      gate.discardRest(exchange);
       return;
     }
     String agentId = path.substring(AGENTS.length());
@@ -190,10 +181,7 @@ public final class AgUiEndpoint implements AutoCloseable {
       exchange.getResponseBody().write(bytes);
       return;
     }
-    if (!gate.authorized(exchange)) {
-      RequestDeadline.received();
-      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-      plain(exchange, 401, "this console takes a bearer token (Authorization: Bearer …)");
+    if (refusedToken(exchange)) {
       return;
     }
     try {
@@ -212,14 +200,8 @@ public final class AgUiEndpoint implements AutoCloseable {
         plain(exchange, 405, "the console's API takes GET and POST");
         return;
       }
-      if (limited(exchange)) {
-        return;
-      }
-      byte[] body = gate.body(exchange);
-      RequestDeadline.received();
+      byte[] body = postBody(exchange);
       if (body == null) {
-        plain(exchange, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
-        gate.discardRest(exchange);
         return;
       }
       com.fasterxml.jackson.databind.JsonNode json;
@@ -239,17 +221,37 @@ public final class AgUiEndpoint implements AutoCloseable {
     }
   }
 
-  /** Whether the client's address sent more POSTs this minute than it may: then it was answered 429. */
-  private boolean limited(HttpExchange exchange) throws IOException {
-    long retryAfter = rate.take(exchange);
-    if (retryAfter == 0) {
+  /** Whether the request lacks the bearer token: then it was answered 401. */
+  private boolean refusedToken(HttpExchange exchange) throws IOException {
+    if (gate.authorized(exchange)) {
       return false;
     }
     RequestDeadline.received();
-    exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
-    plain(exchange, 429, "too many requests from this address; try again in " + retryAfter + " s");
-    gate.discardRest(exchange);
+    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+    plain(exchange, 401, "this server takes a bearer token (Authorization: Bearer …)");
     return true;
+  }
+
+  /**
+   * A POST's body, read within the request deadline, or null when the request was answered instead:
+   * 429 when the client's address sent more POSTs this minute than it may, 413 past the body cap.
+   */
+  private byte @Nullable [] postBody(HttpExchange exchange) throws IOException {
+    long retryAfter = rate.take(exchange);
+    if (retryAfter > 0) {
+      RequestDeadline.received();
+      exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
+      plain(exchange, 429, "too many requests from this address; try again in " + retryAfter + " s");
+      gate.discardRest(exchange);
+      return null;
+    }
+    byte[] body = gate.body(exchange);
+    RequestDeadline.received();
+    if (body == null) {
+      plain(exchange, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
+      gate.discardRest(exchange);
+    }
+    return body;
   }
 
   /** The decoded parameters of the request's query; of a repeated one, the first. */

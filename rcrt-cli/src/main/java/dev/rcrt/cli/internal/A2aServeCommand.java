@@ -1,7 +1,6 @@
 package dev.rcrt.cli.internal;
 
 import dev.rcrt.a2a.A2aServer;
-import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.tools.ToolRunner;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import java.net.URI;
@@ -80,8 +79,7 @@ public final class A2aServeCommand implements Callable<Integer> {
       for (String id : agents) {
         workspace.agent(id); // an unknown agent is a usage error now, not a 404 later
       }
-      A2aServer.Builder builder = A2aServer.builder(runner, agent -> AgentExecutor.builder(
-              models.client(spec, cli, agent, workspace.store(), trust.policy()), runner).agent(models.apply(agent)).maxRounds(maxRounds).runLease(leaseTime).build())
+      A2aServer.Builder builder = A2aServer.builder(runner, models.executors(spec, cli, workspace, trust.policy(), runner, maxRounds, leaseTime))
           .serveRuns(!(workspace.store() instanceof InMemoryBreadcrumbStore))
           .http(http.host(), http.port())
           .bearerToken(token)

@@ -1,6 +1,5 @@
 package dev.rcrt.cli.internal;
 
-import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agui.AgUiServer;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.Principal;
@@ -84,9 +83,7 @@ public final class ConsoleCommand implements Callable<Integer> {
       for (String id : agents) {
         workspace.agent(id); // an unknown agent is a usage error now, not a 404 later
       }
-      AgUiServer.Builder builder = AgUiServer.builder(runner, agent -> AgentExecutor.builder(
-              models.client(spec, cli, agent, workspace.store(), trust.policy()), runner).agent(models.apply(agent)).maxRounds(maxRounds)
-              .runLease(leaseTime).build())
+      AgUiServer.Builder builder = AgUiServer.builder(runner, models.executors(spec, cli, workspace, trust.policy(), runner, maxRounds, leaseTime))
           .serveRuns(!(workspace.store() instanceof InMemoryBreadcrumbStore))
           .console(approvers.toArray(String[]::new))
           .http(http.host(), http.port())

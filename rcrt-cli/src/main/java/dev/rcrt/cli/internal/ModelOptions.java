@@ -77,6 +77,18 @@ public final class ModelOptions {
   }
 
   /** The GenAI {@code gen_ai.provider.name} of the model endpoint: well-known names, else the host. */
+  /**
+   * The executors of a serving command ({@code a2a serve}, {@code console}): one per version of an
+   * agent's definition, each on its own model client (this command's model options applied) and on
+   * {@code runner}, with {@code maxRounds} and run lease {@code lease}.
+   */
+  public java.util.function.Function<AgentDefinition, dev.rcrt.agent.AgentExecutor> executors(
+      CommandSpec spec, Cli cli, Workspace workspace, ToolTrustPolicy policy, dev.rcrt.tools.ToolRunner runner, int maxRounds,
+      java.time.Duration lease) {
+    return agent -> dev.rcrt.agent.AgentExecutor.builder(client(spec, cli, agent, workspace.store(), policy), runner)
+        .agent(apply(agent)).maxRounds(maxRounds).runLease(lease).build();
+  }
+
   public String providerName(Cli cli, LlmClient llm) {
     String url = endpoint(cli);
     if (llm instanceof DemoLlmClient || url == null && apiKey(cli) == null) {

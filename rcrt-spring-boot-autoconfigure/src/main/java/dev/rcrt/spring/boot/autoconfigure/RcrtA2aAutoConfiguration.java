@@ -1,7 +1,6 @@
 package dev.rcrt.spring.boot.autoconfigure;
 
 import dev.rcrt.a2a.A2aServer;
-import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
 import java.net.URI;
@@ -50,14 +49,13 @@ public class RcrtA2aAutoConfiguration {
       ObjectProvider<ModelInstrumentation> instrumentation,
       ObjectProvider<AgentExecutorCustomizer> customizers) {
     RcrtProperties.A2a a2a = properties.getA2a();
-    boolean serveRuns = a2a.getServeRuns() != null ? a2a.getServeRuns() : !(runner.store() instanceof InMemoryBreadcrumbStore);
     A2aServer.Builder b = A2aServer.builder(runner,
             agent -> RcrtAutoConfiguration.executor(agent, llm, runner, properties.getAgent(), instrumentation, customizers))
         .http(a2a.getHost(), a2a.getPort())
         .bearerToken(a2a.getBearerToken())
         .allowedOrigins(a2a.getAllowedOrigins().toArray(String[]::new))
         .agents(a2a.getAgents().toArray(String[]::new))
-        .serveRuns(serveRuns);
+        .serveRuns(a2a.servesRuns(runner.store()));
     if (a2a.getPublicUrl() != null) {
       b.publicUrl(URI.create(a2a.getPublicUrl()));
     }

@@ -1,7 +1,6 @@
 package dev.rcrt.spring.boot.autoconfigure;
 
 import dev.rcrt.agui.AgUiServer;
-import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.Principal;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
@@ -57,14 +56,13 @@ public class RcrtAguiAutoConfiguration {
       ObjectProvider<ModelInstrumentation> instrumentation,
       ObjectProvider<AgentExecutorCustomizer> customizers) {
     RcrtProperties.Agui agui = properties.getAgui();
-    boolean serveRuns = agui.getServeRuns() != null ? agui.getServeRuns() : !(runner.store() instanceof InMemoryBreadcrumbStore);
     AgUiServer.Builder b = AgUiServer.builder(runner,
             agent -> RcrtAutoConfiguration.executor(agent, llm, runner, properties.getAgent(), instrumentation, customizers))
         .http(agui.getHost(), agui.getPort())
         .bearerToken(agui.getBearerToken())
         .allowedOrigins(agui.getAllowedOrigins().toArray(String[]::new))
         .agents(agui.getAgents().toArray(String[]::new))
-        .serveRuns(serveRuns);
+        .serveRuns(agui.servesRuns(runner.store()));
     if (agui.isConsole()) {
       b.console(agui.getApprovers().toArray(String[]::new));
     }

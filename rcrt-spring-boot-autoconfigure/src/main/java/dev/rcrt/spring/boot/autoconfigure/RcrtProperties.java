@@ -73,13 +73,87 @@ public class RcrtProperties {
   }
 
   /**
-   * The store's agent records served to front-ends over AG-UI, and the console, on a listener of
-   * their own (the JDK's HTTP server, not the application's), with {@code rcrt-agui} on the class
-   * path.
+   * A listener of its own (the JDK's HTTP server, not the application's) serving the store's agent
+   * records: what the A2A and AG-UI listeners share.
    */
-  public static class Agui {
+  public abstract static class Listener {
+    /** The address the listener binds; any other than a loopback one needs a bearer token. */
+    private String host = "127.0.0.1";
+
+    /** The bearer token clients must send; required unless the host is a loopback address. Kept out of logs and errors. */
+    private @Nullable String bearerToken;
+
+    /** Origin headers accepted from browsers, such as https://app.example.com; a request without an Origin passes. */
+    private List<String> allowedOrigins = new ArrayList<>();
+
+    /** The agent ids to serve; empty for every agent record the host wrote. */
+    private List<String> agents = new ArrayList<>();
+
+    /**
+     * Whether the listener also serves its agents' runs from the store, so that servers sharing a
+     * store take over each other's runs after a crash; default: when the store is not in memory.
+     */
+    private @Nullable Boolean serveRuns;
+
+    /** At its defaults. */
+    Listener() {}
+
+    public String getHost() {
+      return host;
+    }
+
+    public void setHost(String host) {
+      this.host = host;
+    }
+
+    public @Nullable String getBearerToken() {
+      return bearerToken;
+    }
+
+    public void setBearerToken(@Nullable String bearerToken) {
+      this.bearerToken = bearerToken;
+    }
+
+    public List<String> getAllowedOrigins() {
+      return allowedOrigins;
+    }
+
+    public void setAllowedOrigins(List<String> allowedOrigins) {
+      this.allowedOrigins = allowedOrigins;
+    }
+
+    public List<String> getAgents() {
+      return agents;
+    }
+
+    public void setAgents(List<String> agents) {
+      this.agents = agents;
+    }
+
+    public @Nullable Boolean getServeRuns() {
+      return serveRuns;
+    }
+
+    public void setServeRuns(@Nullable Boolean serveRuns) {
+      this.serveRuns = serveRuns;
+    }
+
+    /** Whether the listener serves its agents' runs on {@code store}: as set, else when the store is not in memory. */
+    boolean servesRuns(dev.rcrt.core.BreadcrumbStore store) {
+      return serveRuns != null ? serveRuns : !(store instanceof dev.rcrt.core.InMemoryBreadcrumbStore);
+    }
+  }
+
+  /**
+   * The store's agent records served to front-ends over AG-UI, and the console, on a listener of
+   * their own (port 8810 by default), with {@code rcrt-agui} on the class path.
+   */
+  public static class Agui extends Listener {
     /** At its defaults. */
     public Agui() {}
+
+    /** The listener's port; 0 for any free port. */
+    private int port = 8810;
 
     /** Whether to serve the agents over AG-UI at /agui/ID. */
     private boolean enabled = false;
@@ -89,24 +163,6 @@ public class RcrtProperties {
 
     /** Who may decide waiting calls in the console (written as user:NAME and added to the runner's approvers); empty: it decides nothing. */
     private List<String> approvers = new ArrayList<>();
-
-    /** The address the listener binds; any other than a loopback one needs rcrt.agui.bearer-token. */
-    private String host = "127.0.0.1";
-
-    /** The listener's port; 0 for any free port. */
-    private int port = 8810;
-
-    /** The bearer token clients must send; required unless rcrt.agui.host is a loopback address. Kept out of logs and errors. */
-    private @Nullable String bearerToken;
-
-    /** Origin headers accepted from browsers, such as https://app.example.com; a request without an Origin passes. */
-    private List<String> allowedOrigins = new ArrayList<>();
-
-    /** The agent ids to serve; empty for every agent record the host wrote. */
-    private List<String> agents = new ArrayList<>();
-
-    /** Whether the listener also serves its agents' runs from the store; default: when the store is not in memory. */
-    private @Nullable Boolean serveRuns;
 
     public boolean isEnabled() {
       return enabled;
@@ -132,14 +188,6 @@ public class RcrtProperties {
       this.approvers = approvers;
     }
 
-    public String getHost() {
-      return host;
-    }
-
-    public void setHost(String host) {
-      this.host = host;
-    }
-
     public int getPort() {
       return port;
     }
@@ -147,74 +195,25 @@ public class RcrtProperties {
     public void setPort(int port) {
       this.port = port;
     }
-
-    public @Nullable String getBearerToken() {
-      return bearerToken;
-    }
-
-    public void setBearerToken(@Nullable String bearerToken) {
-      this.bearerToken = bearerToken;
-    }
-
-    public List<String> getAllowedOrigins() {
-      return allowedOrigins;
-    }
-
-    public void setAllowedOrigins(List<String> allowedOrigins) {
-      this.allowedOrigins = allowedOrigins;
-    }
-
-    public List<String> getAgents() {
-      return agents;
-    }
-
-    public void setAgents(List<String> agents) {
-      this.agents = agents;
-    }
-
-    public @Nullable Boolean getServeRuns() {
-      return serveRuns;
-    }
-
-    public void setServeRuns(@Nullable Boolean serveRuns) {
-      this.serveRuns = serveRuns;
-    }
   }
 
   /**
-   * The store's agent records served over A2A on a listener of their own (the A2A endpoint runs on
-   * the JDK's HTTP server, not the application's), with {@code rcrt-a2a} on the class path.
+   * The store's agent records served over A2A on a listener of their own (port 8809 by default; the
+   * A2A endpoint runs on the JDK's HTTP server, not the application's), with {@code rcrt-a2a} on the
+   * class path.
    */
-  public static class A2a {
+  public static class A2a extends Listener {
     /** At its defaults. */
     public A2a() {}
-
-    /** Whether to serve the agents over A2A. */
-    private boolean enabled = false;
-
-    /** The address the A2A listener binds; any other than a loopback one needs rcrt.a2a.bearer-token. */
-    private String host = "127.0.0.1";
 
     /** The A2A listener's port; 0 for any free port. */
     private int port = 8809;
 
-    /** The bearer token A2A clients must send; required unless rcrt.a2a.host is a loopback address. Kept out of logs and errors. */
-    private @Nullable String bearerToken;
-
-    /** Origin headers accepted from browsers, such as https://app.example.com; a request without an Origin passes. */
-    private List<String> allowedOrigins = new ArrayList<>();
-
-    /** The agent ids to serve; empty for every agent record the host wrote. */
-    private List<String> agents = new ArrayList<>();
+    /** Whether to serve the agents over A2A. */
+    private boolean enabled = false;
 
     /** The URL clients reach the listener at, for the Agent Cards (behind a proxy); default http://HOST:PORT. */
     private @Nullable String publicUrl;
-
-    /**
-     * Whether the listener also serves its agents' runs from the store, so that servers sharing a
-     * store take over each other's runs after a crash; default: when the store is not in memory.
-     */
-    private @Nullable Boolean serveRuns;
 
     public boolean isEnabled() {
       return enabled;
@@ -222,46 +221,6 @@ public class RcrtProperties {
 
     public void setEnabled(boolean enabled) {
       this.enabled = enabled;
-    }
-
-    public String getHost() {
-      return host;
-    }
-
-    public void setHost(String host) {
-      this.host = host;
-    }
-
-    public int getPort() {
-      return port;
-    }
-
-    public void setPort(int port) {
-      this.port = port;
-    }
-
-    public @Nullable String getBearerToken() {
-      return bearerToken;
-    }
-
-    public void setBearerToken(@Nullable String bearerToken) {
-      this.bearerToken = bearerToken;
-    }
-
-    public List<String> getAllowedOrigins() {
-      return allowedOrigins;
-    }
-
-    public void setAllowedOrigins(List<String> allowedOrigins) {
-      this.allowedOrigins = allowedOrigins;
-    }
-
-    public List<String> getAgents() {
-      return agents;
-    }
-
-    public void setAgents(List<String> agents) {
-      this.agents = agents;
     }
 
     public @Nullable String getPublicUrl() {
@@ -272,12 +231,12 @@ public class RcrtProperties {
       this.publicUrl = publicUrl;
     }
 
-    public @Nullable Boolean getServeRuns() {
-      return serveRuns;
+    public int getPort() {
+      return port;
     }
 
-    public void setServeRuns(@Nullable Boolean serveRuns) {
-      this.serveRuns = serveRuns;
+    public void setPort(int port) {
+      this.port = port;
     }
   }
 
