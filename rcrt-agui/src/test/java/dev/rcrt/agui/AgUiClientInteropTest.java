@@ -75,6 +75,12 @@ class AgUiClientInteropTest {
       assertThat(seen.path("resumed").path("failed").isNull()).as(out).isTrue();
       assertThat(seen.path("resumed").path("finished").path("outcome").path("type").asText()).isEqualTo("success");
       assertThat(wired).hasValue(1);
+      // a connection dropped after three events and resumed with Last-Event-ID: every event once, in order
+      JsonNode dropped = seen.path("dropped");
+      assertThat(dropped.path("failed").isNull()).as(out).isTrue();
+      assertThat(dropped.path("reconnects").asInt()).isEqualTo(1);
+      assertThat(texts(dropped.path("types"))).containsExactly("RUN_STARTED", "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END",
+          "TOOL_CALL_RESULT", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED");
       // the client rebuilt the conversation from the events: the answer carries the tool's result
       assertThat(seen.path("messages").toString()).contains("391").contains("calculator").contains("wire-money");
     }
