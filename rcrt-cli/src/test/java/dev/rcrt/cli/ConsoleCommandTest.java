@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.postgres.TestPostgres;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,10 +39,12 @@ class ConsoleCommandTest {
     processes.forEach(Process::destroyForcibly);
   }
 
-  private String console(String storeUrl, String name) throws Exception {
+  private String console(String storeUrl, String name, String... more) throws Exception {
     Path log = dir.resolve(name + ".log");
-    Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "console", "--store", storeUrl, "--http", "127.0.0.1:0",
-        "--approver", "alice"), log);
+    List<String> args = new ArrayList<>(List.of("dev.rcrt.cli.Main", "console", "--store", storeUrl, "--http", "127.0.0.1:0",
+        "--approver", "alice"));
+    args.addAll(List.of(more));
+    Process p = TestJvm.start(List.of(), args, log);
     processes.add(p);
     TestJvm.await(log, "console at", p, 120);
     Matcher m = LISTENING.matcher(Files.readString(log));
@@ -64,6 +68,102 @@ class ConsoleCommandTest {
       }
     }
     return events;
+  }
+
+  /**
+   * A scripted OpenAI-compatible model: its first answer waits until the test lets it go (its
+   * process is killed meanwhile), later ones answer at once.
+   */
+  private HttpServer model(java.util.concurrent.CountDownLatch asked, java.util.concurrent.CountDownLatch release) throws Exception {
+    java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+    HttpServer server = HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    server.createContext("/v1/chat/completions", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      if (calls.incrementAndGet() == 1) {
+        asked.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      ObjectNode body = RcrtJson.object().put("id", "c").put("object", "chat.completion").put("model", "scripted");
+      body.putArray("choices").addObject().put("index", 0).put("finish_reason", "stop")
+          .putObject("message").put("role", "assistant").put("content", "answered after the takeover");
+      byte[] bytes = RcrtJson.write(body).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "application/json");
+      try {
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
+      } catch (java.io.IOException gone) {
+        // the process that asked was killed
+      }
+      exchange.close();
+    });
+    server.start();
+    return server;
+  }
+
+  @Test
+  void aRunWhoseServerIsKilledMidRunIsFinishedByAnotherAndTheClientGoesOnThere() throws Exception {
+    java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    HttpServer model = model(asked, release);
+    try {
+      String storeUrl = TestPostgres.storeUrl(TestPostgres.freshSchema());
+      String[] options = {"--base-url", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1", "--model", "scripted", "--lease", "1000"};
+      String one = console(storeUrl, "one", options);
+      String two = console(storeUrl, "two", options);
+      Process first = processes.get(0);
+      String input = """
+          {"threadId":"kill","runId":"r1","messages":[{"id":"m1","role":"user","content":"take your time"}]}""";
+      // the client reads the first server's stream until the server dies under it
+      java.util.concurrent.CompletableFuture<List<String>> before = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        List<String> events = new ArrayList<>();
+        try {
+          HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(one + "/agui/default-chat-assistant"))
+              .POST(HttpRequest.BodyPublishers.ofString(input)).build(), HttpResponse.BodyHandlers.ofInputStream());
+          StringBuilder block = new StringBuilder();
+          try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(r.body(), java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line; (line = lines.readLine()) != null; ) {
+              if (line.isEmpty()) {
+                events.add(block.toString().strip());
+                block.setLength(0);
+              } else {
+                block.append(line).append('\n');
+              }
+            }
+          }
+        } catch (Exception broken) {
+          // the connection broke with the server: what was read stands
+        }
+        return events;
+      });
+      assertThat(asked.await(120, TimeUnit.SECONDS)).isTrue();
+      first.destroyForcibly(); // SIGKILL, while the run's model call is under way
+      first.waitFor(60, TimeUnit.SECONDS);
+      List<String> seen = before.get(60, TimeUnit.SECONDS);
+      assertThat(seen).isNotEmpty();
+      assertThat(seen.get(0)).contains("RUN_STARTED");
+      String lastId = seen.get(seen.size() - 1).lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
+
+      // the client goes on at the other server from the last event it saw; that server takes the run over
+      List<String> after = post(two, input, lastId);
+      assertThat(after.get(after.size() - 1)).contains("RUN_FINISHED").contains("\"success\"");
+      assertThat(String.join("\n", after)).contains("answered after the takeover").doesNotContain("RUN_STARTED");
+      List<String> ids = new ArrayList<>();
+      for (String e : seen) {
+        ids.add(e.lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow());
+      }
+      for (String e : after) {
+        ids.add(e.lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow());
+      }
+      assertThat(ids).doesNotHaveDuplicates();
+    } finally {
+      release.countDown();
+      model.stop(0);
+    }
   }
 
   @Test
