@@ -1,7 +1,6 @@
 package dev.rcrt.agui;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.agent.AgentDefinition;
@@ -14,31 +13,24 @@ import dev.rcrt.llm.ToolCall;
 import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolRunner;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The official AG-UI TypeScript client ({@code @ag-ui/client} 1.0.0 from the npm registry, run by
- * Node 22 from the registry too, whatever Node the machine has) against the server: it verifies every event it reads, rebuilds the
- * conversation, and resumes an interrupt. Without npm the test is skipped with the reason, except
- * under {@code CI=true}, where it fails ({@code .ci/run} installs npm).
+ * Node 22 from the registry too, whatever Node the machine has: {@link NodePeers}) against the
+ * server: it verifies every event it reads, rebuilds the conversation, resumes an interrupt, and
+ * survives a connection dropped mid-run.
  */
 class AgUiClientInteropTest {
-  static final Path DIR = Path.of("target/agui-node").toAbsolutePath();
-  static final String CLIENT = "@ag-ui/client@1.0.0";
-
   @Test
   void theOfficialClientRunsAToolCallAndResumesAnApproval() throws Exception {
-    install();
+    Path node = NodePeers.node();
     InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
     BuiltinTools.seed(store);
     store.create(AgentDefinition.defaultChatAgent());
@@ -57,15 +49,11 @@ class AgUiClientInteropTest {
     try (ToolRunner runner = ToolRunner.builder(store).approvers(AgUiServer.CALLER)
             .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet())).build();
         AgUiServer server = AgUiServer.builder(model, runner).start()) {
-      Path script = DIR.resolve("client.mjs");
-      try (var in = AgUiClientInteropTest.class.getResourceAsStream("/agui/client.mjs")) {
-        Files.copy(java.util.Objects.requireNonNull(in), script, StandardCopyOption.REPLACE_EXISTING);
-      }
-      Process node = new ProcessBuilder(DIR.resolve("node_modules/.bin/node").toString(), script.toString(), server.endpoint("default-chat-assistant").toString())
-          .directory(DIR.toFile()).redirectErrorStream(true).start();
-      String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(node.waitFor(120, TimeUnit.SECONDS)).isTrue();
-      assertThat(node.exitValue()).as(out).isZero();
+      Process client = new ProcessBuilder(node.toString(), NodePeers.script("client.mjs").toString(),
+          server.endpoint("default-chat-assistant").toString()).directory(NodePeers.DIR.toFile()).redirectErrorStream(true).start();
+      String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(client.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(client.exitValue()).as(out).isZero();
       JsonNode seen = RcrtJson.parse(out.lines().reduce((a, b) -> b).orElse("{}"));
 
       assertThat(seen.path("first").path("failed").isNull()).as(out).isTrue();
@@ -92,31 +80,4 @@ class AgUiClientInteropTest {
     return out;
   }
 
-  /** Installs the client into {@code target/agui-node} once; skips (or fails under CI) without npm. */
-  private static synchronized void install() throws IOException, InterruptedException {
-    if (Files.isDirectory(DIR.resolve("node_modules/@ag-ui/client")) && Files.isExecutable(DIR.resolve("node_modules/.bin/node"))) {
-      return;
-    }
-    Files.createDirectories(DIR);
-    String problem;
-    try {
-      Process p = new ProcessBuilder("npm", "install", "--prefix", DIR.toString(), "--no-audit", "--no-fund", "--loglevel=error", "node@22", CLIENT)
-          .redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(600, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        problem = "npm install did not finish within 10 minutes";
-      } else if (p.exitValue() != 0) {
-        problem = "npm install failed (exit " + p.exitValue() + "): " + out.strip();
-      } else {
-        return;
-      }
-    } catch (IOException e) {
-      problem = "npm is not installed (" + e.getMessage() + ")";
-    }
-    if ("true".equals(System.getenv("CI"))) {
-      fail("the AG-UI client test cannot run under CI: " + problem);
-    }
-    Assumptions.abort("the AG-UI client test skipped: " + problem);
-  }
 }

@@ -59,7 +59,7 @@ async function showRuns() {
   const rows = $("run-rows");
   rows.replaceChildren();
   for (const r of runs) {
-    const tr = row([r.id, r.agent, r.session, el("span", r.status, "status-" + r.status), ago(r.updated_at)]);
+    const tr = row([r.id, r.agent, r.session, el("span", r.status, "status-" + r.status), ago(r.updated_at), r.answer || ""]);
     tr.className = "run";
     tr.addEventListener("click", () => showTrail(r.id).catch((e) => showError(e.message)));
     rows.appendChild(tr);
@@ -75,7 +75,7 @@ async function showTrail(id) {
   const rows = $("trail-rows");
   rows.replaceChildren();
   for (const r of run.records) {
-    rows.appendChild(row([r.created_at, r.schema_name, r.created_by, el("pre", JSON.stringify(r.context, null, 1))]));
+    rows.appendChild(row([r.created_at, r.schema_name + (r.title ? ": " + r.title : ""), r.created_by, el("pre", JSON.stringify(r.context, null, 1))]));
   }
   for (const d of run.ignored_decisions) {
     rows.appendChild(row(["", "ignored decision", "", d]));
@@ -106,7 +106,8 @@ async function showApprovals() {
             await api("/api/runs/" + encodeURIComponent(run.id) + "/calls/" + encodeURIComponent(call.call),
               { decision, reason: reason.value, approver: $("approver").value });
             showError("");
-            await showApprovals();
+            box.replaceChildren(el("div", (decision === "approve" ? "Approved" : "Denied") + ": tool '" + call.tool + "' in run " + run.id
+              + ". The run goes on; its answer shows under Runs.", "decided"));
           } catch (e) {
             showError(e.message);
           }
