@@ -3,62 +3,10 @@
 // the user's decision, then a run whose connection drops mid-run and is resumed with Last-Event-ID.
 // Prints one JSON object: what the client saw.
 import { HttpAgent } from "@ag-ui/client";
+import { resumableFetch } from "./resumable-fetch.mjs";
 
 const [url] = process.argv.slice(2);
 
-/**
- * A fetch for HttpAgent that survives a dropped connection: when a run's stream ends before its
- * RUN_FINISHED or RUN_ERROR, it posts the same input again with Last-Event-ID (the id of the last
- * event it passed on) and goes on with that stream, so the client sees one stream. With dropAfter,
- * it drops the first connection itself after that many events, as a network would.
- */
-function resumableFetch(stats, dropAfter) {
-  return async (target, init) => {
-    const decoder = new TextDecoder();
-    const encoder = new TextEncoder();
-    let lastId = null;
-    let ended = false;
-    let first = true;
-    const body = new ReadableStream({
-      async start(controller) {
-        while (!ended) {
-          const headers = { ...init.headers };
-          if (lastId) headers["Last-Event-ID"] = lastId;
-          const abort = new AbortController();
-          const response = await fetch(target, { ...init, headers, signal: abort.signal });
-          if (!response.ok) { controller.error(new Error("HTTP " + response.status)); return; }
-          const reader = response.body.getReader();
-          let buffer = "";
-          let passed = 0;
-          try {
-            for (;;) {
-              const { value, done } = await reader.read();
-              if (done) break;
-              buffer += decoder.decode(value, { stream: true });
-              let end;
-              while ((end = buffer.indexOf("\n\n")) >= 0) {
-                const block = buffer.slice(0, end);
-                buffer = buffer.slice(end + 2);
-                const id = block.split("\n").find((l) => l.startsWith("id: "));
-                if (id) lastId = id.slice(4);
-                if (/"type":"RUN_(FINISHED|ERROR)"/.test(block)) ended = true;
-                controller.enqueue(encoder.encode(block + "\n\n"));
-                passed++;
-                if (first && dropAfter && passed === dropAfter && !ended) throw new Error("dropped");
-              }
-            }
-          } catch (e) {
-            abort.abort();
-          }
-          first = false;
-          if (!ended) stats.reconnects++;
-        }
-        controller.close();
-      },
-    });
-    return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
-  };
-}
 const agent = new HttpAgent({
   url,
   threadId: "js-" + process.pid,
@@ -87,7 +35,7 @@ const dropping = new HttpAgent({
   url,
   threadId: "js-drop-" + process.pid,
   initialMessages: [{ id: "u3", role: "user", content: "what is 17 * 23?" }],
-  fetch: resumableFetch(stats, 3),
+  fetch: resumableFetch(stats, { dropAfter: 3 }),
 });
 const dropped = { types: [], finished: null, failed: null };
 await dropping.runAgent({}, {

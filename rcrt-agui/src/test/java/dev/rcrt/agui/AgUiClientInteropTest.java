@@ -49,6 +49,7 @@ class AgUiClientInteropTest {
     try (ToolRunner runner = ToolRunner.builder(store).approvers(AgUiServer.CALLER)
             .handler("wire-money", (in, ctx) -> RcrtJson.object().put("sent", wired.incrementAndGet())).build();
         AgUiServer server = AgUiServer.builder(model, runner).start()) {
+      NodePeers.script("resumable-fetch.mjs");
       Process client = new ProcessBuilder(node.toString(), NodePeers.script("client.mjs").toString(),
           server.endpoint("default-chat-assistant").toString()).directory(NodePeers.DIR.toFile()).redirectErrorStream(true).start();
       String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./rcrt console} as a user runs it: two processes on one PostgreSQL store, the offline
- * model. A run streamed by one is resumed from the other with {@code Last-Event-ID}: the same events,
- * the same ids. SIGTERM ends each with status 0.
+ * {@code ./rcrt console} as a user runs it: two processes on one PostgreSQL store. A run streamed by
+ * one is resumed from the other with {@code Last-Event-ID}: the same events, the same ids; SIGTERM
+ * ends each with status 0. The official AG-UI client, whose server is SIGKILLed during the run's
+ * model call, goes on at the other process, which takes the run over: one run, every event once.
  */
 class ConsoleCommandTest {
   private static final Pattern LISTENING = Pattern.compile("console at (http://127\\.0\\.0\\.1:\\d+)/");
@@ -106,7 +107,7 @@ class ConsoleCommandTest {
   }
 
   @Test
-  void aRunWhoseServerIsKilledMidRunIsFinishedByAnotherAndTheClientGoesOnThere() throws Exception {
+  void theOfficialClientGoesOnAtAnotherProcessWhenItsServerIsKilledMidRun() throws Exception {
     java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
     java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
     HttpServer model = model(asked, release);
@@ -116,50 +117,36 @@ class ConsoleCommandTest {
       String one = console(storeUrl, "one", options);
       String two = console(storeUrl, "two", options);
       Process first = processes.get(0);
-      String input = """
-          {"threadId":"kill","runId":"r1","messages":[{"id":"m1","role":"user","content":"take your time"}]}""";
-      // the client reads the first server's stream until the server dies under it
-      java.util.concurrent.CompletableFuture<List<String>> before = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-        List<String> events = new ArrayList<>();
-        try {
-          HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create(one + "/agui/default-chat-assistant"))
-              .POST(HttpRequest.BodyPublishers.ofString(input)).build(), HttpResponse.BodyHandlers.ofInputStream());
-          StringBuilder block = new StringBuilder();
-          try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(r.body(), java.nio.charset.StandardCharsets.UTF_8))) {
-            for (String line; (line = lines.readLine()) != null; ) {
-              if (line.isEmpty()) {
-                events.add(block.toString().strip());
-                block.setLength(0);
-              } else {
-                block.append(line).append('\n');
-              }
-            }
-          }
-        } catch (Exception broken) {
-          // the connection broke with the server: what was read stands
+      // the official AG-UI client runs the agent at the first process, with the second as its fallback
+      Path node = NodeTools.aguiNode();
+      for (String script : List.of("failover.mjs")) {
+        try (var in = ConsoleCommandTest.class.getResourceAsStream("/agui/" + script)) {
+          Files.copy(java.util.Objects.requireNonNull(in), NodeTools.AGUI_DIR.resolve(script), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        return events;
-      });
+      }
+      // the resumable fetch the AG-UI reference gives front-ends, as rcrt-agui's tests run it
+      Files.copy(Path.of("../rcrt-agui/src/test/resources/agui/resumable-fetch.mjs"), NodeTools.AGUI_DIR.resolve("resumable-fetch.mjs"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Process client = new ProcessBuilder(node.toString(), NodeTools.AGUI_DIR.resolve("failover.mjs").toString(),
+          one + "/agui/default-chat-assistant", two + "/agui/default-chat-assistant")
+          .directory(NodeTools.AGUI_DIR.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("client.out").toFile()).start();
+      processes.add(client);
       assertThat(asked.await(120, TimeUnit.SECONDS)).isTrue();
-      first.destroyForcibly(); // SIGKILL, while the run's model call is under way
+      first.destroyForcibly(); // SIGKILL, while the run's model call is under way and the client is connected
       first.waitFor(60, TimeUnit.SECONDS);
-      List<String> seen = before.get(60, TimeUnit.SECONDS);
-      assertThat(seen).isNotEmpty();
-      assertThat(seen.get(0)).contains("RUN_STARTED");
-      String lastId = seen.get(seen.size() - 1).lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
 
-      // the client goes on at the other server from the last event it saw; that server takes the run over
-      List<String> after = post(two, input, lastId);
-      assertThat(after.get(after.size() - 1)).contains("RUN_FINISHED").contains("\"success\"");
-      assertThat(String.join("\n", after)).contains("answered after the takeover").doesNotContain("RUN_STARTED");
-      List<String> ids = new ArrayList<>();
-      for (String e : seen) {
-        ids.add(e.lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow());
-      }
-      for (String e : after) {
-        ids.add(e.lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow());
-      }
-      assertThat(ids).doesNotHaveDuplicates();
+      assertThat(client.waitFor(180, TimeUnit.SECONDS)).isTrue();
+      String out = Files.readString(dir.resolve("client.out"));
+      assertThat(client.exitValue()).as(out).isZero();
+      com.fasterxml.jackson.databind.JsonNode seen = RcrtJson.parse(out.lines().reduce((a, b) -> b).orElse("{}"));
+      assertThat(seen.path("failed").isNull()).as(out).isTrue();
+      assertThat(seen.path("reconnects").asInt()).as(out).isGreaterThanOrEqualTo(1);
+      List<String> types = new ArrayList<>();
+      seen.path("types").forEach(t -> types.add(t.asText()));
+      // one run, every event once: the client's own verification refuses a repeated start or message
+      assertThat(types).containsExactly("RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED");
+      assertThat(seen.path("finished").path("outcome").path("type").asText()).isEqualTo("success");
+      assertThat(seen.path("answer").asText()).isEqualTo("answered after the takeover");
     } finally {
       release.countDown();
       model.stop(0);

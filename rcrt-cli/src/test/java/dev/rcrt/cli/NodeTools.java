@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Assumptions;
  * into {@code target/mcp-node} the MCP conformance suite and reference server (npm packages {@code
  * node@22}, {@code @modelcontextprotocol/conformance@0.1.16}, {@code
  * @modelcontextprotocol/server-everything}), into {@code target/a2a-node} the A2A JavaScript SDK of
- * protocol 0.3.0 ({@code @a2a-js/sdk@0.3.14}, with {@code express}, its server's peer). Where npm or
+ * protocol 0.3.0 ({@code @a2a-js/sdk@0.3.14}, with {@code express}, its server's peer), into {@code
+ * target/agui-node} the official AG-UI client ({@code @ag-ui/client@1.0.0}). Where npm or
  * the registry is missing the tests that need them are skipped with the reason, except under {@code
  * CI=true}, where they fail (as the container tests do): {@code .ci/run} installs npm.
  */
@@ -47,6 +48,18 @@ final class NodeTools {
     if (!Files.isExecutable(node) || !Files.isDirectory(A2A_DIR.resolve("node_modules/@a2a-js/sdk"))
         || !Files.isDirectory(A2A_DIR.resolve("node_modules/express"))) {
       install(A2A_DIR, "the A2A interoperability tests", "node@22", A2A_SDK, "express@4.21.2");
+    }
+    return node;
+  }
+
+  /** The AG-UI client's directory: Node 22 and {@code @ag-ui/client} 1.0.0. */
+  static final Path AGUI_DIR = Path.of("target/agui-node").toAbsolutePath();
+
+  /** The Node 22 binary beside the official AG-UI client, installing them first if needed; skips (or fails under CI) when impossible. */
+  static synchronized Path aguiNode() {
+    Path node = AGUI_DIR.resolve("node_modules/.bin/node");
+    if (!Files.isExecutable(node) || !Files.isDirectory(AGUI_DIR.resolve("node_modules/@ag-ui/client"))) {
+      install(AGUI_DIR, "the AG-UI interoperability tests", "node@22", "@ag-ui/client@1.0.0");
     }
     return node;
   }
