@@ -65,7 +65,8 @@ import org.slf4j.LoggerFactory;
  * event. Errors are JSON {@code {"error": …}} with 400, 401, 403, 404, 405, 409 or 413, and a
  * server failure a 500 naming a log reference, never a stack trace.
  *
- * <p>Thread-safe. A stream holds one of the server's 64 request threads while it lasts. {@link
+ * <p>Thread-safe. A stream holds one of the server's 64 request threads while it lasts; at most 48
+ * are held at once (503 with {@code Retry-After} beyond), so short requests are still served. {@link
  * #close()} stops listening and the executors the server made; the runner, model client and store
  * stay the host's.
  */

@@ -214,6 +214,31 @@ class ConsoleTest {
     }
   }
 
+  @Test
+  void streamsCannotTakeEveryThreadOfTheServer() throws Exception {
+    List<java.io.InputStream> held = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < dev.rcrt.agui.internal.AgUiEndpoint.MAX_STREAMS; i++) {
+        HttpResponse<java.io.InputStream> events = http.send(HttpRequest.newBuilder(URI.create(server.uri() + "/api/events"))
+            .header("Authorization", "Bearer tok").build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(events.statusCode()).isEqualTo(200);
+        held.add(events.body());
+        assertThat(nextData(new BufferedReader(new InputStreamReader(events.body(), StandardCharsets.UTF_8))).path("type").asText())
+            .isEqualTo("ready");
+      }
+      HttpResponse<String> more = get("/api/events", true);
+      assertThat(more.statusCode()).isEqualTo(503);
+      assertThat(more.headers().firstValue("Retry-After")).isPresent();
+      assertThat(post("/agui/default-chat-assistant", "{\"threadId\":\"x\",\"runId\":\"r\",\"messages\":[{\"id\":\"m\",\"role\":\"user\",\"content\":\"hi\"}]}",
+          Map.of()).statusCode()).isEqualTo(503);
+      assertThat(get("/api/runs", true).statusCode()).as("short requests still served").isEqualTo(200);
+    } finally {
+      for (java.io.InputStream in : held) {
+        in.close();
+      }
+    }
+  }
+
   private static JsonNode nextData(BufferedReader lines) throws Exception {
     for (String line; (line = lines.readLine()) != null; ) {
       if (line.startsWith("data: ")) {

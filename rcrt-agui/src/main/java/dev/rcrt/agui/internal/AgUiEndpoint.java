@@ -32,6 +32,11 @@ import org.slf4j.LoggerFactory;
 public final class AgUiEndpoint implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgUiEndpoint.class);
   static final String AGENTS = "/agui/";
+  /**
+   * The most streams (runs followed, live updates) held at once: each holds one of the server's 64
+   * request threads while it lasts, and the rest stay for short requests.
+   */
+  public static final int MAX_STREAMS = 48;
 
   /** What the endpoint serves: a run's events for an input. */
   public interface Runs {
@@ -54,6 +59,7 @@ public final class AgUiEndpoint implements AutoCloseable {
 
   private final HttpServer server;
   private final RequestRate rate;
+  private final java.util.concurrent.Semaphore streams = new java.util.concurrent.Semaphore(MAX_STREAMS);
   private final RequestGate gate;
   private final RequestDeadline requests;
   private final Runs runs;
@@ -145,6 +151,10 @@ public final class AgUiEndpoint implements AutoCloseable {
     }
     String lastEventId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
     Stream stream = new Stream(exchange);
+    if (!streams.tryAcquire()) {
+      busy(exchange);
+      return;
+    }
     try {
       runs.run(agentId, input, lastEventId, stream);
       stream.open(); // a stream with nothing more to send (the client had every event) is empty, not absent
@@ -160,7 +170,15 @@ public final class AgUiEndpoint implements AutoCloseable {
       if (!stream.started) {
         plain(exchange, 409, String.valueOf(e.getMessage()));
       }
+    } finally {
+      streams.release();
     }
+  }
+
+  /** The answer when every stream a server may hold at once is taken: 503, come back in a few seconds. */
+  private static void busy(HttpExchange exchange) throws IOException {
+    exchange.getResponseHeaders().set("Retry-After", "5");
+    plain(exchange, 503, "this server follows " + MAX_STREAMS + " streams already; try again shortly");
   }
 
   /** The console: its page (public: it holds no data), and its API (behind the token, as the AG-UI endpoint). */
@@ -188,7 +206,15 @@ public final class AgUiEndpoint implements AutoCloseable {
       if ("GET".equals(method)) {
         RequestDeadline.received();
         if (path.equals("/api/events") && changes != null) {
-          changes.follow(new Stream(exchange));
+          if (!streams.tryAcquire()) {
+            busy(exchange);
+            return;
+          }
+          try {
+            changes.follow(new Stream(exchange));
+          } finally {
+            streams.release();
+          }
           return;
         }
         json(exchange, 200, RcrtJson.write(console.get(path, query(exchange))));
