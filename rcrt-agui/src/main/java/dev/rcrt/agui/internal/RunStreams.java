@@ -196,10 +196,16 @@ public final class RunStreams implements AgUiEndpoint.Runs {
       String[] parts = id.strip().split("\\.", 2);
       try {
         if (parts.length == 2 && (parts[0].equals("start") || parts[0].equals("end"))) {
-          return new Position(Integer.parseInt(parts[1]), parts[0].equals("start") ? -1 : Integer.MAX_VALUE);
-        }
-        if (parts.length == 2) {
-          return new Position(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
+          int record = Integer.parseInt(parts[1]);
+          if (record >= 0) {
+            return new Position(record, parts[0].equals("start") ? -1 : Integer.MAX_VALUE);
+          }
+        } else if (parts.length == 2) {
+          int record = Integer.parseInt(parts[0]);
+          int k = Integer.parseInt(parts[1]);
+          if (record >= 0 && k >= 0) {
+            return new Position(record, k);
+          }
         }
       } catch (NumberFormatException e) {
         // refused below
