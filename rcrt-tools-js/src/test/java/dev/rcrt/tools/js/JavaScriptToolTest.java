@@ -143,6 +143,9 @@ class JavaScriptToolTest {
     code("spin-b", "javascript", "export function execute() { let x = 0; for (;;) { x++; } }", ",\"limits\":{\"timeout_ms\":400}");
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
     try {
+      // earlier tests' runaways killed workers; a call that waits for one to start is charged that
+      // wait (and ends "waited ... for a JavaScript worker to start"), so two workers are brought up first
+      twoWorkersUp(pool);
       var a = pool.submit(() -> h.call("spin-a", "{}"));
       var b = pool.submit(() -> h.call("spin-b", "{}"));
       assertThat(a.get(30, java.util.concurrent.TimeUnit.SECONDS).error()).isEqualTo("tool 'spin-a' timed out after 200 ms");
@@ -150,6 +153,47 @@ class JavaScriptToolTest {
       assertThat(pool.submit(() -> Thread.currentThread().isInterrupted()).get()).isFalse();
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Returns once two workers are up and idle: two calls of a tool that answers only when both of
+   * them reach a local HTTP server, so each ran on a worker of its own.
+   */
+  private void twoWorkersUp(java.util.concurrent.ExecutorService pool) throws Exception {
+    java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+    com.sun.net.httpserver.HttpServer meeting =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    meeting.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(2));
+    meeting.createContext("/", exchange -> {
+      both.countDown();
+      try {
+        boolean met = both.await(2, java.util.concurrent.TimeUnit.MINUTES);
+        byte[] body = ("{\"met\":" + met + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        exchange.close();
+      }
+    });
+    meeting.start();
+    try {
+      String hostPort = "127.0.0.1:" + meeting.getAddress().getPort();
+      code("meet", "javascript", "export async function execute() { return await (await fetch('http://" + hostPort + "/')).json(); }",
+          ",\"permissions\":{\"net\":[\"" + hostPort + "\"]},\"limits\":{\"timeout_ms\":180000}");
+      var first = pool.submit(() -> h.call("meet", "{}"));
+      var second = pool.submit(() -> h.call("meet", "{}"));
+      for (var call : java.util.List.of(first, second)) {
+        ToolResponse r = call.get(3, java.util.concurrent.TimeUnit.MINUTES);
+        assertThat(r.error()).isNull();
+        assertThat(r.output().get("met").asBoolean()).isTrue();
+      }
+    } finally {
+      meeting.stop(0);
+      ((java.util.concurrent.ExecutorService) meeting.getExecutor()).shutdownNow();
     }
   }
 
