@@ -2,6 +2,7 @@ package dev.rcrt.agent;
 
 import dev.rcrt.agent.internal.loop.AgentThreads;
 import dev.rcrt.agent.internal.loop.LoopSettings;
+import dev.rcrt.agent.internal.loop.RunText;
 import dev.rcrt.agent.internal.loop.RunDriver;
 import dev.rcrt.agent.internal.loop.Serving;
 import dev.rcrt.agent.internal.loop.ToolBudget;
@@ -302,6 +303,24 @@ public final class AgentExecutor implements AutoCloseable {
   }
 
   /**
+   * Follows the text of run {@code runId}'s model rounds as this executor asks them in this process:
+   * while the subscription is open, each round of the run that starts here is asked with {@code
+   * stream: true} and {@code listener} gets its text as the model writes it, scrubbed of every
+   * secret value the runner knows (an ending that could begin one is held back until more text, or
+   * the round's end, shows it is none), in order; a round already streaming to another follower is
+   * first given its text so far. Only rounds that offer tools natively stream to followers (a text
+   * or envelope round's text is its calls), and a specialist's rounds do not; a round asked in
+   * another process streams nothing here. The records tell every round's text in any case (the
+   * {@code agent.response.v1} {@code message} of the round, and of the answer); the same text,
+   * scrubbed alike. Subscribe before the run starts ({@link #runIdOf} names it) to miss nothing.
+   *
+   * @return closes the subscription (idempotent); the executor's {@link #close()} does not
+   */
+  public Subscription streamText(String runId, RunTextListener listener) {
+    return settings.text().follow(Objects.requireNonNull(runId, "runId"), Objects.requireNonNull(listener, "listener"));
+  }
+
+  /**
    * Serves this agent's runs from the store, in this process among any others doing the same:
    * subscribes to the agent's trigger selectors and starts a run for each new matching {@code
    * user.message.v1} or RCRT {@code agent.context.v1} (which names the user message it assembles
@@ -510,7 +529,7 @@ public final class AgentExecutor implements AutoCloseable {
       String owner = "agent:" + definition.agentId() + ":" + ManagementFactory.getRuntimeMXBean().getName() + ":" + Ids.random().substring(0, 8);
       LoopSettings settings =
           new LoopSettings(
-              llm, runner, maxRounds, historyLimit, parallelism, new AgentThreads(factory, parallelism, toolPool), streamListener,
+              llm, runner, maxRounds, historyLimit, parallelism, new AgentThreads(factory, parallelism, toolPool), new RunText(streamListener, runner),
               toolMode == ToolMode.EVENT, responseTimeout, maxAgentDepth, specialistTimeout, clock, budget, observer,
               Leases.claimsOf(runner.store(), clock), new Leases("rcrt-agent-" + definition.agentId(), clock), owner, runLease, turnTimeout);
       return new AgentExecutor(settings, definition);

@@ -476,4 +476,101 @@ class ProductionLoopTest {
     executor(streaming, b -> b.streamListener(tokens::add)).answer(ask("st", "hi"));
     assertThat(String.join("", tokens)).isEqualTo("Hello");
   }
+
+  /** A model that streams each answer in the fragments given, in turn; a request asked without a listener is counted. */
+  private static final class FragmentedModel implements LlmClient {
+    private final List<List<String>> fragments;
+    private final List<ChatResponse> answers;
+    private final java.util.function.IntConsumer between;
+    int unstreamed;
+    private int asked;
+
+    FragmentedModel(List<List<String>> fragments, List<ChatResponse> answers, java.util.function.IntConsumer between) {
+      this.fragments = fragments;
+      this.answers = answers;
+      this.between = between;
+    }
+
+    @Override
+    public synchronized ChatResponse chat(ChatRequest request) {
+      unstreamed++;
+      return answers.get(asked++);
+    }
+
+    @Override
+    public synchronized ChatResponse chat(ChatRequest request, dev.rcrt.llm.StreamListener listener) {
+      List<String> parts = fragments.get(asked);
+      for (int i = 0; i < parts.size(); i++) {
+        listener.onToken(parts.get(i));
+        between.accept(i);
+      }
+      return answers.get(asked++);
+    }
+  }
+
+  @Test
+  void aFollowedRunGetsEachRoundsTextAsItStreamsScrubbedAndNumberedAsItsRecordsAreWithoutAPartOfASecret() {
+    String key = "sk-live-0123456789";
+    runner.addSecretValue(key);
+    FragmentedModel model = new FragmentedModel(
+        List.of(List.of("Let me ", "check. "), List.of("It is 2; the key sk-li", "ve-01", "23456789 stays ", "mine.")),
+        List.of(new ChatResponse(ChatMessage.assistant("Let me check. ", List.of(new ToolCall("c1", "calculator", "{\"expression\":\"1 + 1\"}"))),
+                "tool_calls", null, null),
+            ChatResponse.text("It is 2; the key " + key + " stays mine.")),
+        i -> {});
+    AgentExecutor executor = executor(model, b -> {});
+    Breadcrumb question = ask("followed", "what is 1 + 1?");
+    List<String> told = new ArrayList<>();
+    try (Subscription followed = executor.streamText(executor.runIdOf(question), (round, delta) -> told.add(round + ":" + delta))) {
+      executor.answer(question);
+    }
+
+    assertThat(model.unstreamed).as("a followed run's rounds are streamed").isZero();
+    assertThat(told).allSatisfy(t -> assertThat(t).doesNotContain("sk-").doesNotContain("ve-01").doesNotContain("23456789"));
+    assertThat(told.stream().filter(t -> t.startsWith("1:")).map(t -> t.substring(2))).containsExactly("Let me ", "check. ");
+    String second = String.join("", told.stream().filter(t -> t.startsWith("2:")).map(t -> t.substring(2)).toList());
+    assertThat(second).isEqualTo("It is 2; the key [secret] stays mine.");
+    Run run = new Runs(store, runner.policy(), runner.timeSource()).show(executor.runIdOf(question)).orElseThrow();
+    assertThat(run.records()).filteredOn(b -> "tool_calls".equals(b.contextText("status")))
+        .singleElement().satisfies(b -> assertThat(b.contextText("message")).isEqualTo("Let me check. "));
+    assertThat(run.answer().message()).as("the records tell the same text").isEqualTo(second);
+    assertThat(run.answer().rounds()).isEqualTo(2);
+
+    Breadcrumb unfollowed = ask("unfollowed", "again");
+    FragmentedModel quiet = new FragmentedModel(List.of(List.of("x")), List.of(ChatResponse.text("fine")), i -> {});
+    executor(quiet, b -> {}).answer(unfollowed);
+    assertThat(quiet.unstreamed).as("a run nobody follows is asked without streaming").isEqualTo(1);
+  }
+
+  @Test
+  @Timeout(30)
+  void aFollowerThatJoinsMidRoundIsFirstGivenTheTextSoFarAndOneThatLeftIsToldNothingMore() throws Exception {
+    CountDownLatch firstFragmentOut = new CountDownLatch(1);
+    CountDownLatch secondJoined = new CountDownLatch(1);
+    FragmentedModel model = new FragmentedModel(List.of(List.of("Hel", "lo ", "there")), List.of(ChatResponse.text("Hello there")), i -> {
+      if (i == 0) {
+        firstFragmentOut.countDown();
+        try {
+          secondJoined.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    AgentExecutor executor = executor(model, b -> {});
+    Breadcrumb question = ask("joined", "hi");
+    String runId = executor.runIdOf(question);
+    List<String> first = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<String> second = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Subscription leaving = executor.streamText(runId, (round, delta) -> first.add(delta));
+    java.util.concurrent.CompletionStage<AgentResponse> answer = executor.answerAsync(question);
+    assertThat(firstFragmentOut.await(20, TimeUnit.SECONDS)).isTrue();
+    leaving.close();
+    try (Subscription joined = executor.streamText(runId, (round, delta) -> second.add(round + ":" + delta))) {
+      secondJoined.countDown();
+      assertThat(answer.toCompletableFuture().get(20, TimeUnit.SECONDS).message()).isEqualTo("Hello there");
+    }
+    assertThat(first).containsExactly("Hel");
+    assertThat(second).containsExactly("1:Hel", "1:lo ", "1:there");
+  }
 }

@@ -115,4 +115,20 @@ class SecretsTest {
       assertThat(h.everything()).doesNotContain("tok-91be77aa02").contains("key [secret]");
     }
   }
+
+  @Test
+  void textStillBeingWrittenNeverShowsPartOfASecretSplitAcrossFragments() {
+    try (ToolHarness h = new ToolHarness()) {
+      h.runner.addSecretValue(KEY);
+      // the model's text arrives in fragments; the key is split over three of them
+      String[] fragments = {"the key is sk-", "live-01", "23456789, and sk-", "lively it goes on"};
+      String[] shown = {"the key is ", "the key is ", "the key is [secret], and ", "the key is [secret], and sk-lively it goes on"};
+      StringBuilder streamed = new StringBuilder();
+      for (int i = 0; i < fragments.length; i++) {
+        streamed.append(fragments[i]);
+        assertThat(h.runner.scrubbedSoFar(streamed.toString())).as("after fragment %d", i).isEqualTo(shown[i]);
+      }
+      assertThat(h.runner.scrub("the key is sk-live-01")).as("complete text shows its ending").isEqualTo("the key is sk-live-01");
+    }
+  }
 }

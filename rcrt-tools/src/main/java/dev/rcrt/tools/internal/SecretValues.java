@@ -63,6 +63,26 @@ public final class SecretValues {
   }
 
   /**
+   * What of {@code text}, a text still being written (a model's answer as it streams), can be shown:
+   * it scrubbed as {@link #scrub(String)} does, less its longest ending that begins a known value
+   * (which more text could complete). Each call looks at the whole text: a caller shows the part
+   * past what an earlier call returned.
+   */
+  public String scrubbedSoFar(String text) {
+    String clean = scrub(text);
+    int held = 0;
+    for (String value : longestFirst) {
+      for (int k = Math.min(value.length() - 1, clean.length()); k > held; k--) {
+        if (clean.regionMatches(clean.length() - k, value, 0, k)) {
+          held = k;
+          break;
+        }
+      }
+    }
+    return clean.substring(0, clean.length() - held);
+  }
+
+  /**
    * {@code json} with every known value replaced in strings, field names and numbers; the same node
    * when nothing in it is secret (nothing is copied then).
    */

@@ -5,7 +5,6 @@ import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
 import dev.rcrt.llm.LlmClient;
-import dev.rcrt.llm.StreamListener;
 import dev.rcrt.tools.ToolRunner;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -16,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param parallelism how many calls of one answer run at once (a specialist's own pool too)
  * @param threads the executor's threads (tool calls, specialists, asynchronous turns), closed with it
+ * @param text where the rounds' text goes as the model streams it
  * @param eventMode whether calls are written for a listening runner instead of run directly
  * @param budget shared by every turn: caches token counts and relevance documents (thread-safe)
  * @param observer told of each turn (tracing)
@@ -32,7 +32,7 @@ public record LoopSettings(
     int historyLimit,
     int parallelism,
     AgentThreads threads,
-    @Nullable StreamListener streamListener,
+    RunText text,
     boolean eventMode,
     Duration responseTimeout,
     int maxAgentDepth,
@@ -48,7 +48,7 @@ public record LoopSettings(
 
   /** The same settings with {@code timeout} as the turn timeout (a specialist's child runs). */
   public LoopSettings withTurnTimeout(Duration timeout) {
-    return new LoopSettings(llm, runner, maxRounds, historyLimit, parallelism, threads, streamListener, eventMode, responseTimeout,
+    return new LoopSettings(llm, runner, maxRounds, historyLimit, parallelism, threads, text, eventMode, responseTimeout,
         maxAgentDepth, specialistTimeout, time, budget, observer, claims, leases, owner, runLease, timeout);
   }
 }

@@ -19,7 +19,6 @@ import dev.rcrt.core.spi.Leases;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
 import dev.rcrt.llm.ChatResponse;
-import dev.rcrt.llm.StreamListener;
 import dev.rcrt.llm.ToolCall;
 import java.time.Duration;
 import java.time.Instant;
@@ -350,8 +349,16 @@ public final class TurnLoop {
       }
       LOG.debug("run {} ({}) round {}: asking model '{}' ({} messages, {} tools offered)", runId, agent.agentId(), next, llm.name(),
           messages.size(), offer.prompt().tools().size());
-      StreamListener listener = depth == 0 ? settings.streamListener() : null; // a specialist's text is not the user's answer
-      ChatResponse response = listener != null ? settings.llm().chat(request, listener) : settings.llm().chat(request);
+      // a specialist's text is not the user's answer
+      RunText.Round streamed = depth == 0 ? settings.text().round(runId, next, offer.protocol() == Offer.Protocol.NATIVE) : null;
+      ChatResponse response;
+      try {
+        response = streamed != null ? settings.llm().chat(request, streamed) : settings.llm().chat(request);
+      } finally {
+        if (streamed != null) {
+          streamed.close();
+        }
+      }
       if (response.model() == null) {
         response = response.withModel(llm.name());
       }
@@ -528,8 +535,12 @@ public final class TurnLoop {
       RunContext ctx, RunRecords run, @Nullable ChatResponse last, @Nullable Envelope envelope, String message,
       AgentResponse.Status status, AgentResponse.@Nullable Error error) {
     List<String> tags = Trigger.runTags(ctx.trigger().question());
+    // recorded without any secret value the runner knows, as rounds are: a key the model echoed reaches no reader of the answer
     Breadcrumb stored = RunAnswer.write(ctx.held()::create, run, last, ctx.session(), ctx.trigger().question().id(), message, status, error,
-        b -> (envelope == null ? b : envelope.decorate(b)).withTags(tags));
+        b -> {
+          BreadcrumbCreate shaped = (envelope == null ? b : envelope.decorate(b)).withTags(tags);
+          return shaped.withContext(settings.runner().scrub(shaped.context()));
+        });
     run.add(stored);
     LOG.debug("run {} ended {}{}", ctx.runId(), status.name().toLowerCase(java.util.Locale.ROOT), error == null ? "" : " [" + error.code() + "]");
     return new Progress(ctx.runId(), stored, status == AgentResponse.Status.ERROR ? Run.Status.FAILED : Run.Status.DONE, "", null);

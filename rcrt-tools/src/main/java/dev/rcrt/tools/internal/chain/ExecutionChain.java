@@ -266,6 +266,11 @@ public final class ExecutionChain {
     return known.scrub(text);
   }
 
+  /** What of {@code text}, still being written, can be shown: see {@link SecretValues#scrubbedSoFar}. */
+  public String scrubbedSoFar(String text) {
+    return known.scrubbedSoFar(text);
+  }
+
   /** {@code json} without any secret value this runner knows; the same node when nothing in it is secret. */
   public JsonNode scrub(JsonNode json) {
     return known.scrub(json);
