@@ -1,6 +1,7 @@
 // The official AG-UI client (@ag-ui/client, its HttpAgent and the event verification it runs) against
 // the SDK's AG-UI server: a run with a tool call, then a run that waits for approval, resumed with
-// the user's decision, then a run whose connection drops mid-run and is resumed with Last-Event-ID.
+// the user's decision, then a run whose connection drops mid-run and is resumed with Last-Event-ID,
+// and one whose connection drops while its answer streams.
 // Prints one JSON object: what the client saw.
 import { HttpAgent } from "@ag-ui/client";
 import { resumableFetch } from "./resumable-fetch.mjs";
@@ -44,7 +45,22 @@ await dropping.runAgent({}, {
   onRunFailed: ({ error }) => { dropped.failed = String(error); },
 });
 dropped.reconnects = stats.reconnects;
+// a connection dropped in the middle of an answer as it streams: the rest of the text comes once
+const storyStats = { reconnects: 0 };
+const storyteller = new HttpAgent({
+  url,
+  threadId: "js-story-" + process.pid,
+  initialMessages: [{ id: "u4", role: "user", content: "tell me a story" }],
+  fetch: resumableFetch(storyStats, { dropAfter: 3 }),
+});
+const story = { types: [], failed: null };
+await storyteller.runAgent({}, {
+  onEvent: ({ event }) => { story.types.push(event.type); },
+  onRunFailed: ({ error }) => { story.failed = String(error); },
+});
+story.reconnects = storyStats.reconnects;
+story.answer = storyteller.messages.filter(m => m.role === "assistant").map(m => m.content);
 console.log(JSON.stringify({
-  first, paused, resumed, dropped,
+  first, paused, resumed, dropped, story,
   messages: agent.messages.map(m => ({ role: m.role, content: m.content ?? null, toolCalls: (m.toolCalls ?? []).map(c => c.function.name) })),
 }));

@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * written, by this process or another on the same store: {@code TOOL_CALL_START}/{@code
  * _ARGS}/{@code _END} for a tool request (its input as recorded, secrets scrubbed), {@code
  * TOOL_CALL_RESULT} for a runner's response, {@code TEXT_MESSAGE_START}/{@code _CONTENT}/{@code
- * _END} for the answer; and at the end {@code RUN_FINISHED} (outcome {@code success}), {@code
+ * _END} for the answer and for what a round said beside its calls; and at the end {@code RUN_FINISHED} (outcome {@code success}), {@code
  * RUN_ERROR} (failed or cancelled), or {@code RUN_FINISHED} with outcome {@code interrupt} when a
  * call waits for approval (reason {@code tool_call}, payload {@code {approved, reason?}}) or its
  * tool's question waits for input (reason {@code input_required}, the question's schema). The
@@ -51,8 +51,12 @@ import org.slf4j.LoggerFactory;
  * #CALLER}, which counts only where the runner lists it ({@code ToolRunner.Builder.approvers}); a
  * host's decision ({@code ./rcrt runs approve}) resumes the run as well.
  *
- * <p>Every event has an SSE id derived from the records ({@code <record>.<n>}), the same in every
- * process: a client that posts the same input again with {@code Last-Event-ID} gets exactly the
+ * <p>A round this process asks the model streams its text as it is written ({@link
+ * AgentExecutor#streamText}: scrubbed as it grows), under the message id its record will have;
+ * when the record comes it adds what did not stream yet and ends the message.
+ *
+ * <p>Every event has an SSE id derived from the records ({@code <record>.<n>}; text as it streams
+ * {@code live.<records>.<round>.<characters>}), the same in every process: a client that posts the same input again with {@code Last-Event-ID} gets exactly the
  * events after that one, from whichever process of the store serves it. A stream ends when the run
  * stands still, or after {@link Builder#maxWait} (without an end event; post again with {@code
  * Last-Event-ID} to go on).

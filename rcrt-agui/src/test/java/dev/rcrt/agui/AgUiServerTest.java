@@ -122,6 +122,7 @@ class AgUiServerTest {
           id = line.substring(4);
         } else if (line.startsWith("data: ")) {
           events.add(new Sse(id, RcrtJson.parse(line.substring(6))));
+          id = null; // each event's own id: text as it streams has none
         }
       }
     }
@@ -157,6 +158,8 @@ class AgUiServerTest {
     assertThat(finished.path("outcome").path("type").asText()).isEqualTo("success");
     assertThat(finished.path("threadId").asText()).isEqualTo("t1");
     assertThat(events).extracting(Sse::id).doesNotHaveDuplicates().doesNotContainNull();
+    // text as it streamed has an id of its own kind, text as its record tells it the record's
+    assertThat(events).filteredOn(e -> e.id().startsWith("live.")).extracting(Sse::type).isSubsetOf("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT");
     // the user message is the thread's record, written once however often the input is posted
     post(server, input);
     assertThat(store.search(Selector.schema("user.message.v1"), 10, 0)).hasSize(1)
@@ -167,8 +170,10 @@ class AgUiServerTest {
   void aClientThatReconnectsWithLastEventIdGetsExactlyWhatItMissedFromAnotherProcess() throws Exception {
     AgUiServer one = server();
     ObjectNode input = input("t2", "what is 17 * 23?");
-    List<Sse> all = post(one, input);
+    post(one, input);
     AgUiServer other = server(); // another process of the same store
+    List<Sse> all = post(other, input); // the run is over: the records tell every event, each with its id
+    assertThat(all).extracting(Sse::id).doesNotContainNull();
     for (int seen = 1; seen < all.size(); seen++) {
       List<Sse> rest = post(other, input, Map.of("Last-Event-ID", all.get(seen - 1).id()));
       assertThat(rest).as("after event %d (%s)", seen, all.get(seen - 1).id()).isEqualTo(all.subList(seen, all.size()));
@@ -319,5 +324,98 @@ class AgUiServerTest {
     assertThat(store.search(Selector.schema("user.message.v1"), 10, 0)).hasSize(2); // the refused one wrote nothing
     clock.advance(Duration.ofSeconds(30));
     assertThat(post(server, input("t8", "and again"))).extracting(Sse::type).last().isEqualTo("RUN_FINISHED");
+  }
+
+  /**
+   * A model that streams its answer in three fragments, a secret split over them, and waits after
+   * the first until {@code go} opens.
+   */
+  private static final class SlowWriter implements dev.rcrt.llm.LlmClient {
+    final java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+
+    @Override
+    public ChatResponse chat(dev.rcrt.llm.ChatRequest request) {
+      throw new AssertionError("a followed run is asked with streaming");
+    }
+
+    @Override
+    public ChatResponse chat(dev.rcrt.llm.ChatRequest request, dev.rcrt.llm.StreamListener listener) {
+      listener.onToken("The answer is 42; the key is sk-li");
+      try {
+        go.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      listener.onToken("ve-0123456789");
+      listener.onToken(", keep it.");
+      return ChatResponse.text("The answer is 42; the key is " + KEY + ", keep it.");
+    }
+  }
+
+  private static final String KEY = "sk-live-0123456789";
+
+  @Test
+  void theAnswerStreamsAsTheModelWritesItScrubbedAndTheRecordsTellTheSameTextToAClientThatReconnects() throws Exception {
+    SlowWriter model = new SlowWriter();
+    ToolRunner runner = ToolRunner.builder(store).build();
+    runner.addSecretValue(KEY);
+    open.add(runner);
+    AgUiServer server = AgUiServer.builder(model, runner).start();
+    open.add(0, server);
+    ObjectNode input = input("t9", "what is the answer?");
+    HttpResponse<java.io.InputStream> response = http.send(HttpRequest.newBuilder(server.endpoint(AGENT))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(RcrtJson.write(input))).build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+    List<Sse> events = new ArrayList<>();
+    StringBuilder wire = new StringBuilder();
+    try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      String id = null;
+      for (String line; (line = lines.readLine()) != null; ) {
+        wire.append(line).append('\n');
+        if (line.startsWith("id: ")) {
+          id = line.substring(4);
+        } else if (line.startsWith("data: ")) {
+          Sse e = new Sse(id, RcrtJson.parse(line.substring(6)));
+          id = null;
+          events.add(e);
+          if (e.type().equals("TEXT_MESSAGE_CONTENT") && model.go.getCount() > 0) {
+            // the model is still writing: no answer is recorded, yet its first words are here
+            assertThat(store.search(Selector.schema("agent.response.v1"), 10, 0)).isEmpty();
+            assertThat(e.id()).startsWith("live.");
+            assertThat(e.event().path("delta").asText()).isEqualTo("The answer is 42; the key is ");
+            model.go.countDown();
+          }
+        }
+      }
+    }
+    assertThat(model.go.getCount()).as("text streamed before the answer was recorded").isZero();
+    assertThat(wire.toString()).doesNotContain("sk-").doesNotContain("0123456789");
+    assertThat(events).extracting(Sse::type).startsWith("RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT")
+        .endsWith("TEXT_MESSAGE_END", "RUN_FINISHED")
+        .containsOnlyOnce("TEXT_MESSAGE_START", "TEXT_MESSAGE_END");
+    String messageId = events.get(1).event().path("messageId").asText();
+    String streamed = String.join("", events.stream().filter(e -> e.type().equals("TEXT_MESSAGE_CONTENT"))
+        .map(e -> e.event().path("delta").asText()).toList());
+    assertThat(streamed).isEqualTo("The answer is 42; the key is [secret], keep it.");
+    assertThat(events).filteredOn(e -> e.type().startsWith("TEXT_MESSAGE")).allSatisfy(e ->
+        assertThat(e.event().path("messageId").asText()).isEqualTo(messageId));
+    assertThat(events.get(events.size() - 2).id()).as("the end of the text has the record's id").doesNotStartWith("live.");
+
+    // a client that lost the stream after the first words gets the rest of the text, from another process
+    Sse firstWords = events.stream().filter(e -> e.type().equals("TEXT_MESSAGE_CONTENT")).findFirst().orElseThrow();
+    ToolRunner otherRunner = ToolRunner.builder(store).build();
+    open.add(otherRunner);
+    AgUiServer other = AgUiServer.builder(model, otherRunner).start();
+    open.add(0, other);
+    List<Sse> rest = post(other, input, Map.of("Last-Event-ID", firstWords.id()));
+    assertThat(rest).extracting(Sse::type).containsExactly("TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED");
+    assertThat(firstWords.event().path("delta").asText() + rest.get(0).event().path("delta").asText()).isEqualTo(streamed);
+    assertThat(rest.get(0).event().path("messageId").asText()).isEqualTo(messageId);
+
+    // a client that lost the stream after RUN_STARTED gets the whole text from the records, under the same message id
+    List<Sse> again = post(server, input, Map.of("Last-Event-ID", events.get(0).id()));
+    assertThat(again).extracting(Sse::type).containsExactly("TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED");
+    assertThat(again.get(1).event().path("delta").asText()).isEqualTo(streamed);
+    assertThat(again.get(1).event().path("messageId").asText()).isEqualTo(messageId);
   }
 }

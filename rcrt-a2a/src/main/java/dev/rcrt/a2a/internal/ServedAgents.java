@@ -73,6 +73,14 @@ public final class ServedAgents implements AutoCloseable {
   }
 
   /**
+   * Follows the text of run {@code runId}'s rounds as the executor of {@code agent}'s newest record
+   * streams it in this process ({@link AgentExecutor#streamText}).
+   */
+  public Subscription streamText(AgentDefinition agent, String runId, dev.rcrt.agent.RunTextListener listener) {
+    return current(agent).executor.streamText(runId, listener);
+  }
+
+  /**
    * Starts the run in which {@code agent} answers the stored {@code question}, on the executor of
    * the newest version of its record; it goes on under a newer one if the record is edited before
    * it ends. Returns at once.

@@ -53,8 +53,13 @@ public final class AgUiEndpoint implements AutoCloseable {
 
   /** Where a run's events go. */
   public interface Events {
-    /** Sends one event; throws when the client went away or did not take it in time. */
-    void send(String id, ObjectNode event) throws IOException;
+    /**
+     * Sends one event; throws when the client went away or did not take it in time.
+     *
+     * @param id its SSE id, or null for an event a reconnecting client need not resume after (text
+     *     as it streams, which the records tell again)
+     */
+    void send(@Nullable String id, ObjectNode event) throws IOException;
   }
 
   private final HttpServer server;
@@ -306,8 +311,8 @@ public final class AgUiEndpoint implements AutoCloseable {
     }
 
     @Override
-    public void send(String id, ObjectNode event) throws IOException {
-      byte[] bytes = ("id: " + id + "\ndata: " + RcrtJson.write(event) + "\n\n").getBytes(StandardCharsets.UTF_8);
+    public void send(@Nullable String id, ObjectNode event) throws IOException {
+      byte[] bytes = ((id == null ? "" : "id: " + id + "\n") + "data: " + RcrtJson.write(event) + "\n\n").getBytes(StandardCharsets.UTF_8);
       requests.write(() -> {
         OutputStream body = open();
         body.write(bytes);

@@ -27,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * {@code TOOL_CALL_ARGS} (its input, as recorded: secrets scrubbed) and {@code TOOL_CALL_END}; a
  * {@code tool.response.v1} a runner wrote (as the runners' trust policy says) is {@code
  * TOOL_CALL_RESULT}; the agent's answer is {@code TEXT_MESSAGE_START}, {@code TEXT_MESSAGE_CONTENT}
- * and {@code TEXT_MESSAGE_END}. Records anyone else wrote into the run (a tool, another principal)
+ * and {@code TEXT_MESSAGE_END}, and so is the text a model round said beside its calls (rounds
+ * that offer tools natively; in the other protocols the text is the calls). A text's message id is
+ * its round's ({@link #messageId}), as when it streams. Records anyone else wrote into the run (a tool, another principal)
  * tell nothing. Event {@code k} of the record at position {@code i} has id {@code "i.k"}. Once the
  * run stands still, the end: {@code RUN_FINISHED} with outcome {@code success} (its result names
  * the run and its status), {@code RUN_FINISHED} with outcome {@code interrupt} when calls wait for
@@ -38,6 +40,9 @@ public final class RunEvents {
   /** The JSON Schema of a resume payload for an approval interrupt. */
   static final JsonNode APPROVAL_SCHEMA = RcrtJson.parse("""
       {"type":"object","properties":{"approved":{"type":"boolean"},"reason":{"type":"string"}},"required":["approved"]}""");
+
+  /** The status of a round record: an {@code agent.response.v1} that asked for tools, no answer. */
+  private static final String ROUND_STATUS = "tool_calls";
 
   private RunEvents() {}
 
@@ -88,15 +93,38 @@ public final class RunEvents {
     AgentResponse answer = run.answer();
     if (answer != null && record.id().equals(answer.id()) && answer.status() != AgentResponse.Status.ERROR
         && answer.status() != AgentResponse.Status.CANCELLED) {
-      List<ObjectNode> text = new ArrayList<>();
-      text.add(event("TEXT_MESSAGE_START").put("messageId", record.id()).put("role", "assistant"));
-      if (!answer.message().isEmpty()) {
-        text.add(event("TEXT_MESSAGE_CONTENT").put("messageId", record.id()).put("delta", answer.message()));
+      // the model's answer is the text of its last round, which streamed under that round's id
+      return text(answer.status() == AgentResponse.Status.SUCCESS ? messageId(run.id(), answer.rounds()) : record.id(), answer.message(), true);
+    }
+    if (schema.equals(AgentResponse.SCHEMA) && byAgent && ROUND_STATUS.equals(record.contextText("status"))
+        && "native".equals(record.contextText("protocol")) && record.context().path("round").asInt(0) > 0) {
+      String said = record.contextText("message");
+      if (said != null && !said.isEmpty()) { // what the model said beside its calls
+        return text(messageId(run.id(), record.context().path("round").asInt()), said, false);
       }
-      text.add(event("TEXT_MESSAGE_END").put("messageId", record.id()));
-      return text;
     }
     return List.of();
+  }
+
+  /**
+   * The AG-UI message id of the text of round {@code round} of run {@code runId}: the same for the
+   * text as it streams ({@code AgentExecutor.streamText}) and as its record tells it.
+   */
+  public static String messageId(String runId, int round) {
+    return runId + "." + round;
+  }
+
+  private static List<ObjectNode> text(String messageId, String text, boolean evenEmpty) {
+    if (text.isEmpty() && !evenEmpty) {
+      return List.of();
+    }
+    List<ObjectNode> events = new ArrayList<>();
+    events.add(event("TEXT_MESSAGE_START").put("messageId", messageId).put("role", "assistant"));
+    if (!text.isEmpty()) {
+      events.add(event("TEXT_MESSAGE_CONTENT").put("messageId", messageId).put("delta", text));
+    }
+    events.add(event("TEXT_MESSAGE_END").put("messageId", messageId));
+    return events;
   }
 
   /** The end event for the run as it stands, or null while it runs. */

@@ -11,6 +11,7 @@ import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
+import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import dev.rcrt.core.spi.Excerpts;
@@ -32,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * approval decision or the answer to the tool's question, as {@code caller} (which counts only
  * where the runner lists it as an approver), on the call its {@code interruptId} names, which must
  * belong to a run of this agent in this thread. Then the run's events ({@link RunEvents}) are sent
- * as its records are written, in any process of the store ({@link RunWatch}: nothing polls), until
+ * as its records are written, in any process of the store ({@link RunWatch}: nothing polls), with
+ * the text of the rounds this process asks as the model streams it ({@link LiveText}), until
  * the run stands still, or {@code maxWait} passes on {@code time} (the stream then ends without an
  * end event; the client posts again with {@code Last-Event-ID}).
  */
@@ -84,31 +86,50 @@ public final class RunStreams implements AgUiEndpoint.Runs {
       throw new NotFoundException("no agent here: no trusted agent record '" + Excerpts.escaped(agentId, 128) + "'");
     }
     String session = "agui:" + input.threadId();
-    String runId;
-    int from;
+    Position after = Position.of(lastEventId);
     if (input.resume().isEmpty()) {
       Breadcrumb question = store.create(new UserMessage(session, java.util.Objects.requireNonNull(input.text())).toBreadcrumb()
           .withIdempotencyKey("agui:" + agentId + ":" + input.threadId() + ":" + input.messageId()));
-      runId = executors.runIdOf(agent, question);
-      executors.answer(agent, question);
-      from = 0;
+      String runId = executors.runIdOf(agent, question);
+      // the text is followed before the run starts, so its first round streams here
+      LiveText text = live(runId, after, changed);
+      try (Subscription streaming = executors.streamText(agent, runId, text)) {
+        executors.answer(agent, question);
+        follow(runId, started(0, after, input, out), after, input, out, text, changed, timeUp);
+      }
     } else {
       Run run = interrupted(agentId, session, input);
-      runId = run.id();
-      from = run.records().size();
-      for (RunInput.Resume r : input.resume()) {
-        decide(run, r);
+      LiveText text = live(run.id(), after, changed);
+      try (Subscription streaming = executors.streamText(agent, run.id(), text)) {
+        for (RunInput.Resume r : input.resume()) {
+          decide(run, r);
+        }
+        // this process takes the run up, unless another holds it
+        store.get(run.triggerId()).ifPresent(message -> executors.answer(agent, message));
+        follow(run.id(), started(run.records().size(), after, input, out), after, input, out, text, changed, timeUp);
       }
-      // this process takes the run up, unless another holds it
-      store.get(run.triggerId()).ifPresent(message -> executors.answer(agent, message));
     }
-    Position after = Position.of(lastEventId);
-    if (after == null) {
-      out.send("start." + from, RunEvents.event("RUN_STARTED").put("threadId", input.threadId()).put("runId", input.runId()));
-    } else {
-      from = after.record;
+  }
+
+  /** The stream's text as it streams: where the client's last event left it, when that was such text. */
+  private static LiveText live(String runId, @Nullable Position after, Semaphore changed) {
+    LiveText text = new LiveText(runId, changed::release);
+    if (after != null && after.textRound() > 0) {
+      text.resume(after.textRound(), after.textChars());
     }
-    follow(runId, from, after, input, out, changed, timeUp);
+    return text;
+  }
+
+  /**
+   * Where the events to send start: a new stream's {@code RUN_STARTED} goes out at once (its
+   * records from {@code from} on follow); a resumed one starts at the record of its {@code Last-Event-ID}.
+   */
+  private static int started(int from, @Nullable Position after, RunInput input, AgUiEndpoint.Events out) throws IOException {
+    if (after != null) {
+      return after.record;
+    }
+    out.send("start." + from, RunEvents.event("RUN_STARTED").put("threadId", input.threadId()).put("runId", input.runId()));
+    return from;
   }
 
   /** The run whose calls the resume entries name: one run, of this agent, in this thread. */
@@ -155,8 +176,8 @@ public final class RunStreams implements AgUiEndpoint.Runs {
   }
 
   /** Sends the run's events from record {@code from} on, as they are written, until it stands still or the time is up. */
-  private void follow(String runId, int from, @Nullable Position after, RunInput input, AgUiEndpoint.Events out, Semaphore changed,
-      AtomicBoolean timeUp) throws IOException {
+  private void follow(String runId, int from, @Nullable Position after, RunInput input, AgUiEndpoint.Events out, LiveText text,
+      Semaphore changed, AtomicBoolean timeUp) throws IOException {
     try (RunWatch watch = new RunWatch(store, runId, Runnable::run, changed::release)) {
       try {
         int seen = from;
@@ -166,7 +187,7 @@ public final class RunStreams implements AgUiEndpoint.Runs {
             RunEvents.Batch batch = RunEvents.after(run.get(), seen, input.threadId(), input.runId(), policy);
             for (RunEvents.Event e : batch.events()) {
               if (after == null || after.before(e.id())) {
-                out.send(e.id(), e.json());
+                text.send(e, out);
               }
             }
             seen = batch.seen();
@@ -174,6 +195,8 @@ public final class RunStreams implements AgUiEndpoint.Runs {
               return;
             }
           }
+          // after the records: text comes after what was recorded before its round (a record read above already told its own)
+          text.sendStreamed(out, seen);
           changed.acquire();
           changed.drainPermits();
           if (timeUp.get()) {
@@ -186,8 +209,16 @@ public final class RunStreams implements AgUiEndpoint.Runs {
     }
   }
 
-  /** Where an event id stands: the record it tells and its place among that record's events. */
-  private record Position(int record, int k) {
+  /**
+   * Where an event id stands: the record it tells and its place among that record's events; for
+   * text as it streamed ({@code live.<records told>.<round>.<characters>}), the records told and
+   * how much of which round's text the client has.
+   */
+  private record Position(int record, int k, int textRound, int textChars) {
+    Position(int record, int k) {
+      this(record, k, 0, 0);
+    }
+
     /** The position of {@code id}, or null for none; an id this server did not give is refused. */
     static @Nullable Position of(@Nullable String id) {
       if (id == null || id.isBlank()) {
@@ -195,7 +226,17 @@ public final class RunStreams implements AgUiEndpoint.Runs {
       }
       String[] parts = id.strip().split("\\.", 2);
       try {
-        if (parts.length == 2 && (parts[0].equals("start") || parts[0].equals("end"))) {
+        if (parts.length == 2 && parts[0].equals("live")) {
+          String[] at = parts[1].split("\\.", -1);
+          if (at.length == 3) {
+            int record = Integer.parseInt(at[0]);
+            int round = Integer.parseInt(at[1]);
+            int chars = Integer.parseInt(at[2]);
+            if (record >= 0 && round >= 1 && chars >= 0) {
+              return new Position(record, -1, round, chars);
+            }
+          }
+        } else if (parts.length == 2 && (parts[0].equals("start") || parts[0].equals("end"))) {
           int record = Integer.parseInt(parts[1]);
           if (record >= 0) {
             return new Position(record, parts[0].equals("start") ? -1 : Integer.MAX_VALUE);
