@@ -179,7 +179,7 @@ class AgUiServerTest {
       assertThat(rest).as("after event %d (%s)", seen, all.get(seen - 1).id()).isEqualTo(all.subList(seen, all.size()));
     }
     assertThat(post(other, input, Map.of("Last-Event-ID", all.get(all.size() - 1).id()))).isEmpty();
-    for (String forged : List.of("-5.0", "1.-1", "start.-1", "x.y", "1", "")) {
+    for (String forged : List.of("-5.0", "1.-1", "start.-1", "x.y", "1", "", "live.1.0.5", "live.-1.1.1", "live.1.1", "live.1.1.99999999999")) {
       HttpResponse<String> refused = raw(other, "/agui/" + AGENT, RcrtJson.write(input), Map.of("Last-Event-ID", forged));
       assertThat(refused.statusCode()).as("Last-Event-ID '%s'", forged).isIn(200, 400);
       assertThat(refused.body()).doesNotContain("Exception").doesNotContain("ref ");
