@@ -83,6 +83,7 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
       }
       if (model == null) {
         try {
+          NativeEnvironment.hold(); // before the model loads: ONNX Runtime's shutdown hook must not free it under the model
           model = LangChain4jEmbeddings.of(new AllMiniLmL6V2QuantizedEmbeddingModel(pool));
         } catch (LinkageError | RuntimeException e) {
           throw new EmbeddingException(
@@ -101,10 +102,11 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
    * loaded model is released with this object. ONNX Runtime cannot be interrupted inside a run, and
    * a JVM that exits while one of its threads is in the native library can crash there (seen on JDK
    * 25: SIGBUS in {@code libonnxruntime.so} as a runner process exited), so the threads are waited
-   * for rather than left running. Close it <b>before</b> the JVM's shutdown begins, not from a
-   * shutdown hook: ONNX Runtime registers a hook of its own that releases its native environment,
-   * the JVM runs all hooks at once, and a model still loading or running then crashes the process
-   * with SIGSEGV (the command line handles SIGTERM itself for this reason). Idempotent.
+   * for rather than left running. It may be closed from a shutdown hook (a Spring application
+   * context closing on SIGTERM): ONNX Runtime registers a hook of its own that releases its native
+   * environment, and the JVM runs all hooks at once, so a model still loading or running crashed
+   * the process with SIGSEGV; the environment is now held for the process's life ({@code
+   * NativeEnvironment}), so that release frees nothing under the model. Idempotent.
    */
   @Override
   public void close() {

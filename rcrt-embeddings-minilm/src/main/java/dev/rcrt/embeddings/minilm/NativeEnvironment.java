@@ -1,0 +1,49 @@
+package dev.rcrt.embeddings.minilm;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps ONNX Runtime's native environment standing until the process is gone.
+ *
+ * <p>ONNX Runtime's Java binding registers a JVM shutdown hook that releases its native
+ * environment ({@code OrtEnvironment}'s {@code OrtEnvCloser}). The JVM runs every hook at once, so
+ * in a process stopped while the model loads or runs (SIGTERM to a Spring Boot application, {@code
+ * System.exit}) the model went on in a released environment, and the process crashed with SIGSEGV
+ * or SIGBUS in {@code libonnxruntime.so} ({@code MiniLmShutdownTest}: 2 of 20 processes stopped as
+ * the model loaded). The native environment is one reference-counted object ({@code
+ * OrtEnv::GetInstance} counts a reference, {@code OrtEnv::Release} drops one and frees it at
+ * zero): creating it once more through the binding's own native entry holds a second reference,
+ * so the hook's release leaves it standing and the process ends with nothing freed under a running
+ * model. The binding has no public way to do this; where its private entry is missing (another
+ * version), nothing is held and a warning says so. The reference is never given back: the
+ * environment lives as long as the process, as the binding's own does.
+ */
+final class NativeEnvironment {
+  private static final Logger LOG = LoggerFactory.getLogger(NativeEnvironment.class);
+  private static final AtomicBoolean HELD = new AtomicBoolean();
+
+  private NativeEnvironment() {}
+
+  /** Creates the binding's environment (and its hook) if it is not there yet, and holds a second reference to it; once per process. */
+  static void hold() {
+    if (!HELD.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      Class<?> environment = Class.forName("ai.onnxruntime.OrtEnvironment");
+      environment.getMethod("getEnvironment").invoke(null);
+      Field api = Class.forName("ai.onnxruntime.OnnxRuntime").getDeclaredField("ortApiHandle");
+      api.setAccessible(true);
+      Method create = environment.getDeclaredMethod("createHandle", long.class, int.class, String.class);
+      create.setAccessible(true);
+      create.invoke(null, api.getLong(null), 2 /* ORT_LOGGING_LEVEL_WARNING */, "rcrt-minilm");
+    } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+      LOG.warn("ONNX Runtime's native environment is not held ({}): a process stopped while the MiniLM model loads or runs may crash"
+          + " in libonnxruntime.so; close the model before the JVM's shutdown begins", e.toString());
+    }
+  }
+}

@@ -1,0 +1,41 @@
+package dev.rcrt.embeddings.minilm;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A process as a Spring Boot application with the model is: threads embedding all the time, and
+ * the model closed by a shutdown hook (the application context's). Prints {@code loading} as the
+ * model starts to load and {@code embedding} once a batch is done; a signal ends it.
+ */
+public final class EmbedUntilStopped {
+  private EmbedUntilStopped() {}
+
+  public static void main(String[] args) throws Exception {
+    MiniLmEmbeddings model = MiniLmEmbeddings.create();
+    Runtime.getRuntime().addShutdownHook(new Thread(model::close, "context-close"));
+    List<String> texts = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      texts.add("how to create an agent that answers from records, number " + i);
+    }
+    System.out.println("loading");
+    System.out.flush();
+    model.embed(texts);
+    System.out.println("embedding");
+    System.out.flush();
+    for (int t = 0; t < 2; t++) {
+      Thread worker = new Thread(() -> {
+        while (true) {
+          try {
+            model.embed(texts);
+          } catch (RuntimeException e) {
+            // closed: the hook ran
+          }
+        }
+      });
+      worker.setDaemon(true);
+      worker.start();
+    }
+    Thread.currentThread().join();
+  }
+}
