@@ -46,7 +46,8 @@ import org.jspecify.annotations.Nullable;
  *       provider saw it; the user message;
  *   <li>asks the {@link LlmClient}, offering the tools as OpenAI {@code tools} (or, for an agent
  *       with {@code tool_protocol: "text"}, describing the JSON to write), streaming the text to the
- *       {@link Builder#streamListener listener} when there is one;
+ *       {@link Builder#streamListener listener} when there is one, and to the run's followers
+ *       ({@link #streamText}, scrubbed);
  *   <li>runs the calls of one answer concurrently on a bounded pool, each through the {@link
  *       ToolRunner}'s chain (trust, approval, validation, the {@code tool.request.v1} / {@code
  *       tool.response.v1} trail) as {@code agent:<agent_id>}, pinned to the tool version the model

@@ -178,11 +178,16 @@ public final class RunStreams implements AgUiEndpoint.Runs {
   /** Sends the run's events from record {@code from} on, as they are written, until it stands still or the time is up. */
   private void follow(String runId, int from, @Nullable Position after, RunInput input, AgUiEndpoint.Events out, LiveText text,
       Semaphore changed, AtomicBoolean timeUp) throws IOException {
-    try (RunWatch watch = new RunWatch(store, runId, Runnable::run, changed::release)) {
+    // the run's records are read again when one was written, not for each fragment of text that streams
+    AtomicBoolean written = new AtomicBoolean(true);
+    try (RunWatch watch = new RunWatch(store, runId, Runnable::run, () -> {
+      written.set(true);
+      changed.release();
+    })) {
       try {
         int seen = from;
         while (true) {
-          Optional<Run> run = runs.show(runId);
+          Optional<Run> run = written.getAndSet(false) ? runs.show(runId) : Optional.empty();
           if (run.isPresent()) {
             RunEvents.Batch batch = RunEvents.after(run.get(), seen, input.threadId(), input.runId(), policy);
             for (RunEvents.Event e : batch.events()) {
