@@ -38,8 +38,8 @@ public final class RunText {
   public synchronized Subscription follow(String runId, RunTextListener listener) {
     followers.computeIfAbsent(runId, k -> new ArrayList<>()).add(listener);
     Round now = streaming.get(runId);
-    if (now != null && !now.shown.isEmpty()) {
-      tell(listener, now.round, now.shown);
+    if (now != null && now.shown.length() > 0) {
+      tell(listener, now.round, now.shown.toString());
     }
     return () -> {
       synchronized (RunText.this) {
@@ -78,13 +78,18 @@ public final class RunText {
     }
   }
 
-  /** One model call's text: to the host's listener as it comes, to the run's followers as much of it as can be shown. */
+  /**
+   * One model call's text: to the host's listener as it comes, to the run's followers as much of it
+   * as can be shown. Only the text since the last part shown is scrubbed again with each fragment
+   * (what was shown ends where no secret value begins, so none spans it): each fragment costs the
+   * length of a secret value, not of the whole text.
+   */
   final class Round implements StreamListener, AutoCloseable {
     private final String runId;
     private final int round;
     private final boolean followed;
-    private final StringBuilder raw = new StringBuilder();
-    private String shown = ""; // guarded by RunText.this
+    private final StringBuilder pending = new StringBuilder(); // guarded by RunText.this: raw text not shown yet
+    private final StringBuilder shown = new StringBuilder(); // guarded by RunText.this: what followers were given
 
     private Round(String runId, int round, boolean followed) {
       this.runId = runId;
@@ -99,8 +104,13 @@ public final class RunText {
       }
       if (followed) {
         synchronized (RunText.this) {
-          raw.append(text);
-          show(runner.scrubbedSoFar(raw.toString()));
+          pending.append(text);
+          String raw = pending.toString();
+          String clean = runner.scrubbedSoFar(raw);
+          // the ending held back is raw text (a beginning of a secret value is no whole one, so nothing in it was replaced)
+          int held = runner.scrub(raw).length() - clean.length();
+          pending.delete(0, pending.length() - held);
+          show(clean);
         }
       }
     }
@@ -110,18 +120,18 @@ public final class RunText {
     public void close() {
       if (followed) {
         synchronized (RunText.this) {
-          show(runner.scrub(raw.toString()));
+          show(runner.scrub(pending.toString()));
+          pending.setLength(0);
           streaming.remove(runId, this);
         }
       }
     }
 
-    private void show(String now) {
-      if (now.length() <= shown.length() || !now.startsWith(shown)) {
+    private void show(String delta) {
+      if (delta.isEmpty()) {
         return;
       }
-      String delta = now.substring(shown.length());
-      shown = now;
+      shown.append(delta);
       for (RunTextListener l : List.copyOf(followers.getOrDefault(runId, List.of()))) {
         tell(l, round, delta);
       }
