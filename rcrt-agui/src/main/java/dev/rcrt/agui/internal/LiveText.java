@@ -75,18 +75,41 @@ final class LiveText implements RunTextListener {
   }
 
   /**
-   * Sends the text that streamed in since the last call.
+   * The rounds whose first words wait to be sent: the stream reads the run's records before it
+   * starts their messages (the records before a round are written when it is asked, however late
+   * their events come), and starts no other.
+   */
+  Set<Integer> starting() {
+    Set<Integer> rounds = new HashSet<>();
+    for (Delta d : queue) {
+      String id = RunEvents.messageId(runId, d.round());
+      if (!open.containsKey(id) && !told.contains(id)) {
+        rounds.add(d.round());
+      }
+    }
+    return rounds;
+  }
+
+  /**
+   * Sends the text that streamed in since the last call, up to the first words of a round not in
+   * {@code startable}, which wait for the next call.
    *
    * @param seen how many of the run's records the stream has told: the place its ids give
+   * @param startable the rounds whose messages may start: {@link #starting()} before the records were read
+   * @return whether text was left waiting
    */
-  void sendStreamed(AgUiEndpoint.Events out, int seen) throws IOException {
+  boolean sendStreamed(AgUiEndpoint.Events out, int seen, Set<Integer> startable) throws IOException {
     Delta d;
-    while ((d = queue.poll()) != null) {
+    while ((d = queue.peek()) != null) {
       String id = RunEvents.messageId(runId, d.round());
+      Shown shown = open.get(id);
+      if (shown == null && !told.contains(id) && !startable.contains(d.round())) {
+        return true;
+      }
+      queue.poll();
       if (told.contains(id)) {
         continue;
       }
-      Shown shown = open.get(id);
       if (shown == null) {
         shown = new Shown(d.round(), new StringBuilder(), 0);
         open.put(id, shown);
@@ -104,6 +127,7 @@ final class LiveText implements RunTextListener {
       }
       out.send(liveId(seen, shown), RunEvents.event("TEXT_MESSAGE_CONTENT").put("messageId", id).put("delta", part));
     }
+    return false;
   }
 
   private static String liveId(int seen, Shown shown) {

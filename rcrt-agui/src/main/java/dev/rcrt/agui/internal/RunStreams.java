@@ -178,7 +178,8 @@ public final class RunStreams implements AgUiEndpoint.Runs {
   /** Sends the run's events from record {@code from} on, as they are written, until it stands still or the time is up. */
   private void follow(String runId, int from, @Nullable Position after, RunInput input, AgUiEndpoint.Events out, LiveText text,
       Semaphore changed, AtomicBoolean timeUp) throws IOException {
-    // the run's records are read again when one was written, not for each fragment of text that streams
+    // the run's records are read again when one was written, or a round's text begins (the records before it are written by
+    // then, even when their events come later), not for each fragment of text that streams
     AtomicBoolean written = new AtomicBoolean(true);
     try (RunWatch watch = new RunWatch(store, runId, Runnable::run, () -> {
       written.set(true);
@@ -187,7 +188,8 @@ public final class RunStreams implements AgUiEndpoint.Runs {
       try {
         int seen = from;
         while (true) {
-          Optional<Run> run = written.getAndSet(false) ? runs.show(runId) : Optional.empty();
+          java.util.Set<Integer> starting = text.starting();
+          Optional<Run> run = written.getAndSet(false) | !starting.isEmpty() ? runs.show(runId) : Optional.empty();
           if (run.isPresent()) {
             RunEvents.Batch batch = RunEvents.after(run.get(), seen, input.threadId(), input.runId(), policy);
             for (RunEvents.Event e : batch.events()) {
@@ -201,7 +203,9 @@ public final class RunStreams implements AgUiEndpoint.Runs {
             }
           }
           // after the records: text comes after what was recorded before its round (a record read above already told its own)
-          text.sendStreamed(out, seen);
+          if (text.sendStreamed(out, seen, starting)) {
+            continue; // a round's first words came after the records were read: read them again first
+          }
           changed.acquire();
           changed.drainPermits();
           if (timeUp.get()) {
