@@ -164,8 +164,12 @@ class ConsoleCommandTest {
     assertThat(all.get(0)).contains("RUN_STARTED");
     assertThat(all.get(all.size() - 1)).contains("RUN_FINISHED").contains("\"success\"");
     assertThat(String.join("\n", all)).contains("TOOL_CALL_RESULT").contains("TEXT_MESSAGE_CONTENT");
-    String firstId = all.get(1).lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
-    assertThat(post(two, input, firstId)).isEqualTo(all.subList(2, all.size()));
+    // the other console tells the same run from its records (text that streamed live in one, whole here), and a client that
+    // resumes at one with an id the other gave gets exactly the rest
+    List<String> told = post(two, input, null);
+    assertThat(types(told)).isEqualTo(types(all));
+    String firstId = told.get(1).lines().filter(l -> l.startsWith("id: ")).findFirst().orElseThrow().substring(4);
+    assertThat(post(one, input, firstId)).isEqualTo(told.subList(2, told.size()));
 
     HttpResponse<String> runs = http.send(HttpRequest.newBuilder(URI.create(two + "/api/runs")).build(), HttpResponse.BodyHandlers.ofString());
     assertThat(RcrtJson.parse(runs.body())).singleElement().satisfies(r -> assertThat(r.path("session").asText()).isEqualTo("agui:cli"));
@@ -179,5 +183,11 @@ class ConsoleCommandTest {
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isZero();
     }
+  }
+
+  /** The AG-UI event types of SSE events, in order. */
+  private static List<String> types(List<String> events) {
+    return events.stream().map(e -> RcrtJson.parse(e.substring(e.indexOf("data: ") + 6).lines().findFirst().orElse("{}")).path("type").asText())
+        .toList();
   }
 }
