@@ -14,11 +14,12 @@ const agent = new HttpAgent({
   initialMessages: [{ id: "u1", role: "user", content: "what is 17 * 23?" }],
 });
 
-async function run(params) {
+/** Runs `on` once and returns the types of the events it saw, its RUN_FINISHED and why it failed, if it did. */
+async function run(on, params) {
   const types = [];
   let finished = null;
   let failed = null;
-  await agent.runAgent(params, {
+  await on.runAgent(params, {
     onEvent: ({ event }) => { types.push(event.type); },
     onRunFinishedEvent: ({ event }) => { finished = event; },
     onRunFailed: ({ error }) => { failed = String(error); },
@@ -26,40 +27,29 @@ async function run(params) {
   return { types, finished, failed };
 }
 
-const first = await run({});
+/** A run of a new thread whose first connection drops after three events; it goes on with Last-Event-ID. */
+async function droppedAfterThree(name, question) {
+  const stats = { reconnects: 0 };
+  const dropping = new HttpAgent({
+    url,
+    threadId: name + "-" + process.pid,
+    initialMessages: [{ id: name, role: "user", content: question }],
+    fetch: resumableFetch(stats, { dropAfter: 3 }),
+  });
+  const seen = await run(dropping, {});
+  seen.reconnects = stats.reconnects;
+  seen.answer = dropping.messages.filter(m => m.role === "assistant" && m.content).map(m => m.content);
+  return seen;
+}
+
+const first = await run(agent, {});
 agent.messages.push({ id: "u2", role: "user", content: "pay the bill" });
-const paused = await run({});
+const paused = await run(agent, {});
 const interrupt = paused.finished?.outcome?.interrupts?.[0];
-const resumed = await run({ resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }] });
-const stats = { reconnects: 0 };
-const dropping = new HttpAgent({
-  url,
-  threadId: "js-drop-" + process.pid,
-  initialMessages: [{ id: "u3", role: "user", content: "what is 17 * 23?" }],
-  fetch: resumableFetch(stats, { dropAfter: 3 }),
-});
-const dropped = { types: [], finished: null, failed: null };
-await dropping.runAgent({}, {
-  onEvent: ({ event }) => { dropped.types.push(event.type); },
-  onRunFinishedEvent: ({ event }) => { dropped.finished = event; },
-  onRunFailed: ({ error }) => { dropped.failed = String(error); },
-});
-dropped.reconnects = stats.reconnects;
+const resumed = await run(agent, { resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }] });
+const dropped = await droppedAfterThree("js-drop", "what is 17 * 23?");
 // a connection dropped in the middle of an answer as it streams: the rest of the text comes once
-const storyStats = { reconnects: 0 };
-const storyteller = new HttpAgent({
-  url,
-  threadId: "js-story-" + process.pid,
-  initialMessages: [{ id: "u4", role: "user", content: "tell me a story" }],
-  fetch: resumableFetch(storyStats, { dropAfter: 3 }),
-});
-const story = { types: [], failed: null };
-await storyteller.runAgent({}, {
-  onEvent: ({ event }) => { story.types.push(event.type); },
-  onRunFailed: ({ error }) => { story.failed = String(error); },
-});
-story.reconnects = storyStats.reconnects;
-story.answer = storyteller.messages.filter(m => m.role === "assistant").map(m => m.content);
+const story = await droppedAfterThree("js-story", "tell me a story");
 console.log(JSON.stringify({
   first, paused, resumed, dropped, story,
   messages: agent.messages.map(m => ({ role: m.role, content: m.content ?? null, toolCalls: (m.toolCalls ?? []).map(c => c.function.name) })),
