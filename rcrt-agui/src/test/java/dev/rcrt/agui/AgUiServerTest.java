@@ -354,13 +354,15 @@ class AgUiServerTest {
 
   private static final String KEY = "sk-live-0123456789";
 
-  @Test
-  void theAnswerStreamsAsTheModelWritesItScrubbedAndTheRecordsTellTheSameTextToAClientThatReconnects() throws Exception {
+  /** With {@code serveRuns}, the server's executor starts the run the moment the message is written, not when the stream asks. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "serveRuns {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void theAnswerStreamsAsTheModelWritesItScrubbedAndTheRecordsTellTheSameTextToAClientThatReconnects(boolean serveRuns) throws Exception {
     SlowWriter model = new SlowWriter();
     ToolRunner runner = ToolRunner.builder(store).build();
     runner.addSecretValue(KEY);
     open.add(runner);
-    AgUiServer server = AgUiServer.builder(model, runner).start();
+    AgUiServer server = AgUiServer.builder(model, runner).serveRuns(serveRuns).start();
     open.add(0, server);
     ObjectNode input = input("t9", "what is the answer?");
     HttpResponse<java.io.InputStream> response = http.send(HttpRequest.newBuilder(server.endpoint(AGENT))

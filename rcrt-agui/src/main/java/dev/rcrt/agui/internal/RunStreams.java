@@ -8,7 +8,9 @@ import dev.rcrt.agent.Run;
 import dev.rcrt.agent.Runs;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.ConflictException;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.Subscription;
@@ -18,8 +20,10 @@ import dev.rcrt.core.spi.Excerpts;
 import dev.rcrt.tools.ToolExchange;
 import dev.rcrt.tools.ToolTrustPolicy;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -88,14 +92,26 @@ public final class RunStreams implements AgUiEndpoint.Runs {
     String session = "agui:" + input.threadId();
     Position after = Position.of(lastEventId);
     if (input.resume().isEmpty()) {
-      Breadcrumb question = store.create(new UserMessage(session, java.util.Objects.requireNonNull(input.text())).toBreadcrumb()
-          .withIdempotencyKey("agui:" + agentId + ":" + input.threadId() + ":" + input.messageId()));
-      String runId = executors.runIdOf(agent, question);
-      // the text is followed before the run starts, so its first round streams here
+      String key = "agui:" + agentId + ":" + input.threadId() + ":" + input.messageId();
+      BreadcrumbCreate message = new UserMessage(session, java.util.Objects.requireNonNull(input.text())).toBreadcrumb().withIdempotencyKey(key);
+      // the message's id follows from its key, so its run is followed before the message exists: a process that serves the
+      // agent's runs may start the run the moment it is written, and its first round then streams here too
+      String id = UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).toString();
+      String runId = Run.idOf(agent.agentId(), id);
       LiveText text = live(runId, after, changed);
-      try (Subscription streaming = executors.streamText(agent, runId, text)) {
+      Subscription streaming = executors.streamText(agent, runId, text);
+      try {
+        Breadcrumb question = write(message, id);
+        if (!question.id().equals(id)) { // posted before message ids followed from keys: the run of the message as stored
+          streaming.close();
+          runId = executors.runIdOf(agent, question);
+          text = live(runId, after, changed);
+          streaming = executors.streamText(agent, runId, text);
+        }
         executors.answer(agent, question);
         follow(runId, started(0, after, input, out), after, input, out, text, changed, timeUp);
+      } finally {
+        streaming.close();
       }
     } else {
       Run run = interrupted(agentId, session, input);
@@ -108,6 +124,15 @@ public final class RunStreams implements AgUiEndpoint.Runs {
         store.get(run.triggerId()).ifPresent(message -> executors.answer(agent, message));
         follow(run.id(), started(run.records().size(), after, input, out), after, input, out, text, changed, timeUp);
       }
+    }
+  }
+
+  /** Writes the user message under {@code id}, or under an id of the store's when a record another writer made holds that one. */
+  private Breadcrumb write(BreadcrumbCreate message, String id) {
+    try {
+      return store.create(message.withId(id));
+    } catch (ConflictException taken) {
+      return store.create(message);
     }
   }
 
