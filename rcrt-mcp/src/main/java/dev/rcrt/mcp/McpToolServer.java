@@ -272,7 +272,7 @@ public final class McpToolServer implements AutoCloseable {
       StreamableHttp transport = transport(HttpListener.ENDPOINT, hosts, origins);
       HttpListener listener = new HttpListener(transport, host, port, filters(bearerToken));
       try {
-        return new McpToolServer(this, McpServer.sync(transport), listener, new CountDownLatch(1));
+        return new McpToolServer(this, transport.syncServer(), listener, new CountDownLatch(1));
       } catch (RuntimeException e) {
         listener.close();
         throw e;
@@ -303,7 +303,7 @@ public final class McpToolServer implements AutoCloseable {
       }
       StreamableHttp transport = transport(path, List.copyOf(allowedHosts), List.copyOf(allowedOrigins));
       List<jakarta.servlet.Filter> filters = filters(bearerToken);
-      return new Mounted(new McpToolServer(this, McpServer.sync(transport), null, new CountDownLatch(1)), transport, filters);
+      return new Mounted(new McpToolServer(this, transport.syncServer(), null, new CountDownLatch(1)), transport, filters);
     }
 
     private StreamableHttp transport(String path, List<String> hosts, List<String> origins) {

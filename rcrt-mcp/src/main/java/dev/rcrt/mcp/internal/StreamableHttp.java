@@ -5,6 +5,7 @@ import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator;
 import io.modelcontextprotocol.spec.HttpHeaders;
@@ -56,6 +57,12 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private static final String EVENT_STREAM = "text/event-stream";
   private static final String JSON = "application/json";
 
+  /** How many requests' handlers run at once (Reactor's bound for blocking work, ten a core, and at least 16); the rest wait their turn. */
+  static final int HANDLER_THREADS = Math.max(16, 10 * Runtime.getRuntime().availableProcessors());
+
+  /** How many requests may wait for a handler thread before one is refused as busy. */
+  static final int HANDLER_QUEUE = 100_000;
+
   /** How long a session may send nothing before this process lets go of it (the store keeps it): 1 hour. */
   public static final Duration SESSION_IDLE = Duration.ofHours(1);
 
@@ -104,6 +111,13 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   private final Duration keepAlive;
   /** Writes the keep-alive comments, which may block on a client that does not read: never on the shared timer's thread. */
   private final transient java.util.concurrent.ExecutorService keeper;
+  /**
+   * Runs the requests' handlers, off the container's threads (so a connection can end while its
+   * call goes on: the SSE polling hold) and off Reactor's workers, which Reactor may interrupt
+   * mid-answer (see {@link #syncServer}). Nothing cancels its tasks; {@link #HANDLER_THREADS} at
+   * once, the rest queued.
+   */
+  private final transient java.util.concurrent.ThreadPoolExecutor handlers;
   /** When each session (by the client's id) last sent a request. */
   private final transient Map<String, Instant> lastSeen = new ConcurrentHashMap<>();
   private transient volatile McpStreamableServerSession.@Nullable Factory factory;
@@ -142,6 +156,14 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       t.setDaemon(true);
       return t;
     });
+    java.util.concurrent.atomic.AtomicInteger handlerCount = new java.util.concurrent.atomic.AtomicInteger();
+    this.handlers = new java.util.concurrent.ThreadPoolExecutor(HANDLER_THREADS, HANDLER_THREADS, 60, java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(HANDLER_QUEUE), r -> {
+          Thread t = new Thread(r, "rcrt-mcp-request-" + handlerCount.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    handlers.allowCoreThreadTimeOut(true);
     time.schedule(keepAlive, this::keepAliveDue);
   }
 
@@ -149,6 +171,18 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
   public List<String> protocolVersions() {
     return List.of(ProtocolVersions.MCP_2024_11_05, ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18,
         ProtocolVersions.MCP_2025_11_25);
+  }
+
+  /**
+   * The SDK's sync server over this transport, its handlers run as this transport hands them over:
+   * on a thread of its own pool, never on Reactor's {@code boundedElastic} workers. On those, the
+   * SDK's default, Reactor races: a handler that fails before the receiving thread has stored its
+   * task's future gets that task cancelled with an interrupt while it still runs, in the middle of
+   * writing its error answer (seen under load: the container closed the connection mid-answer and
+   * the client waited for its timeout).
+   */
+  public McpServer.SyncSpecification<?> syncServer() {
+    return McpServer.sync(this).immediateExecution(true);
   }
 
   @Override
@@ -193,12 +227,18 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
       SseStream stream = open(request.getHeader(HttpHeaders.MCP_SESSION_ID), false);
       SseStream.Connection connection = connect(request, response, stream);
       stream.attach(connection, 0, n -> held(stream, connection, n));
-      // the SDK runs the handler off this thread (a sync server's handlers run on its bounded elastic scheduler)
-      session.responseStream(r, stream).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY))
-          .subscribe(null, e -> {
-            LOG.warn("MCP request '{}' ended without its response: {}", r.method(), e.toString());
-            stream.close();
-          });
+      try {
+        handlers.execute(() -> session.responseStream(r, stream).contextWrite(c -> c.put(McpTransportContext.KEY, McpTransportContext.EMPTY))
+            .subscribe(null, e -> { // the handler runs within subscribe, on this pool's thread (syncServer)
+              LOG.warn("MCP request '{}' ended without its response: {}", r.method(), e.toString());
+              stream.close();
+            }));
+      } catch (java.util.concurrent.RejectedExecutionException busy) {
+        LOG.warn("MCP request '{}' refused: {} requests wait for a handler already", r.method(), HANDLER_QUEUE);
+        stream.sendMessage(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, r.id(), null, new McpSchema.JSONRPCResponse.JSONRPCError(
+            McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is busy (too many requests in progress); try again later", null))).block();
+        stream.close();
+      }
     }
   }
 
@@ -287,6 +327,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     return Mono.fromRunnable(() -> {
       closing = true;
       keeper.shutdownNow();
+      handlers.shutdownNow();
       for (McpStreamableServerSession s : List.copyOf(sessions.values())) {
         try {
           s.closeGracefully().block();

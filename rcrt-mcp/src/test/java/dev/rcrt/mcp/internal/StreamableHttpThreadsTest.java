@@ -14,8 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The thread that sends an answer is whichever thread the handler ran on (a Reactor worker shared
- * with everything else in the process); its state is no reason to lose the client's answer.
+ * The thread that sends an answer is the one the handler ran on: a thread of the transport's own,
+ * never a Reactor worker whose task Reactor may cancel with an interrupt; and whatever that
+ * thread's state, the client gets its answer whole.
  */
 class StreamableHttpThreadsTest {
   private TransportFixture fixture;
@@ -30,7 +31,16 @@ class StreamableHttpThreadsTest {
           Thread.currentThread().interrupt();
           return McpSchema.CallToolResult.builder().addTextContent("answered").build();
         }).build();
-    fixture = new TransportFixture(new TestClock(), new InMemoryBreadcrumbStore(), 10, spec -> spec.tools(interrupted));
+    // a handler that fails at once: Reactor's subscribeOn cancels such a task, interrupting it mid-answer, when the
+    // receiving thread stores the task's future after the handler failed
+    McpServerFeatures.SyncToolSpecification failing = McpServerFeatures.SyncToolSpecification.builder()
+        .tool(McpSchema.Tool.builder().name("failing").description("fails at once, telling its thread")
+            .inputSchema(Map.of("type", "object")).build())
+        .callHandler((exchange, request) -> {
+          throw new io.modelcontextprotocol.spec.McpError(new McpSchema.JSONRPCResponse.JSONRPCError(-32602, "refused on "
+              + Thread.currentThread().getName(), null));
+        }).build();
+    fixture = new TransportFixture(new TestClock(), new InMemoryBreadcrumbStore(), 10, spec -> spec.tools(interrupted, failing));
   }
 
   @AfterEach
@@ -48,5 +58,15 @@ class StreamableHttpThreadsTest {
       assertThat(answer.statusCode()).isEqualTo(200);
       assertThat(answer.body()).contains("\"id\":" + (10 + i)).contains("answered");
     }
+  }
+
+  @Test
+  void aHandlerRunsOnTheTransportsOwnThreadSoNoSchedulerCancelsItMidAnswer() throws Exception {
+    String session = fixture.initialize();
+    HttpResponse<String> answer = fixture.http.send(fixture.request(session).POST(HttpRequest.BodyPublishers.ofString(
+        "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"failing\",\"arguments\":{}}}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.body()).contains("\"id\":7").contains("refused on rcrt-mcp-request-").doesNotContain("boundedElastic");
   }
 }

@@ -30,7 +30,7 @@ final class TransportFixture implements AutoCloseable {
     this.transport = new StreamableHttp(HttpListener.ENDPOINT,
         DefaultServerTransportSecurityValidator.builder().allowedHosts(List.of("127.0.0.1:*")).allowedOrigins(List.of()).build(), clock,
         Duration.ofSeconds(1), null, Duration.ofMinutes(1), store, 3, maxSessions);
-    this.server = server.apply(McpServer.sync(transport).serverInfo("fixture", "1")).build();
+    this.server = server.apply(transport.syncServer().serverInfo("fixture", "1")).build();
     this.listener = new HttpListener(transport, "127.0.0.1", 0, List.of(new JsonRpcBodyFilter()));
   }
 
