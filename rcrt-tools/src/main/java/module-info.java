@@ -12,6 +12,7 @@ module dev.rcrt.tools {
   requires org.slf4j;
 
   exports dev.rcrt.tools;
+  exports dev.rcrt.tools.internal.loader.http to dev.rcrt.a2a; // BoundedBody: A2aClient.of reads as the tool runtime does
 
   uses dev.rcrt.tools.ToolModule;
   uses dev.rcrt.tools.ToolRuntime;

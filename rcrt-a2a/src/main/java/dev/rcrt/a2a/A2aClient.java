@@ -1,8 +1,8 @@
 package dev.rcrt.a2a;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import dev.rcrt.core.spi.BoundedBytes;
 import dev.rcrt.core.spi.Excerpts;
+import dev.rcrt.tools.internal.loader.http.BoundedBody;
 import io.a2a.spec.AgentCard;
 import io.a2a.spec.Artifact;
 import io.a2a.spec.CancelTaskRequest;
@@ -30,8 +30,6 @@ import io.a2a.spec.TaskState;
 import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.spec.TextPart;
 import io.a2a.util.Utils;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * Agent Card, send a message (blocking or not, or streamed), read, cancel and resubscribe to a task.
  * Every exchange goes through one {@link Exchange}, so the tool runtime sends through the tool
  * runner's client (its deadline, size cap, no redirects) and {@code ./rcrt a2a} through the JDK's.
- * Streams are read whole: a stream ends when its task is final or waits for input.
+ * A stream is read until it ends (when its task is final or waits for input), or up to its first
+ * event that is not an A2A response or is an error, which fails the call at once.
  *
  * <p>Errors are {@link A2aException}s that name the URL and, for a JSON-RPC error, its code and
  * message (cut to 500 characters). Thread-safe when the exchange is.
@@ -109,29 +108,35 @@ public final class A2aClient {
 
   /**
    * A client on the JDK's HTTP client: no redirects followed, {@code timeout} for each whole
-   * exchange, at most {@link #MAX_ANSWER_BYTES} read.
+   * exchange (body included), at most {@link #MAX_ANSWER_BYTES} read, and an event stream read
+   * only up to its first event that is not an A2A response or is an error.
    */
   public static A2aClient of(Map<String, String> headers, Duration timeout) {
     HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(timeout).build();
-    return new A2aClient((request, max) -> read(http, HttpRequest.newBuilder(request, (n, v) -> true).timeout(timeout).build(), max),
-        headers, MAX_ANSWER_BYTES);
+    return new A2aClient(new Exchange() {
+      @Override
+      public HttpResponse<byte[]> send(HttpRequest request, long maxBytes) {
+        return read(http, request, timeout, maxBytes, null);
+      }
+
+      @Override
+      public HttpResponse<byte[]> sendEvents(HttpRequest request, long maxBytes, Predicate<String> stopAt) {
+        return read(http, request, timeout, maxBytes, stopAt);
+      }
+    }, headers, MAX_ANSWER_BYTES);
   }
 
-  private static HttpResponse<byte[]> read(HttpClient http, HttpRequest request, long max) {
+  /** One exchange through the tool runtime's bounded reader (the deadline covers the body too; the cap cancels it). */
+  private static HttpResponse<byte[]> read(HttpClient http, HttpRequest request, Duration timeout, long max, @Nullable Predicate<String> stopAt) {
     try {
-      HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream in = response.body()) {
-        byte[] body = BoundedBytes.readAll(in, max);
-        if (body == null) {
-          throw new A2aException(request.uri() + " answered more than " + max + " bytes", null);
-        }
-        return new Answer(response, body);
+      return BoundedBody.send(http, HttpRequest.newBuilder(request, (n, v) -> true).timeout(timeout).build(), timeout, max, stopAt);
+    } catch (BoundedBody.Failure f) {
+      switch (f.kind()) {
+        case TOO_LARGE -> throw new A2aException(request.uri() + " answered more than " + max + " bytes", null);
+        case TIMEOUT -> throw new A2aException(request.uri() + " gave no complete answer within " + timeout.toMillis() + " ms", null);
+        case INTERRUPTED -> throw new A2aException("interrupted while calling " + request.uri(), null); // its flag is set again
+        default -> throw new A2aException("could not reach " + request.uri() + ": " + f.getMessage(), null);
       }
-    } catch (IOException e) {
-      throw new A2aException("could not reach " + request.uri() + ": " + e.getMessage(), null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new A2aException("interrupted while calling " + request.uri(), null);
     }
   }
 
@@ -347,44 +352,5 @@ public final class A2aClient {
       }
     }
     return task;
-  }
-
-
-  /** A read answer: the response with its body. */
-  private record Answer(HttpResponse<InputStream> response, byte[] body) implements HttpResponse<byte[]> {
-    @Override
-    public int statusCode() {
-      return response.statusCode();
-    }
-
-    @Override
-    public HttpRequest request() {
-      return response.request();
-    }
-
-    @Override
-    public java.util.Optional<HttpResponse<byte[]>> previousResponse() {
-      return java.util.Optional.empty();
-    }
-
-    @Override
-    public java.net.http.HttpHeaders headers() {
-      return response.headers();
-    }
-
-    @Override
-    public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
-      return response.sslSession();
-    }
-
-    @Override
-    public URI uri() {
-      return response.uri();
-    }
-
-    @Override
-    public HttpClient.Version version() {
-      return response.version();
-    }
   }
 }

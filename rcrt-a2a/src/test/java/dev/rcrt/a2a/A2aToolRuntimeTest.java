@@ -1,6 +1,7 @@
 package dev.rcrt.a2a;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -113,10 +114,10 @@ class A2aToolRuntimeTest {
   private static final class FakeAgent implements AutoCloseable {
     final HttpServer server;
     final List<String> methods = new CopyOnWriteArrayList<>();
-    /** Holds a resubscribed stream open, silent, until the agent is closed. */
+    /** Holds a stream (resubscribed or sent) open, silent, until the agent is closed. */
     private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
-    /** What a resubscribed stream says before it falls silent: a task still working, unless a test sets it. */
+    /** What a stream says before it falls silent: a task still working, unless a test sets it. */
     volatile String resubscribed;
 
     FakeAgent(String cardUrlField, boolean streaming) throws IOException {
@@ -142,7 +143,7 @@ class A2aToolRuntimeTest {
       methods.add(method);
       String state = method.equals("tasks/cancel") ? "canceled" : "working";
       String task = "{\"kind\":\"task\",\"id\":\"t-1\",\"contextId\":\"c-1\",\"status\":{\"state\":\"" + state + "\"}}";
-      if (method.equals("tasks/resubscribe")) {
+      if (method.equals("tasks/resubscribe") || method.equals("message/stream")) {
         ex.getResponseHeaders().set("Content-Type", "text/event-stream");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
@@ -279,6 +280,19 @@ class A2aToolRuntimeTest {
         assertThat(r.error()).as(event).containsAnyOf("streamed an event that is not an A2A response", "no such task");
         assertThat(r.error()).as(event).doesNotContain("Exception").doesNotContain("at dev.");
       }
+    }
+  }
+
+  @Test
+  void theCommandLinesClientAlsoStopsReadingAStreamAtItsFirstBadEvent() throws Exception {
+    try (FakeAgent agent = new FakeAgent(null, true)) {
+      agent.resubscribed = "this is not JSON"; // and then the stream stays open, silent
+      A2aClient client = A2aClient.of(Map.of(), java.time.Duration.ofMinutes(10)); // as ./rcrt a2a builds it
+      URI endpoint = URI.create(client.card(agent.card()).url());
+      java.util.concurrent.CompletableFuture<?> read = java.util.concurrent.CompletableFuture.supplyAsync(
+          () -> client.stream(endpoint, A2aClient.message("hi", null, null, Map.of())));
+      assertThatThrownBy(() -> read.get(120, java.util.concurrent.TimeUnit.SECONDS)) // its deadline is ten minutes away
+          .hasCauseInstanceOf(A2aClient.A2aException.class).cause().hasMessageContaining("streamed an event that is not an A2A response");
     }
   }
 
