@@ -39,6 +39,28 @@ class JavaScriptWorkersTest {
   }
 
   @Test
+  void twoToolsOfTheSameSourceAreTwoProgramsInAWorkerEachWithItsOwnHandlerLimitsAndName() {
+    try (ToolHarness h = withOneWorker()) { // one worker: both tools' programs meet in it
+      String source = "export function first() { return {said: 'first'}; } export function second() { return {said: 'second'}; }"
+          + " export function spin() { while (true) {} }";
+      for (String[] tool : new String[][] {{"one", "first", "20000"}, {"two", "second", "20000"}, {"spin-a", "spin", "1000"}, {"spin-b", "spin", "1500"}}) {
+        h.define("tool.code.v1", """
+            {"name":"%s","code":{"language":"javascript","handler":"%s","source":%s},"input_schema":{"type":"object"},"limits":{"timeout_ms":%s}}
+            """.formatted(tool[0], tool[1], RcrtJson.write(RcrtJson.nodes().textNode(source)), tool[2]));
+      }
+      for (int round = 0; round < 2; round++) { // the second round calls each after the other was loaded
+        ToolResponse one = h.call("one", "{}");
+        assertThat(one.success()).as("%s", one.error()).isTrue();
+        assertThat(one.output().path("said").asText()).as("the first tool's own handler").isEqualTo("first");
+        assertThat(h.call("two", "{}").output().path("said").asText()).as("the second tool's own handler").isEqualTo("second");
+      }
+      assertThat(h.call("spin-a", "{}").error()).isEqualTo("tool 'spin-a' timed out after 1000 ms");
+      assertThat(h.call("spin-b", "{}").error()).isEqualTo("tool 'spin-b' timed out after 1500 ms");
+      assertThat(h.call("spin-a", "{}").error()).as("its own name and limit, after the other's load").isEqualTo("tool 'spin-a' timed out after 1000 ms");
+    }
+  }
+
+  @Test
   void closingTheRunnerStopsItsRuntimesWorkers() throws Exception {
     List<ProcessHandle> before = workers();
     ToolHarness h = new ToolHarness();

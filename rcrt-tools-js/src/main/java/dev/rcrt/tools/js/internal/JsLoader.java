@@ -2,6 +2,7 @@ package dev.rcrt.tools.js.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.RcrtJson;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
@@ -77,9 +78,14 @@ public final class JsLoader implements AutoCloseable {
     Duration timeout = def.timeout() != null ? def.timeout() : services.defaultTimeout();
     long statements = Math.max(50_000_000L, timeout.toMillis() * STATEMENTS_PER_MS);
     Set<String> hosts = allowedHosts(def);
-    JsProgram program =
-        new JsProgram(tool, spec.path("handler").asText("execute"), js, checksum, statements, hosts != null, memoryBytes(def), timeout.toMillis());
-    return new JsCode(program, hosts, def.maxResponseBytes());
+    String handler = spec.path("handler").asText("execute");
+    long memory = memoryBytes(def);
+    // a worker keeps programs by this digest: it covers all the worker applies, not the source alone, or a tool of the same
+    // source would run with another tool's handler, statement and memory limits and name
+    String program = sha256(RcrtJson.write(RcrtJson.nodes().arrayNode().add(checksum).add(tool).add(handler).add(statements)
+        .add(hosts != null).add(memory).add(timeout.toMillis())));
+    return new JsCode(new JsProgram(tool, handler, js, program, statements, hosts != null, memory, timeout.toMillis()), hosts,
+        def.maxResponseBytes());
   }
 
   /** {@code limits.memory_mb} in bytes, else {@link JsProgram#DEFAULT_MEMORY_MB}. */

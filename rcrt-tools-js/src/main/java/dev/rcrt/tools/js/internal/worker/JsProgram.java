@@ -10,7 +10,9 @@ import dev.rcrt.core.RcrtJson;
  * @param tool the tool name
  * @param handler the exported function to call, {@code execute} by default
  * @param javascript the module source (TypeScript already transpiled)
- * @param checksum identifies the original source; a new checksum is a new program
+ * @param checksum identifies the program: a digest of its original source and of every other
+ *     component, so two tools of the same source but another name, handler or limit are two
+ *     programs (a worker keeps programs by it)
  * @param statementLimit the second guard after the time limit
  * @param fetch whether the tool may call {@code fetch} at all (the host checks each URL)
  * @param memoryBytes the most bytes one call may allocate ({@code limits.memory_mb})
