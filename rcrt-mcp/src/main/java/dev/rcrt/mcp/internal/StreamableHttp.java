@@ -1,6 +1,7 @@
 package dev.rcrt.mcp.internal;
 
 import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.spi.DaemonThreads;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -151,18 +152,9 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     this.retry = retry;
     this.hold = hold;
     this.keepAlive = keepAlive;
-    this.keeper = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "rcrt-mcp-keep-alive");
-      t.setDaemon(true);
-      return t;
-    });
-    java.util.concurrent.atomic.AtomicInteger handlerCount = new java.util.concurrent.atomic.AtomicInteger();
+    this.keeper = java.util.concurrent.Executors.newSingleThreadExecutor(DaemonThreads.factory("rcrt-mcp-keep-alive"));
     this.handlers = new java.util.concurrent.ThreadPoolExecutor(HANDLER_THREADS, HANDLER_THREADS, 60, java.util.concurrent.TimeUnit.SECONDS,
-        new java.util.concurrent.LinkedBlockingQueue<>(HANDLER_QUEUE), r -> {
-          Thread t = new Thread(r, "rcrt-mcp-request-" + handlerCount.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new java.util.concurrent.LinkedBlockingQueue<>(HANDLER_QUEUE), DaemonThreads.factory("rcrt-mcp-request"));
     handlers.allowCoreThreadTimeOut(true);
     time.schedule(keepAlive, this::keepAliveDue);
   }
