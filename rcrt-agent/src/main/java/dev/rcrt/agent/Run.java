@@ -31,6 +31,21 @@ public record Run(
     String id, String agentId, String sessionId, String triggerId, Status status, int rounds, List<PendingCall> pending,
     @Nullable AgentResponse answer, List<String> ignoredDecisions, List<Breadcrumb> records, Instant updatedAt) {
 
+  /** The tag of a run's round records ({@link #isRound}). */
+  public static final String ROUND_TAG = "agent:round";
+
+  /** The {@code status} of a round record: it asked for tools (RCRT's {@code tool_calls}); it is no answer. */
+  public static final String ROUND_STATUS = "tool_calls";
+
+  /**
+   * Whether {@code record} is one of a run's rounds: an {@code agent.response.v1} tagged {@link
+   * #ROUND_TAG} (as this SDK writes them), or with status {@link #ROUND_STATUS} (as RCRT's own agents
+   * write their tool calls). A round record is never the run's answer.
+   */
+  public static boolean isRound(Breadcrumb record) {
+    return AgentResponse.SCHEMA.equals(record.schemaName()) && (record.hasTag(ROUND_TAG) || ROUND_STATUS.equals(record.contextText("status")));
+  }
+
   /** Checks and copies. */
   public Run {
     Objects.requireNonNull(id, "id");

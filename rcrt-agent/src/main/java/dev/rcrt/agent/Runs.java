@@ -79,7 +79,7 @@ public final class Runs {
       throw new IllegalArgumentException("limit < 1: " + limit);
     }
     Set<Run.Status> wanted = statuses.length == 0 ? EnumSet.allOf(Run.Status.class) : EnumSet.copyOf(Arrays.asList(statuses));
-    List<Breadcrumb> marks = new ArrayList<>(store.search(Selector.allTags("agent:round"), SCAN, 0));
+    List<Breadcrumb> marks = new ArrayList<>(store.search(Selector.allTags(Run.ROUND_TAG), SCAN, 0));
     marks.addAll(store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags("agent:response"), SCAN, 0));
     marks.addAll(store.search(Selector.schema(ApprovalRequest.SCHEMA), SCAN, 0));
     marks.addAll(store.search(Selector.schema(InputRequest.SCHEMA), SCAN, 0));

@@ -41,9 +41,6 @@ public final class RunEvents {
   static final JsonNode APPROVAL_SCHEMA = RcrtJson.parse("""
       {"type":"object","properties":{"approved":{"type":"boolean"},"reason":{"type":"string"}},"required":["approved"]}""");
 
-  /** The status of a round record: an {@code agent.response.v1} that asked for tools, no answer. */
-  private static final String ROUND_STATUS = "tool_calls";
-
   private RunEvents() {}
 
   /**
@@ -96,7 +93,7 @@ public final class RunEvents {
       // the model's answer is the text of its last round, which streamed under that round's id
       return text(answer.status() == AgentResponse.Status.SUCCESS ? messageId(run.id(), answer.rounds()) : record.id(), answer.message(), true);
     }
-    if (schema.equals(AgentResponse.SCHEMA) && byAgent && ROUND_STATUS.equals(record.contextText("status"))
+    if (Run.isRound(record) && byAgent
         && "native".equals(record.contextText("protocol")) && record.context().path("round").asInt(0) > 0) {
       String said = record.contextText("message");
       if (said != null && !said.isEmpty()) { // what the model said beside its calls

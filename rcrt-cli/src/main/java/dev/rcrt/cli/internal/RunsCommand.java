@@ -296,7 +296,7 @@ public final class RunsCommand extends GroupCommand {
      * --model} still wins, and the offline demo's name is never sent to a real endpoint.
      */
     private AgentDefinition withRecordedModel(AgentDefinition agent, Run run) {
-      String recorded = run.records().stream().filter(b -> b.tags().contains("agent:round")).map(b -> b.contextText("model"))
+      String recorded = run.records().stream().filter(Run::isRound).map(b -> b.contextText("model"))
           .filter(m -> m != null && !m.isBlank() && !DemoLlmClient.MODEL.equals(m)).findFirst().orElse(null);
       if (recorded == null || models.model != null || recorded.equals(agent.model())) {
         return agent;

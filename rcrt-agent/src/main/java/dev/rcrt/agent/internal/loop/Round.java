@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.Run;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.Principal;
@@ -43,10 +44,6 @@ record Round(
     int index, ChatMessage assistant, Offer.Protocol protocol, boolean returnsToModel, List<Call> calls, @Nullable String model,
     ChatResponse.@Nullable Usage usage) {
 
-  /** The tag of round records. */
-  static final String TAG = "agent:round";
-  /** The status of round records, which are not answers. */
-  static final String STATUS = "tool_calls";
 
   /**
    * One call of a round: a request to run, or a call refused before any request (unknown tool,
@@ -85,7 +82,7 @@ record Round(
     c.put("run_id", runId);
     c.put("started_by", startedBy);
     c.put("run_started_at", runStartedAt.toString());
-    c.put("status", STATUS);
+    c.put("status", Run.ROUND_STATUS);
     c.put("round", index);
     c.put("protocol", protocol.name().toLowerCase(Locale.ROOT));
     c.put("returns_to_model", returnsToModel);
@@ -106,7 +103,7 @@ record Round(
     }
     return BreadcrumbCreate.builder(AgentResponse.SCHEMA, "Agent round " + index)
         .context(c)
-        .tags(TAG, "session:" + sessionId, RunIds.tag(runId))
+        .tags(Run.ROUND_TAG, "session:" + sessionId, RunIds.tag(runId))
         .createdBy(Principal.agent(agentId).wire())
         .idempotencyKey("agent.round:" + runId + ":" + index)
         .build();
@@ -138,11 +135,6 @@ record Round(
     } catch (ValidationException e) {
       return RcrtJson.object();
     }
-  }
-
-  /** Whether {@code b} is a round record (an {@code agent.response.v1} that is not an answer). */
-  static boolean is(Breadcrumb b) {
-    return AgentResponse.SCHEMA.equals(b.schemaName()) && (b.hasTag(TAG) || STATUS.equals(b.contextText("status")));
   }
 
   /**

@@ -94,7 +94,7 @@ public final class RunRecords {
       if (schema.equals(AgentResponse.SCHEMA) && !ours) {
         LOG.warn("run '{}': ignored {} '{}' written by {}: only agent '{}' writes its rounds and answer", runId, schema, b.id(),
             Principal.writerOf(b), agentId);
-      } else if (Round.is(b)) {
+      } else if (Run.isRound(b)) {
         Round round = Round.fromBreadcrumb(b);
         rounds.putIfAbsent(round.index(), round);
         noteStart(b);

@@ -1,6 +1,7 @@
 package dev.rcrt.agent.internal.loop;
 
 import dev.rcrt.agent.AgentResponse;
+import dev.rcrt.agent.Run;
 import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbStore;
@@ -67,7 +68,7 @@ public final class SessionMemory {
       if (schema.equals(UserMessage.SCHEMA) && b.contextText("content") != null) {
         flush(rounds, responses, units);
         units.add(new Unit(List.of(ChatMessage.user(b.contextText("content")))));
-      } else if (schema.equals(AgentResponse.SCHEMA) && b.contextText("message") != null && !Round.is(b)) {
+      } else if (schema.equals(AgentResponse.SCHEMA) && b.contextText("message") != null && !Run.isRound(b)) {
         flush(rounds, responses, units);
         units.add(new Unit(List.of(ChatMessage.assistant(b.contextText("message"), List.of()))));
       } else if (schema.equals(ToolRequest.SCHEMA)) {

@@ -189,7 +189,7 @@ public final class TurnLoop {
    */
   private Optional<String> parentOf(List<Breadcrumb> records) {
     for (Breadcrumb b : records) {
-      if (Round.is(b) && !Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
+      if (Run.isRound(b) && !Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
         Optional<String> parent = b.tagValue(Trigger.PARENT_TAG);
         if (parent.isPresent()) {
           return parent;
@@ -394,7 +394,7 @@ public final class TurnLoop {
       return null;
     }
     for (Breadcrumb b : store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags(RunIds.tag(runId), "agent:response"), 10, 0)) {
-      if (!Round.is(b) && Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
+      if (!Run.isRound(b) && Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
         return b;
       }
     }
