@@ -421,15 +421,12 @@ public final class ToolRunner implements AutoCloseable {
   }
 
   /**
-   * What of {@code text}, a text still being written (a model's answer as it streams), can be shown
-   * now: {@code text} scrubbed as {@link #scrub(String)} does, less its longest ending that begins a
-   * secret value this runner knows, which the text still to come could complete (a value split
-   * across two fragments is never shown in part). Once the text is complete, {@link #scrub(String)}
-   * gives the rest. Looks at the whole text each time; a caller shows what lies past the previous
-   * answer. Thread-safe.
+   * A scrubber for one text still being written (a model's answer as it streams): it shows the text
+   * as it grows, scrubbed of every secret value this runner knows then, and never part of a value
+   * split across fragments ({@link StreamScrubber}). Each stream takes its own.
    */
-  public String scrubbedSoFar(String text) {
-    return chain.scrubbedSoFar(Objects.requireNonNull(text, "text"));
+  public StreamScrubber streamScrubber() {
+    return new StreamScrubber(chain.secretValues());
   }
 
   /** {@code json} scrubbed like {@link #scrub(String)} (strings, field names, numbers); the same node when nothing in it is secret. */

@@ -122,13 +122,15 @@ class SecretsTest {
       h.runner.addSecretValue(KEY);
       // the model's text arrives in fragments; the key is split over three of them
       String[] fragments = {"the key is sk-", "live-01", "23456789, and sk-", "lively it goes on"};
-      String[] shown = {"the key is ", "the key is ", "the key is [secret], and ", "the key is [secret], and sk-lively it goes on"};
-      StringBuilder streamed = new StringBuilder();
+      String[] shown = {"the key is ", "", "[secret], and ", "sk-lively it goes on"};
+      StreamScrubber stream = h.runner.streamScrubber();
       for (int i = 0; i < fragments.length; i++) {
-        streamed.append(fragments[i]);
-        assertThat(h.runner.scrubbedSoFar(streamed.toString())).as("after fragment %d", i).isEqualTo(shown[i]);
+        assertThat(stream.add(fragments[i])).as("shown after fragment %d", i).isEqualTo(shown[i]);
       }
-      assertThat(h.runner.scrub("the key is sk-live-01")).as("complete text shows its ending").isEqualTo("the key is sk-live-01");
+      assertThat(stream.end()).as("nothing held back").isEmpty();
+      StreamScrubber cut = h.runner.streamScrubber();
+      assertThat(cut.add("the key is sk-live-01")).isEqualTo("the key is ");
+      assertThat(cut.end()).as("a text that ends shows its ending").isEqualTo("sk-live-01");
     }
   }
 }

@@ -63,13 +63,11 @@ public final class SecretValues {
   }
 
   /**
-   * What of {@code text}, a text still being written (a model's answer as it streams), can be shown:
-   * it scrubbed as {@link #scrub(String)} does, less its longest ending that begins a known value
-   * (which more text could complete). Each call looks at the whole text: a caller shows the part
-   * past what an earlier call returned.
+   * The length of the longest ending of {@code clean} (a scrubbed text still being written) that
+   * begins a known value, which the text to come could complete: what must be held back. At most
+   * the longest value's length less one.
    */
-  public String scrubbedSoFar(String text) {
-    String clean = scrub(text);
+  public int heldBack(String clean) {
     int held = 0;
     for (String value : longestFirst) {
       for (int k = Math.min(value.length() - 1, clean.length()); k > held; k--) {
@@ -79,7 +77,7 @@ public final class SecretValues {
         }
       }
     }
-    return clean.substring(0, clean.length() - held);
+    return held;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.rcrt.agent.internal.loop;
 import dev.rcrt.agent.RunTextListener;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.llm.StreamListener;
+import dev.rcrt.tools.StreamScrubber;
 import dev.rcrt.tools.ToolRunner;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Where the text of an executor's model rounds goes as the model streams it: to the executor's
  * {@link StreamListener} (every round of its runs, raw, as the host asked), and to whoever follows
- * a run ({@link #follow}), scrubbed as the text grows ({@link ToolRunner#scrubbedSoFar}). A round is
+ * a run ({@link #follow}), scrubbed as the text grows ({@link ToolRunner#streamScrubber}). A round is
  * streamed when the host's listener is set, or when its run is followed as the round starts and
  * the round offers tools natively (in the text and envelope protocols the text is the calls). One
  * per executor; thread-safe: one lock for every run, held while a follower is told (followers hand
@@ -88,13 +89,14 @@ public final class RunText {
     private final String runId;
     private final int round;
     private final boolean followed;
-    private final StringBuilder pending = new StringBuilder(); // guarded by RunText.this: raw text not shown yet
+    private final StreamScrubber scrubber; // guarded by RunText.this: holds back the raw text not shown yet
     private final StringBuilder shown = new StringBuilder(); // guarded by RunText.this: what followers were given
 
     private Round(String runId, int round, boolean followed) {
       this.runId = runId;
       this.round = round;
       this.followed = followed;
+      this.scrubber = runner.streamScrubber();
     }
 
     @Override
@@ -104,13 +106,7 @@ public final class RunText {
       }
       if (followed) {
         synchronized (RunText.this) {
-          pending.append(text);
-          String raw = pending.toString();
-          String clean = runner.scrubbedSoFar(raw);
-          // the ending held back is raw text (a beginning of a secret value is no whole one, so nothing in it was replaced)
-          int held = runner.scrub(raw).length() - clean.length();
-          pending.delete(0, pending.length() - held);
-          show(clean);
+          show(scrubber.add(text));
         }
       }
     }
@@ -120,8 +116,7 @@ public final class RunText {
     public void close() {
       if (followed) {
         synchronized (RunText.this) {
-          show(runner.scrub(pending.toString()));
-          pending.setLength(0);
+          show(scrubber.end());
           streaming.remove(runId, this);
         }
       }

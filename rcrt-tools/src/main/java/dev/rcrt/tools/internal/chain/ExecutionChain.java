@@ -266,9 +266,9 @@ public final class ExecutionChain {
     return known.scrub(text);
   }
 
-  /** What of {@code text}, still being written, can be shown: see {@link SecretValues#scrubbedSoFar}. */
-  public String scrubbedSoFar(String text) {
-    return known.scrubbedSoFar(text);
+  /** The runner's secret values, for a {@link dev.rcrt.tools.StreamScrubber}. */
+  public SecretValues secretValues() {
+    return known;
   }
 
   /** {@code json} without any secret value this runner knows; the same node when nothing in it is secret. */
