@@ -44,7 +44,6 @@ record Round(
     int index, ChatMessage assistant, Offer.Protocol protocol, boolean returnsToModel, List<Call> calls, @Nullable String model,
     ChatResponse.@Nullable Usage usage) {
 
-
   /**
    * One call of a round: a request to run, or a call refused before any request (unknown tool,
    * arguments that are not a JSON object).
