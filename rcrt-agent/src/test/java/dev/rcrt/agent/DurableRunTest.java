@@ -91,7 +91,7 @@ class DurableRunTest {
     clock.advance(by);
     for (int lease = 0; ; lease++) {
       try {
-        return f.get(10, TimeUnit.SECONDS);
+        return f.get(30, TimeUnit.SECONDS); // real time, for a step on a machine starved of CPU (a loaded fresh-clone build once took more than 10)
       } catch (java.util.concurrent.TimeoutException notYet) {
         if (lease == 3) {
           throw notYet;

@@ -105,6 +105,34 @@ class JavaScriptWorkersTest {
   }
 
   @Test
+  void aToolFirstCalledWhileEveryWorkerIsBusyWaitsNoLongerThanItsLimitAndLoadsLater() throws Exception {
+    ToolHarness h = withOneWorker();
+    try (h) {
+      code(h, "hog", 5_000, """
+          export async function execute(input, context) {
+            await context.api.createBreadcrumb({schema_name: 'hog.started.v1', title: 'running'});
+            while (true) {}
+          }""");
+      code(h, "fresh", 1_500, "export function execute() { return {ok: true}; }");
+      CompletableFuture<Void> hogRuns = new CompletableFuture<>();
+      try (Subscription s = h.store.subscribe(Selector.schema("hog.started.v1"), e -> hogRuns.complete(null))) {
+        CompletableFuture<ToolResponse> hog = CompletableFuture.supplyAsync(() -> h.call("hog", "{}"));
+        hogRuns.get(60, TimeUnit.SECONDS);
+        // before: loading fresh's code waited for the busy worker (up to a minute), outside the call's 1.5 s
+        ToolResponse fresh = h.call("fresh", "{}");
+        assertThat(fresh.errorCode()).as("%s", fresh.error()).isEqualTo("tool_timeout");
+        assertThat(fresh.error()).contains("stayed busy");
+        assertThat(hog.get(60, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
+      }
+      ToolResponse later = h.call("fresh", "{}");
+      for (int i = 0; i < 20 && !later.success() && "tool_timeout".equals(later.errorCode()); i++) { // the hog's worker is replaced
+        later = h.call("fresh", "{}");
+      }
+      assertThat(later.success()).as("its first call evaluates the module it skipped at load: %s", later.error()).isTrue();
+    }
+  }
+
+  @Test
   void waitingForAWorkerToStartCountsAgainstTheCallsLimitAndTheWorkerServesTheNextCall() throws Exception {
     ToolHarness h = withOneWorker();
     ProcessHandle starting = null;

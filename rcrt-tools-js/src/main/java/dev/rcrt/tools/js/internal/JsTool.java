@@ -25,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * a safepoint (a recursion catching its own stack overflow) is ended by killing its worker {@link
  * #GRACE} later. The time a call waits for a worker counts against its limit: queued behind busy
  * workers, or while one starts (the first call of a process, a call after a worker was killed); a
- * worker not up in time goes on starting for the next call. Loading the code waits up to {@link
- * WorkerPool#STARTUP} for a worker. The code is the one read at load: every call of this tool
- * version runs it.
+ * worker not up in time goes on starting for the next call. Loading the code evaluates the module
+ * in an idle or starting worker (waiting up to {@link WorkerPool#STARTUP} for one to start); when
+ * every worker is busy with a call it leaves that to the first call, on the call's time, so no call
+ * waits behind busy workers beyond its limit. The code is the one read at load: every call of this
+ * tool version runs it.
  */
 final class JsTool implements ToolRuntime.Loaded {
   private static final Logger CONSOLE = LoggerFactory.getLogger("dev.rcrt.tools.js.console");
@@ -39,7 +41,8 @@ final class JsTool implements ToolRuntime.Loaded {
   private final WorkerPool workers;
 
   /**
-   * Loads the code: a worker evaluates the module once, so a broken one fails here.
+   * Loads the code: a worker evaluates the module once, so a broken one fails here (or, when every
+   * worker is busy, fails its first call).
    *
    * @throws ToolException {@code tool_definition_invalid} for a syntax error, a missing handler
    *     export, or a module that throws or runs past the time limit while evaluated
@@ -53,7 +56,10 @@ final class JsTool implements ToolRuntime.Loaded {
 
   private void load(JsCode code) {
     String tool = code.program().tool();
-    WorkerProcess worker = workers.acquire(tool, WorkerPool.STARTUP);
+    WorkerProcess worker = workers.acquireUnlessAllBusy(tool, WorkerPool.STARTUP);
+    if (worker == null) { // every worker is busy with a call: the first call evaluates the module, on its own time
+      return;
+    }
     boolean healthy = false;
     try {
       worker.send(RcrtJson.object().set("load", code.program().toJson()));

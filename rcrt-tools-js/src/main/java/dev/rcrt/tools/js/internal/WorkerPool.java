@@ -168,6 +168,21 @@ final class WorkerPool {
     }
   }
 
+  /**
+   * As {@link #acquire}, except that when every worker is up and busy with a call (none idle, none
+   * starting for a caller, no room to start one) it returns null at once instead of waiting for a
+   * busy one: for work that can be left to the next call (evaluating a tool's module ahead of it).
+   */
+  @Nullable WorkerProcess acquireUnlessAllBusy(String tool, Duration wait) {
+    synchronized (this) {
+      boolean someIdle = idle.stream().anyMatch(WorkerProcess::alive);
+      if (!closed && !someIdle && starting <= waitingForStart && live >= max) {
+        return null;
+      }
+    }
+    return acquire(tool, wait);
+  }
+
   /** Keeps track of a new worker; one started while the pool closed is killed at once. */
   private WorkerProcess started(WorkerProcess worker) {
     synchronized (this) {
