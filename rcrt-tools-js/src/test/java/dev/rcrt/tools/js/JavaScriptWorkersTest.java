@@ -31,6 +31,25 @@ class JavaScriptWorkersTest {
     }
   }
 
+  /** Defines {@code hog}: it says that it runs (a {@code hog.started.v1} record), then holds its worker for its whole limit. */
+  private static void hog(ToolHarness h, long timeoutMs) {
+    code(h, "hog", timeoutMs, """
+        export async function execute(input, context) {
+          await context.api.createBreadcrumb({schema_name: 'hog.started.v1', title: 'running'});
+          while (true) {}
+        }""");
+  }
+
+  /** Calls {@code hog} and returns once it runs: its call, which ends {@code tool_timeout} at its limit. */
+  private static CompletableFuture<ToolResponse> hogRunning(ToolHarness h) throws Exception {
+    CompletableFuture<Void> runs = new CompletableFuture<>();
+    try (Subscription s = h.store.subscribe(Selector.schema("hog.started.v1"), e -> runs.complete(null))) {
+      CompletableFuture<ToolResponse> hog = CompletableFuture.supplyAsync(() -> h.call("hog", "{}"));
+      runs.get(60, TimeUnit.SECONDS);
+      return hog;
+    }
+  }
+
   /** The worker JVMs this JVM started and that still run. */
   private static List<ProcessHandle> workers() {
     return ProcessHandle.current().children()
@@ -80,25 +99,15 @@ class JavaScriptWorkersTest {
   void timeQueuedBehindABusyWorkerCountsAgainstTheCallsLimit() throws Exception {
     ToolHarness h = withOneWorker();
     try (h) {
-      // holds the only worker for its whole 2 s limit, after saying that it runs
-      code(h, "hog", 2_000, """
-          export async function execute(input, context) {
-            await context.api.createBreadcrumb({schema_name: 'hog.started.v1', title: 'running'});
-            while (true) {}
-          }""");
+      hog(h, 2_000); // holds the only worker for its whole 2 s limit
       // needs 1.5 s of its 3 s limit: it fits only if the 2 s it waited for the worker is not counted
       code(h, "patient", 3_000, """
           export async function execute() { await new Promise(done => setTimeout(done, 1500)); return {ok: true}; }""");
       ToolResponse warm = h.call("patient", "{}");
       assertThat(warm.success()).as("warm: one worker up, the code known: %s", warm.error()).isTrue();
-      CompletableFuture<Void> hogRuns = new CompletableFuture<>();
-      ToolResponse patient;
-      try (Subscription s = h.store.subscribe(Selector.schema("hog.started.v1"), e -> hogRuns.complete(null))) {
-        CompletableFuture<ToolResponse> hog = CompletableFuture.supplyAsync(() -> h.call("hog", "{}"));
-        hogRuns.get(30, TimeUnit.SECONDS);
-        patient = h.call("patient", "{}");
-        assertThat(hog.get(30, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
-      }
+      CompletableFuture<ToolResponse> hog = hogRunning(h);
+      ToolResponse patient = h.call("patient", "{}");
+      assertThat(hog.get(30, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
       assertThat(patient.errorCode()).isEqualTo("tool_timeout");
       assertThat(patient.error()).contains("3000 ms");
     }
@@ -108,22 +117,14 @@ class JavaScriptWorkersTest {
   void aToolFirstCalledWhileEveryWorkerIsBusyWaitsNoLongerThanItsLimitAndLoadsLater() throws Exception {
     ToolHarness h = withOneWorker();
     try (h) {
-      code(h, "hog", 5_000, """
-          export async function execute(input, context) {
-            await context.api.createBreadcrumb({schema_name: 'hog.started.v1', title: 'running'});
-            while (true) {}
-          }""");
+      hog(h, 5_000);
       code(h, "fresh", 1_500, "export function execute() { return {ok: true}; }");
-      CompletableFuture<Void> hogRuns = new CompletableFuture<>();
-      try (Subscription s = h.store.subscribe(Selector.schema("hog.started.v1"), e -> hogRuns.complete(null))) {
-        CompletableFuture<ToolResponse> hog = CompletableFuture.supplyAsync(() -> h.call("hog", "{}"));
-        hogRuns.get(60, TimeUnit.SECONDS);
-        // before: loading fresh's code waited for the busy worker (up to a minute), outside the call's 1.5 s
-        ToolResponse fresh = h.call("fresh", "{}");
-        assertThat(fresh.errorCode()).as("%s", fresh.error()).isEqualTo("tool_timeout");
-        assertThat(fresh.error()).contains("stayed busy");
-        assertThat(hog.get(60, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
-      }
+      CompletableFuture<ToolResponse> hog = hogRunning(h);
+      // before: loading fresh's code waited for the busy worker (up to a minute), outside the call's 1.5 s
+      ToolResponse fresh = h.call("fresh", "{}");
+      assertThat(fresh.errorCode()).as("%s", fresh.error()).isEqualTo("tool_timeout");
+      assertThat(fresh.error()).contains("stayed busy");
+      assertThat(hog.get(60, TimeUnit.SECONDS).errorCode()).isEqualTo("tool_timeout");
       ToolResponse later = h.call("fresh", "{}");
       for (int i = 0; i < 20 && !later.success() && "tool_timeout".equals(later.errorCode()); i++) { // the hog's worker is replaced
         later = h.call("fresh", "{}");
