@@ -52,7 +52,6 @@ public final class CallScope {
     this.known = known;
   }
 
-  /** The call's whole time limit. */
   /** Notes a write the tool's store view refused (the tool also gets the error). */
   public void refusedWrite(String why) {
     if (refusedWrites.size() < MAX_REFUSALS) {
@@ -65,6 +64,7 @@ public final class CallScope {
     return java.util.List.copyOf(refusedWrites);
   }
 
+  /** The call's whole time limit. */
   public Duration limit() {
     return limit;
   }
