@@ -118,7 +118,7 @@ class A2aToolRuntimeTest {
     private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
     /** What a stream says before it falls silent: a task still working, unless a test sets it. */
-    volatile String resubscribed;
+    volatile String streamed;
 
     FakeAgent(String cardUrlField, boolean streaming) throws IOException {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -147,7 +147,7 @@ class A2aToolRuntimeTest {
         ex.getResponseHeaders().set("Content-Type", "text/event-stream");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
-        String event = resubscribed != null ? resubscribed : "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}";
+        String event = streamed != null ? streamed : "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id") + ",\"result\":" + task + "}";
         out.write(("data: " + event + "\n\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         try {
@@ -270,7 +270,7 @@ class A2aToolRuntimeTest {
     for (String event : new String[] {"this is not JSON", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32001,\"message\":\"no such task\"}}"}) {
       store.search(dev.rcrt.core.Selector.schema("tool.v1"), 10, 0).forEach(b -> store.delete(b.id()));
       try (FakeAgent agent = new FakeAgent(null, true)) {
-        agent.resubscribed = event; // and then the stream stays open, silent
+        agent.streamed = event; // and then the stream stays open, silent
         stuckTool(agent, 600_000);
         java.util.concurrent.CompletableFuture<ToolResponse> call = java.util.concurrent.CompletableFuture.supplyAsync(
             () -> runner(b -> {}).call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test")));
@@ -286,7 +286,7 @@ class A2aToolRuntimeTest {
   @Test
   void theCommandLinesClientAlsoStopsReadingAStreamAtItsFirstBadEvent() throws Exception {
     try (FakeAgent agent = new FakeAgent(null, true)) {
-      agent.resubscribed = "this is not JSON"; // and then the stream stays open, silent
+      agent.streamed = "this is not JSON"; // and then the stream stays open, silent
       A2aClient client = A2aClient.of(Map.of(), java.time.Duration.ofMinutes(10)); // as ./rcrt a2a builds it
       URI endpoint = URI.create(client.card(agent.card()).url());
       java.util.concurrent.CompletableFuture<?> read = java.util.concurrent.CompletableFuture.supplyAsync(
