@@ -9,13 +9,11 @@ module dev.rcrt.a2a {
   requires a2a.java.sdk.server.common;
   requires a2a.java.sdk.transport.jsonrpc;
   requires com.fasterxml.jackson.databind;
-  requires jdk.httpserver;
-  requires io.github.bucket4j.core;
-  requires com.github.benmanes.caffeine;
+  requires dev.rcrt.http;
   requires org.slf4j;
 
   exports dev.rcrt.a2a;
-  // the HTTP serving pieces the AG-UI server shares: request gate and deadlines, served executors, run watch
+  // what the AG-UI server shares: served executors, run watch
   exports dev.rcrt.a2a.internal to dev.rcrt.agui;
 
   provides dev.rcrt.tools.ToolRuntime with dev.rcrt.a2a.A2aToolRuntime;

@@ -7,7 +7,7 @@ module dev.rcrt.agui {
   requires transitive dev.rcrt.agent;
   requires dev.rcrt.a2a;
   requires com.fasterxml.jackson.databind;
-  requires jdk.httpserver;
+  requires dev.rcrt.http;
   requires org.slf4j;
 
   exports dev.rcrt.agui;

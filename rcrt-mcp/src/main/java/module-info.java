@@ -7,6 +7,7 @@ module dev.rcrt.mcp {
   requires transitive io.modelcontextprotocol.sdk.mcp.core;
   requires io.modelcontextprotocol.sdk.mcp.json.jackson2;
   requires transitive org.apache.tomcat.embed.core; // jakarta.servlet in McpToolServer.Mounted
+  requires dev.rcrt.http;
   requires oauth2.oidc.sdk; // the OAuth 2.1 client of McpOAuth
   requires com.nimbusds.jose.jwt;
   requires content.type;

@@ -1,14 +1,13 @@
 package dev.rcrt.a2a;
 
 import dev.rcrt.a2a.internal.A2aEndpoint;
-import dev.rcrt.a2a.internal.HttpSettings;
 import dev.rcrt.a2a.internal.AgentCards;
 import dev.rcrt.a2a.internal.RecordRequestHandler;
-import dev.rcrt.a2a.internal.RequestDeadline;
 import dev.rcrt.a2a.internal.ServedAgents;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
 import dev.rcrt.agent.Runs;
+import dev.rcrt.http.internal.HttpSettings;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.ValidationException;
@@ -17,7 +16,6 @@ import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolRunner;
 import io.a2a.spec.AgentCard;
 import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
@@ -25,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * interface; any other address needs a bearer token (refused at {@link Builder#start()} without
  * one); an {@code Origin} header must be one of {@link Builder#allowedOrigins}; bodies are capped
  * ({@link Builder#maxRequestBytes}), as is a message's text, and a client has {@link
- * Builder#requestTimeout} to send its request (and to read each event of a stream); a client
+ * Builder#requestTimeout} to send a request's body, and to leave its connection idle while it sends
+ * a request's head or takes in an answer; request heads and bodies are read without holding a
+ * thread (embedded Tomcat, NIO), so clients that send them slowly lock no one out; a client
  * address may send {@link Builder#maxRequestsPerMinute} messages a minute (429 beyond). Cards are
  * public; everything else needs the token when there is one.
  *
@@ -78,23 +77,20 @@ public final class A2aServer implements AutoCloseable {
   private final Builder config;
   private final ToolRunner runner;
   private final Runs runs;
-  private final ExecutorService requests;
   private final ExecutorService streams;
   private final ServedAgents executors;
   private final A2aEndpoint endpoint;
 
-  private A2aServer(Builder b) throws IOException {
+  private A2aServer(Builder b) {
     this.config = b;
     this.runner = b.runner;
     this.runs = new Runs(b.runner.store(), b.runner.policy(), b.runner.timeSource(), CALLER);
-    this.requests = Executors.newFixedThreadPool(64, HttpSettings.daemons("rcrt-a2a-http-"));
-    this.streams = Executors.newFixedThreadPool(8, HttpSettings.daemons("rcrt-a2a-stream-"));
+    this.streams = dev.rcrt.core.spi.DaemonThreads.pool(8, "rcrt-a2a-stream");
     this.executors = new ServedAgents(b.runner.store(), b.executors, b.serveRuns);
     try {
-      this.endpoint = new A2aEndpoint(b.http.host(), b.http.port(), b.publicUrl, this::served, b.http.gate(),
-          new RequestDeadline(requests, b.runner.timeSource(), b.http.requestTimeout()), b.http.rate(b.runner.timeSource()));
-    } catch (IOException | RuntimeException e) {
-      requests.shutdownNow();
+      this.endpoint = new A2aEndpoint(b.http.host(), b.http.port(), b.http.requestTimeout(), b.publicUrl, this::served, b.http.gate(),
+          b.http.rate(b.runner.timeSource()));
+    } catch (RuntimeException e) {
       streams.shutdownNow();
       throw e;
     }
@@ -178,7 +174,6 @@ public final class A2aServer implements AutoCloseable {
   public void close() {
     endpoint.close();
     executors.close();
-    requests.shutdownNow();
     streams.shutdownNow();
   }
 
@@ -245,14 +240,14 @@ public final class A2aServer implements AutoCloseable {
     }
 
     /**
-     * How long a client may take to send a whole request (its line, headers and body), on the
-     * runner's time source; default 30 s. A client still sending at that point is cut off (its
-     * connection closed, no answer), so that clients that trickle their requests (slowloris) cannot
-     * hold the server's 64 request threads. It also bounds how long a client may take to read each
-     * event of a stream once the connection's buffers are full: a caller that reads slowly or not
-     * at all is cut off the same way, so that it cannot hold one of the 8 stream threads. Answering
-     * is not otherwise bounded by it: a stream or a blocking {@code message/send} runs as long as
-     * {@link #maxWait} allows.
+     * How long a client may take to send a request's body, and leave its connection idle while it
+     * sends a request's line and headers or takes in an answer; default 30 s, on the server's wall
+     * clock (Tomcat's). Heads and bodies are read without holding a thread, so clients that trickle
+     * their requests (slowloris) hold connections, not threads; a body not in by the timeout is
+     * answered 408 and its connection closed, and an idle connection is closed. A caller that stops
+     * taking in a stream for that long is cut off the same way, which frees the thread writing it.
+     * Answering is not otherwise bounded by it: a stream or a blocking {@code message/send} runs as
+     * long as {@link #maxWait} allows.
      */
     public Builder requestTimeout(Duration timeout) {
       http.requestTimeout(timeout);
@@ -315,11 +310,7 @@ public final class A2aServer implements AutoCloseable {
      */
     public A2aServer start() {
       http.checkReachable("an A2A server");
-      try {
-        return new A2aServer(this);
-      } catch (IOException e) {
-        throw http.cannotListen("the A2A server", e);
-      }
+      return new A2aServer(this);
     }
   }
 }

@@ -1,7 +1,5 @@
 package dev.rcrt.agui;
 
-import dev.rcrt.a2a.internal.HttpSettings;
-import dev.rcrt.a2a.internal.RequestDeadline;
 import dev.rcrt.a2a.internal.ServedAgents;
 import dev.rcrt.agent.AgentDefinition;
 import dev.rcrt.agent.AgentExecutor;
@@ -13,17 +11,15 @@ import dev.rcrt.agui.internal.RunStreams;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.Principal;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.http.internal.HttpSettings;
 import dev.rcrt.llm.LlmClient;
 import dev.rcrt.tools.ToolRunner;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -65,11 +61,13 @@ import org.slf4j.LoggerFactory;
  * names of the loopback interface; any other address needs a bearer token (refused at {@link
  * Builder#start()} without one); an {@code Origin} header must be one of {@link
  * Builder#allowedOrigins}; bodies are capped ({@link Builder#maxRequestBytes}), as is a message's
- * text, and a client has {@link Builder#requestTimeout} to send its request and to take in each
- * event. Errors are JSON {@code {"error": …}} with 400, 401, 403, 404, 405, 409 or 413, and a
- * server failure a 500 naming a log reference, never a stack trace.
+ * text, and a client has {@link Builder#requestTimeout} to send a request's body and to take in
+ * each event; request heads and bodies are read without holding a thread (embedded Tomcat, NIO).
+ * Errors are JSON {@code {"error": …}} with 400, 401, 403, 404, 405, 408, 409, 413 or 429, and a
+ * server failure a 500 naming a log reference, never a stack trace or an exception's name, for any
+ * request, one the server cannot parse included.
  *
- * <p>Thread-safe. A stream holds one of the server's 64 request threads while it lasts; at most 48
+ * <p>Thread-safe. A stream holds one of the server's 200 request threads while it lasts; at most 48
  * are held at once (503 with {@code Retry-After} beyond), so short requests are still served. {@link
  * #close()} stops listening and the executors the server made; the runner, model client and store
  * stay the host's.
@@ -86,25 +84,21 @@ public final class AgUiServer implements AutoCloseable {
 
   private final Builder config;
   private final ToolRunner runner;
-  private final ExecutorService requests;
   private final ServedAgents executors;
   private final AgUiEndpoint endpoint;
 
-  private AgUiServer(Builder b) throws IOException {
+  private AgUiServer(Builder b) {
     this.config = b;
     this.runner = b.runner;
-    this.requests = Executors.newFixedThreadPool(64, HttpSettings.daemons("rcrt-agui-http-"));
     this.executors = new ServedAgents(b.runner.store(), b.executors, b.serveRuns);
     Runs runs = new Runs(runner.store(), runner.policy(), runner.timeSource(), runner.approvers().toArray(Principal[]::new));
     RunStreams streams = new RunStreams(runner.store(), runs, executors, this::served, runner.policy(), runner.timeSource(), b.http.maxWait(), CALLER);
     try {
       Console console = b.console == null ? null : new Console(runner.store(), runs, runner, b.console);
       Changes changes = b.console == null ? null : new Changes(runner.store(), runner.timeSource(), b.http.maxWait());
-      this.endpoint = new AgUiEndpoint(b.http.host(), b.http.port(), b.http.gate(),
-          new RequestDeadline(requests, runner.timeSource(), b.http.requestTimeout()), b.http.rate(runner.timeSource()), streams,
-          b.http.maxMessageChars(), console, changes);
-    } catch (IOException | RuntimeException e) {
-      requests.shutdownNow();
+      this.endpoint = new AgUiEndpoint(b.http.host(), b.http.port(), b.http.requestTimeout(), b.http.gate(), b.http.rate(runner.timeSource()),
+          streams, b.http.maxMessageChars(), console, changes);
+    } catch (RuntimeException e) {
       executors.close();
       throw e;
     }
@@ -163,7 +157,6 @@ public final class AgUiServer implements AutoCloseable {
   public void close() {
     endpoint.close();
     executors.close();
-    requests.shutdownNow();
   }
 
   /** Builder for {@link AgUiServer}. Not thread-safe. */
@@ -240,7 +233,11 @@ public final class AgUiServer implements AutoCloseable {
       return this;
     }
 
-    /** How long a client may take to send its request, and to take in each event, on the runner's {@code TimeSource}; default 30 seconds. */
+    /**
+     * How long a client may take to send a request's body, and leave its connection idle while it
+     * sends a request's head or takes in an answer (each event); default 30 seconds, on the server's
+     * wall clock (Tomcat's). A body not in by then is answered 408; an idle connection is closed.
+     */
     public Builder requestTimeout(Duration timeout) {
       http.requestTimeout(timeout);
       return this;
@@ -286,11 +283,7 @@ public final class AgUiServer implements AutoCloseable {
      */
     public AgUiServer start() {
       http.checkReachable("an AG-UI server");
-      try {
-        return new AgUiServer(this);
-      } catch (IOException e) {
-        throw http.cannotListen("the AG-UI server", e);
-      }
+      return new AgUiServer(this);
     }
   }
 }

@@ -262,6 +262,18 @@ class AgUiServerTest {
     ObjectNode unknownCall = RcrtJson.object().put("threadId", "t").put("runId", "r");
     unknownCall.putArray("resume").addObject().put("interruptId", "no-such-call").put("status", "cancelled");
     assertThat(raw(server, "/agui/" + AGENT, RcrtJson.write(unknownCall), Map.of()).statusCode()).isEqualTo(404);
+    // what the HTTP server itself refuses, before any handler: JSON too, naming no Java type (the JDK's server answered
+    // a bad Content-Length with "NumberFormatException thrown")
+    for (String head : List.of("POST /agui/" + AGENT + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n",
+        "GET /agui/{x} HTTP/1.1\r\nHost: localhost\r\n\r\n")) {
+      try (java.net.Socket s = new java.net.Socket(server.uri().getHost(), server.uri().getPort())) {
+        s.setSoTimeout(60_000);
+        s.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        s.shutdownOutput();
+        String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(answer).as(head).startsWith("HTTP/1.1 400").contains("{\"error\":").doesNotContain("Exception").doesNotContain("Tomcat");
+      }
+    }
   }
 
   @Test

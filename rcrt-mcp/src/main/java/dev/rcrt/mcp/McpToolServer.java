@@ -1,6 +1,7 @@
 package dev.rcrt.mcp;
 
-import dev.rcrt.mcp.internal.HttpListener;
+import dev.rcrt.http.internal.ErrorBody;
+import dev.rcrt.http.internal.HttpListener;
 import dev.rcrt.mcp.internal.StreamableHttp;
 import dev.rcrt.mcp.internal.ToolCalls;
 import dev.rcrt.mcp.internal.ToolCatalog;
@@ -68,6 +69,9 @@ public final class McpToolServer implements AutoCloseable {
   private final CountDownLatch ended;
   private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
+  /** How long a client may leave its connection idle while it sends a request or takes in an answer. */
+  private static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofSeconds(30);
+
   private McpToolServer(Builder b, McpServer.SyncSpecification<?> spec, @Nullable HttpListener http, CountDownLatch ended) {
     this.ended = ended;
     this.calls = new ToolCalls(b.runner, b.defaultLimit);
@@ -97,7 +101,7 @@ public final class McpToolServer implements AutoCloseable {
 
   /** The streamable-HTTP endpoint, such as {@code http://127.0.0.1:8808/mcp}; null when serving stdio. */
   public @Nullable URI uri() {
-    return http == null ? null : http.uri();
+    return http == null ? null : http.base().resolve(StreamableHttp.ENDPOINT);
   }
 
   /**
@@ -269,8 +273,13 @@ public final class McpToolServer implements AutoCloseable {
         hosts.add(host + ":*");
         origins.add("http://" + host + ":*");
       }
-      StreamableHttp transport = transport(HttpListener.ENDPOINT, hosts, origins);
-      HttpListener listener = new HttpListener(transport, host, port, filters(bearerToken));
+      StreamableHttp transport = transport(StreamableHttp.ENDPOINT, hosts, origins);
+      HttpListener listener;
+      try {
+        listener = new HttpListener("the MCP server", host, port, IDLE_TIMEOUT, ErrorBody.JSON_RPC, transport, filters(bearerToken));
+      } catch (java.io.UncheckedIOException e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
       try {
         return new McpToolServer(this, transport.syncServer(), listener, new CountDownLatch(1));
       } catch (RuntimeException e) {

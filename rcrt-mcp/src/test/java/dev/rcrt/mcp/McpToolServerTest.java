@@ -168,6 +168,22 @@ class McpToolServerTest {
   }
 
   @Test
+  void requestsTheHttpServerCannotReadAreJsonRpcErrorsWithoutAStackTraceOrAServerName() throws Exception {
+    // before, Tomcat's own page answered these: its version, the exception's class and message, and its stack
+    for (String head : new String[] {"GET /mcp/\u0001bad HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "BAD\u0001 /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n{}"}) {
+      try (java.net.Socket s = new java.net.Socket(server.uri().getHost(), server.uri().getPort())) {
+        s.setSoTimeout(60_000);
+        s.getOutputStream().write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        s.shutdownOutput();
+        String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(answer).as(head).startsWith("HTTP/1.1 400").contains("\"jsonrpc\":\"2.0\"").contains("\"code\":-32600")
+            .doesNotContain("Exception").doesNotContain("Tomcat").doesNotContain("org.apache").doesNotContain("<html");
+      }
+    }
+  }
+
+  @Test
   void malformedJsonRpcGetsAParseErrorWithoutJavaInternals() throws Exception {
     for (String body : new String[] {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":", "not json at all", "{\"a\":1,\"a\":2}"}) {
       HttpRequest malformed = HttpRequest.newBuilder(server.uri())

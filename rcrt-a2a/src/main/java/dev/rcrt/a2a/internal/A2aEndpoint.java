@@ -2,11 +2,13 @@ package dev.rcrt.a2a.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.spi.Throwables;
+import dev.rcrt.http.internal.BodyFirst;
+import dev.rcrt.http.internal.ErrorBody;
+import dev.rcrt.http.internal.HttpListener;
+import dev.rcrt.http.internal.RequestGate;
+import dev.rcrt.http.internal.RequestRate;
 import io.a2a.server.ServerCallContext;
 import io.a2a.server.auth.UnauthenticatedUser;
 import io.a2a.spec.CancelTaskRequest;
@@ -36,11 +38,14 @@ import io.a2a.spec.UnsupportedOperationError;
 import io.a2a.transport.jsonrpc.handler.JSONRPCHandler;
 import io.a2a.util.Utils;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -51,13 +56,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP side of the A2A server, on the JDK's HTTP server: {@code GET
+ * The HTTP side of the A2A server, on its own {@link HttpListener} (embedded Tomcat): {@code GET
  * /.well-known/agent-card.json} (the default agent's card), {@code GET
  * /a2a/<agent_id>/.well-known/agent-card.json} and JSON-RPC at {@code POST /a2a/<agent_id>}, with
  * {@code message/stream} and {@code tasks/resubscribe} answered as server-sent events.
  *
  * <p>Every request passes the {@link RequestGate} first ({@code Host}, {@code Origin}, the bearer
- * token for JSON-RPC, the body's size); then text that is not JSON is {@code -32700}, JSON that is
+ * token for JSON-RPC), and its body is read whole without a thread ({@link BodyFirst}: 413 past the
+ * gate's cap, 408 past the request timeout); then text that is not JSON is {@code -32700}, JSON that is
  * not a request {@code -32600}, an unknown method {@code -32601}, bad params {@code -32602}: never a
  * Java message or stack trace.
  */
@@ -81,33 +87,40 @@ public final class A2aEndpoint implements AutoCloseable {
   }
 
 
-  private final HttpServer server;
+  private final HttpListener listener;
   private final Agents agents;
   private final RequestRate rate;
   private final RequestGate gate;
-  private final RequestDeadline requests;
   private final URI base;
 
   /**
-   * Listens on {@code host:port} and serves with {@code requests}: the server's pool behind a {@link
-   * RequestDeadline}, so that a client that sends its request slowly, or reads a stream slowly, is
-   * cut off, not served.
+   * Listens on {@code host:port}.
+   *
+   * @param timeout how long a client may take to send a request's body, or leave its connection
+   *     idle while it sends a request's head or takes in an answer (each event of a stream)
+   * @param publicUrl where clients reach the server, for the cards; null for the address it listens on
+   * @throws java.io.UncheckedIOException when the address cannot be bound
    */
-  public A2aEndpoint(String host, int port, @Nullable URI publicUrl, Agents agents, RequestGate gate, RequestDeadline requests,
-      RequestRate rate) throws IOException {
+  public A2aEndpoint(String host, int port, Duration timeout, @Nullable URI publicUrl, Agents agents, RequestGate gate, RequestRate rate) {
     this.agents = agents;
     this.rate = rate;
     this.gate = gate;
-    this.requests = requests;
-    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
-    server.setExecutor(requests);
-    server.createContext("/", this::handle);
-    server.start();
-    String shown = host.contains(":") ? "[" + host + "]" : host;
-    if (publicUrl == null && server.getAddress().getAddress().isAnyLocalAddress()) {
-      shown = machineName(); // 0.0.0.0 or :: is where the server listens, not an address a client can use
+    this.listener = new HttpListener("the A2A server", host, port, timeout, ErrorBody.JSON_RPC,
+        new BodyFirst("A2A", this::head, ErrorBody.JSON_RPC, gate.maxRequestBytes(), timeout), List.of());
+    URI listening = listener.base();
+    if (publicUrl == null && anyLocal(host)) {
+      // 0.0.0.0 or :: is where the server listens, not an address a client can use
+      listening = URI.create("http://" + machineName() + ":" + listening.getPort());
     }
-    this.base = publicUrl != null ? publicUrl : URI.create("http://" + shown + ":" + server.getAddress().getPort());
+    this.base = publicUrl != null ? publicUrl : listening;
+  }
+
+  private static boolean anyLocal(String host) {
+    try {
+      return java.net.InetAddress.getByName(host).isAnyLocalAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   /** This machine's host name, for the cards of a server on every interface without a public URL. */
@@ -124,104 +137,79 @@ public final class A2aEndpoint implements AutoCloseable {
     return base;
   }
 
-  /** Serves one exchange; a failure of the server itself is a 500 that names only a reference to its log line. */
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      try {
-        serve(exchange);
-      } catch (IOException e) {
-        LOG.debug("A2A exchange broke: {}", e.toString());
-      } catch (Throwable t) {
-        Throwables.rethrowIfFatal(t);
-        String ref = java.util.UUID.randomUUID().toString().substring(0, 8);
-        LOG.error("A2A request failed (ref {})", ref, t);
-        if (exchange.getResponseCode() == -1) { // nothing sent yet
-          error(exchange, 500, null, new io.a2a.spec.InternalError("the A2A server failed (ref " + ref + "; its log has the details)"));
-        }
-      }
-    }
+  /** The request's path, decoded, such as {@code /a2a/helper}. */
+  private static String path(HttpServletRequest request) {
+    String path = request.getPathInfo();
+    return path == null ? "/" : path;
   }
 
-  private void serve(HttpExchange exchange) throws IOException {
-    if (!"POST".equals(exchange.getRequestMethod()) && withoutBody(exchange)) {
-      // the whole request is in: only a POST's body is read, and one that comes with another method is drained when the
-      // exchange closes, which the deadline still bounds
-      RequestDeadline.received();
-    }
-    String refused = gate.refusal(exchange);
+  /** Answers what needs no body (cards, refusals), or returns what serves a JSON-RPC request once its body is in. */
+  private BodyFirst.@Nullable Body head(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    String refused = gate.refusal(request);
     if (refused != null) {
-      plain(exchange, 403, refused);
-      return;
+      plain(response, 403, refused);
+      return null;
     }
-    String path = exchange.getRequestURI().getPath();
-    String method = exchange.getRequestMethod();
+    String path = path(request);
+    String method = request.getMethod();
     if ("GET".equals(method) && (path.equals(CARD) || path.startsWith(AGENTS) && path.endsWith(CARD))) {
       String id = path.equals(CARD) ? null : path.substring(AGENTS.length(), path.length() - CARD.length());
       Served agent = agents.find(id, base, true);
       if (agent == null) {
-        plain(exchange, 404, "no agent here: " + (id == null ? "this server serves no agent" : "no trusted agent record '" + id + "'"));
-        return;
+        plain(response, 404, "no agent here: " + (id == null ? "this server serves no agent" : "no trusted agent record '" + id + "'"));
+        return null;
       }
-      json(exchange, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(agent.card()));
-      return;
+      json(response, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(agent.card()));
+      return null;
     }
     if (!path.startsWith(AGENTS) || path.length() == AGENTS.length() || path.indexOf('/', AGENTS.length()) >= 0) {
-      plain(exchange, 404, "not found: cards are at " + CARD + " and " + AGENTS + "<agent_id>" + CARD);
-      return;
+      plain(response, 404, "not found: cards are at " + CARD + " and " + AGENTS + "<agent_id>" + CARD);
+      return null;
     }
     if (!"POST".equals(method)) {
-      exchange.getResponseHeaders().set("Allow", "POST");
-      plain(exchange, 405, "JSON-RPC requests are POSTed");
-      return;
+      response.setHeader("Allow", "POST");
+      plain(response, 405, "JSON-RPC requests are POSTed");
+      return null;
     }
-    if (!gate.authorized(exchange)) {
-      exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-      plain(exchange, 401, "this A2A server takes a bearer token (Authorization: Bearer …)");
-      return;
+    if (!gate.authorized(request)) {
+      response.setHeader("WWW-Authenticate", "Bearer");
+      plain(response, 401, "this A2A server takes a bearer token (Authorization: Bearer …)");
+      return null;
     }
-
-    byte[] body = gate.body(exchange);
-    if (body != null) {
-      RequestDeadline.received();
-    }
-    if (body == null) {
-      error(exchange, 413, null, new InvalidRequestError(null, "Invalid Request: the body is larger than " + gate.maxRequestBytes() + " bytes", null));
-      gate.discardRest(exchange);
-      return;
-    }
-    Served agent = agents.find(path.substring(AGENTS.length()), base, false);
-    if (agent == null) {
-      plain(exchange, 404, "no trusted agent record '" + path.substring(AGENTS.length()) + "'");
-      return;
-    }
-    rpc(exchange, body, agent.handler());
-  }
-
-  /** Whether the request says it has no body: no {@code Transfer-Encoding}, and no {@code Content-Length} or zero. */
-  private static boolean withoutBody(HttpExchange exchange) {
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    return exchange.getRequestHeaders().getFirst("Transfer-Encoding") == null && (length == null || length.strip().equals("0"));
+    String id = path.substring(AGENTS.length());
+    return body -> {
+      if (body == null) {
+        error(response, 413, null, new InvalidRequestError(null, "Invalid Request: the body is larger than " + gate.maxRequestBytes() + " bytes", null));
+        return;
+      }
+      Served agent = agents.find(id, base, false);
+      if (agent == null) {
+        plain(response, 404, "no trusted agent record '" + id + "'");
+        return;
+      }
+      rpc(request, response, body, agent.handler());
+    };
   }
 
   /** One JSON-RPC request, answered by the SDK's handler (as the SDK's reference servers route it). */
-  private void rpc(HttpExchange exchange, byte[] body, JSONRPCHandler handler) throws IOException {
+  private void rpc(HttpServletRequest http, HttpServletResponse out, byte[] body, JSONRPCHandler handler) throws IOException {
     JsonNode node;
     try {
       node = RcrtJson.parse(new String(body, StandardCharsets.UTF_8));
     } catch (ValidationException e) {
-      error(exchange, 200, null, new JSONParseError("Parse error: " + e.getMessage()));
+      error(out, 200, null, new JSONParseError("Parse error: " + e.getMessage()));
       return;
     }
     if (!node.isObject()) {
-      error(exchange, 200, null, new InvalidRequestError(null, "Invalid Request: an A2A request is one JSON-RPC object", null));
+      error(out, 200, null, new InvalidRequestError(null, "Invalid Request: an A2A request is one JSON-RPC object", null));
       return;
     }
     String method = node.path("method").asText("");
     if (SendMessageRequest.METHOD.equals(method) || SendStreamingMessageRequest.METHOD.equals(method)) {
-      long retryAfter = rate.take(exchange); // a message starts a model run: those are what a client is limited in
+      long retryAfter = rate.take(http); // a message starts a model run: those are what a client is limited in
       if (retryAfter > 0) {
-        exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
-        plain(exchange, 429, "too many messages from this address; try again in " + retryAfter + " s");
+        out.setHeader("Retry-After", Long.toString(retryAfter));
+        plain(out, 429, "too many messages from this address; try again in " + retryAfter + " s");
         return;
       }
     }
@@ -235,7 +223,7 @@ public final class A2aEndpoint implements AutoCloseable {
         Flow.Publisher<SendStreamingMessageResponse> events = request instanceof SendStreamingMessageRequest r
             ? handler.onMessageSendStream(r, context)
             : handler.onResubscribeToTask((TaskResubscriptionRequest) request, context);
-        stream(exchange, events, gone);
+        stream(out, events, gone);
         return;
       }
       NonStreamingJSONRPCRequest<?> request = Utils.OBJECT_MAPPER.treeToValue(node, NonStreamingJSONRPCRequest.class);
@@ -259,9 +247,9 @@ public final class A2aEndpoint implements AutoCloseable {
       } else {
         response = new JSONRPCErrorResponse(request.getId(), new UnsupportedOperationError());
       }
-      json(exchange, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(response));
+      json(out, 200, Utils.OBJECT_MAPPER.writeValueAsBytes(response));
     } catch (JsonProcessingException e) {
-      error(exchange, 200, idOf(e), mapped(e));
+      error(out, 200, idOf(e), mapped(e));
     }
   }
 
@@ -288,16 +276,17 @@ public final class A2aEndpoint implements AutoCloseable {
 
   /**
    * Writes the events as server-sent events, one {@code data:} line each, until the publisher
-   * completes or the caller goes; a write that fails, or that the caller takes longer than the
-   * request timeout to read ({@link RequestDeadline#write}), sets {@code gone}, which the task's
-   * reader ({@link TaskStream}) watches.
+   * completes or the caller goes; a write that fails, or that the caller leaves untaken for the
+   * request timeout (the listener's), sets {@code gone}, which the task's reader ({@link TaskStream})
+   * watches.
    */
-  private void stream(HttpExchange exchange, Flow.Publisher<SendStreamingMessageResponse> events, java.util.concurrent.atomic.AtomicBoolean gone)
-      throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-    exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-    exchange.sendResponseHeaders(200, 0);
-    OutputStream out = exchange.getResponseBody();
+  private static void stream(HttpServletResponse response, Flow.Publisher<SendStreamingMessageResponse> events,
+      java.util.concurrent.atomic.AtomicBoolean gone) throws IOException {
+    response.setStatus(200);
+    response.setContentType("text/event-stream"); // UTF-8 by definition (HTML, server-sent events)
+    response.setHeader("Cache-Control", "no-cache");
+    ServletOutputStream out = response.getOutputStream();
+    response.flushBuffer();
     CompletableFuture<Void> done = new CompletableFuture<>();
     events.subscribe(new Flow.Subscriber<>() {
       private Flow.@Nullable Subscription subscription;
@@ -312,10 +301,8 @@ public final class A2aEndpoint implements AutoCloseable {
       public void onNext(SendStreamingMessageResponse item) {
         try {
           byte[] event = ("data: " + Utils.OBJECT_MAPPER.writeValueAsString(item) + "\n\n").getBytes(StandardCharsets.UTF_8);
-          requests.write(() -> {
-            out.write(event);
-            out.flush();
-          });
+          out.write(event);
+          out.flush();
           java.util.Objects.requireNonNull(subscription).request(1);
         } catch (IOException e) {
           gone.set(true); // the caller went away: the task's reader stops at its next look
@@ -343,25 +330,25 @@ public final class A2aEndpoint implements AutoCloseable {
     }
   }
 
-  private static void error(HttpExchange exchange, int status, @Nullable Object id, JSONRPCError error) throws IOException {
-    json(exchange, status, Utils.OBJECT_MAPPER.writeValueAsBytes(new JSONRPCErrorResponse(id, error)));
+  private static void error(HttpServletResponse response, int status, @Nullable Object id, JSONRPCError error) throws IOException {
+    json(response, status, Utils.OBJECT_MAPPER.writeValueAsBytes(new JSONRPCErrorResponse(id, error)));
   }
 
-  private static void json(HttpExchange exchange, int status, byte[] body) throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, body.length);
-    exchange.getResponseBody().write(body);
+  private static void json(HttpServletResponse response, int status, byte[] body) throws IOException {
+    response.setStatus(status);
+    response.setContentType("application/json");
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
   }
 
-  private static void plain(HttpExchange exchange, int status, String text) throws IOException {
-    byte[] body = RcrtJson.write(RcrtJson.object().put("error", text)).getBytes(StandardCharsets.UTF_8);
-    json(exchange, status, body);
+  private static void plain(HttpServletResponse response, int status, String text) throws IOException {
+    json(response, status, ErrorBody.PLAIN.json(status, text).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Stops listening; exchanges under way get a second to finish. The request pool is the caller's to stop. */
+  /** Stops listening; requests under way are cut. */
   @Override
   public void close() {
-    server.stop(1);
+    listener.close();
   }
 
 }

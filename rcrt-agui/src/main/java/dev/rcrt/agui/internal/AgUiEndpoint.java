@@ -1,31 +1,34 @@
 package dev.rcrt.agui.internal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import dev.rcrt.a2a.internal.RequestDeadline;
-import dev.rcrt.a2a.internal.RequestGate;
-import dev.rcrt.a2a.internal.RequestRate;
 import dev.rcrt.core.NotFoundException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.http.internal.BodyFirst;
+import dev.rcrt.http.internal.ErrorBody;
+import dev.rcrt.http.internal.HttpListener;
+import dev.rcrt.http.internal.RequestGate;
+import dev.rcrt.http.internal.RequestRate;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.UUID;
+import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The AG-UI HTTP endpoint on the JDK's server: {@code POST /agui/<agent_id>} with a {@code
+ * The AG-UI HTTP endpoint, on its own {@link HttpListener} (embedded Tomcat): {@code POST /agui/<agent_id>} with a {@code
  * RunAgentInput} answers {@code text/event-stream}, one AG-UI event per SSE event ({@code id:} and
  * {@code data:} lines), as {@code @ag-ui/client}'s {@code HttpAgent} reads it. A request with {@code
  * Last-Event-ID} gets the events after that one. Every request passes the {@link RequestGate} first
- * (Host, Origin, bearer token, body cap) and is read within the {@link RequestDeadline}; each event
- * must be taken in within it too. A request that cannot be run is a JSON {@code {"error": …}} with
+ * (Host, Origin, bearer token), and its body is read whole without a thread ({@link BodyFirst}: 413
+ * past the cap, 408 past the request timeout); a client that leaves an event untaken for the
+ * request timeout is cut off. A request that cannot be run is a JSON {@code {"error": …}} with
  * 400, 404 or 409 before any event; a failure of the server is a 500 naming only a reference to its
  * log line.
  */
@@ -33,7 +36,7 @@ public final class AgUiEndpoint implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AgUiEndpoint.class);
   static final String AGENTS = "/agui/";
   /**
-   * The most streams (runs followed, live updates) held at once: each holds one of the server's 64
+   * The most streams (runs followed, live updates) held at once: each holds one of Tomcat's 200
    * request threads while it lasts, and the rest stay for short requests.
    */
   public static final int MAX_STREAMS = 48;
@@ -62,102 +65,93 @@ public final class AgUiEndpoint implements AutoCloseable {
     void send(@Nullable String id, ObjectNode event) throws IOException;
   }
 
-  private final HttpServer server;
+  private final HttpListener listener;
   private final RequestRate rate;
   private final java.util.concurrent.Semaphore streams = new java.util.concurrent.Semaphore(MAX_STREAMS);
   private final RequestGate gate;
-  private final RequestDeadline requests;
   private final Runs runs;
   private final int maxMessageChars;
   private final @Nullable Console console;
   private final @Nullable Changes changes;
-  private final URI base;
 
   /**
+   * Listens on {@code host:port}.
+   *
+   * @param timeout how long a client may take to send a request's body, or leave its connection
+   *     idle while it sends a request's head or takes in an answer (each event of a stream)
    * @param console the console's API and page, or null to serve the AG-UI endpoint alone
    * @param changes the console's live updates ({@code GET /api/events}), or null without a console
+   * @throws java.io.UncheckedIOException when the address cannot be bound
    */
-  public AgUiEndpoint(String host, int port, RequestGate gate, RequestDeadline requests, RequestRate rate, Runs runs, int maxMessageChars,
-      @Nullable Console console, @Nullable Changes changes) throws IOException {
+  public AgUiEndpoint(String host, int port, Duration timeout, RequestGate gate, RequestRate rate, Runs runs, int maxMessageChars,
+      @Nullable Console console, @Nullable Changes changes) {
     this.gate = gate;
     this.rate = rate;
-    this.requests = requests;
     this.runs = runs;
     this.maxMessageChars = maxMessageChars;
     this.console = console;
     this.changes = changes;
-    this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
-    server.setExecutor(requests);
-    server.createContext("/", this::handle);
-    server.start();
-    String shown = host.contains(":") ? "[" + host + "]" : host;
-    this.base = URI.create("http://" + shown + ":" + server.getAddress().getPort());
+    this.listener = new HttpListener("the AG-UI server", host, port, timeout, ErrorBody.PLAIN,
+        new BodyFirst("AG-UI", this::head, ErrorBody.PLAIN, gate.maxRequestBytes(), timeout), List.of());
   }
 
   /** Where clients reach the server, such as {@code http://127.0.0.1:8810}. */
   public URI base() {
-    return base;
+    return listener.base();
   }
 
-  private void handle(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      try {
-        serve(exchange);
-      } catch (IOException e) {
-        LOG.debug("AG-UI exchange broke: {}", e.toString());
-      } catch (Throwable t) {
-        dev.rcrt.core.spi.Throwables.rethrowIfFatal(t);
-        String ref = UUID.randomUUID().toString().substring(0, 8);
-        LOG.error("AG-UI request failed (ref {})", ref, t);
-        if (exchange.getResponseCode() == -1) {
-          plain(exchange, 500, "the AG-UI server failed (ref " + ref + "; its log has the details)");
-        }
-      }
-    }
+  /** The request's path, decoded, such as {@code /agui/helper}. */
+  private static String path(HttpServletRequest request) {
+    String path = request.getPathInfo();
+    return path == null ? "/" : path;
   }
 
-  private void serve(HttpExchange exchange) throws IOException {
-    String refused = gate.refusal(exchange);
+  /** Answers what needs no body, or returns what serves a POST once its body is in. */
+  private BodyFirst.@Nullable Body head(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    String refused = gate.refusal(request);
     if (refused != null) {
-      RequestDeadline.received();
-      plain(exchange, 403, refused);
-      return;
+      plain(response, 403, refused);
+      return null;
     }
-    String path = exchange.getRequestURI().getPath();
+    String path = path(request);
     if (console != null && !path.startsWith(AGENTS)) {
-      console(exchange, path, console);
-      return;
+      return console(request, response, path, console);
     }
     if (!path.startsWith(AGENTS) || path.length() == AGENTS.length() || path.indexOf('/', AGENTS.length()) >= 0) {
-      RequestDeadline.received();
-      plain(exchange, 404, "not found: AG-UI runs are POSTed to " + AGENTS + "<agent_id>");
-      return;
+      plain(response, 404, "not found: AG-UI runs are POSTed to " + AGENTS + "<agent_id>");
+      return null;
     }
-    if (!"POST".equals(exchange.getRequestMethod())) {
-      RequestDeadline.received();
-      exchange.getResponseHeaders().set("Allow", "POST");
-      plain(exchange, 405, "an AG-UI RunAgentInput is POSTed");
-      return;
+    if (!"POST".equals(request.getMethod())) {
+      response.setHeader("Allow", "POST");
+      plain(response, 405, "an AG-UI RunAgentInput is POSTed");
+      return null;
     }
-    if (refusedToken(exchange)) {
-      return;
-    }
-    byte[] body = postBody(exchange);
-    if (body == null) {
-      return;
+    if (refusedToken(request, response) || limited(request, response)) {
+      return null;
     }
     String agentId = path.substring(AGENTS.length());
-    RunInput input;
-    try {
-      input = RunInput.parse(body, maxMessageChars);
-    } catch (ValidationException e) {
-      plain(exchange, 400, String.valueOf(e.getMessage()));
-      return;
-    }
-    String lastEventId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
-    Stream stream = new Stream(exchange);
+    String lastEventId = request.getHeader("Last-Event-ID");
+    return body -> {
+      if (body == null) {
+        tooLarge(response);
+        return;
+      }
+      RunInput input;
+      try {
+        input = RunInput.parse(body, maxMessageChars);
+      } catch (ValidationException e) {
+        plain(response, 400, String.valueOf(e.getMessage()));
+        return;
+      }
+      run(response, agentId, input, lastEventId);
+    };
+  }
+
+  /** Follows the run {@code input} asks for, as a stream, while a stream is free. */
+  private void run(HttpServletResponse response, String agentId, RunInput input, @Nullable String lastEventId) throws IOException {
+    Stream stream = new Stream(response);
     if (!streams.tryAcquire()) {
-      busy(exchange);
+      busy(response);
       return;
     }
     try {
@@ -165,15 +159,15 @@ public final class AgUiEndpoint implements AutoCloseable {
       stream.open(); // a stream with nothing more to send (the client had every event) is empty, not absent
     } catch (NotFoundException e) {
       if (!stream.started) {
-        plain(exchange, 404, String.valueOf(e.getMessage()));
+        plain(response, 404, String.valueOf(e.getMessage()));
       }
     } catch (ValidationException e) {
       if (!stream.started) {
-        plain(exchange, 400, String.valueOf(e.getMessage()));
+        plain(response, 400, String.valueOf(e.getMessage()));
       }
     } catch (IllegalStateException e) {
       if (!stream.started) {
-        plain(exchange, 409, String.valueOf(e.getMessage()));
+        plain(response, 409, String.valueOf(e.getMessage()));
       }
     } finally {
       streams.release();
@@ -181,114 +175,126 @@ public final class AgUiEndpoint implements AutoCloseable {
   }
 
   /** The answer when every stream a server may hold at once is taken: 503, come back in a few seconds. */
-  private static void busy(HttpExchange exchange) throws IOException {
-    exchange.getResponseHeaders().set("Retry-After", "5");
-    plain(exchange, 503, "this server follows " + MAX_STREAMS + " streams already; try again shortly");
+  private static void busy(HttpServletResponse response) throws IOException {
+    response.setHeader("Retry-After", "5");
+    plain(response, 503, "this server follows " + MAX_STREAMS + " streams already; try again shortly");
   }
 
-  /** The console: its page (public: it holds no data), and its API (behind the token, as the AG-UI endpoint). */
-  private void console(HttpExchange exchange, String path, Console console) throws IOException {
-    String method = exchange.getRequestMethod();
+  /**
+   * The console: its page (public: it holds no data), and its API (behind the token, as the AG-UI
+   * endpoint); answers a GET, or returns what serves a POST once its body is in.
+   */
+  private BodyFirst.@Nullable Body console(HttpServletRequest request, HttpServletResponse response, String path, Console console)
+      throws IOException {
+    String method = request.getMethod();
     if (!path.startsWith("/api/")) {
-      RequestDeadline.received();
       Console.Asset asset = "GET".equals(method) ? Console.asset(path) : null;
       if (asset == null) {
-        plain(exchange, 404, "not found: the console is at /, its API under /api/, AG-UI runs at " + AGENTS + "<agent_id>");
-        return;
+        plain(response, 404, "not found: the console is at /, its API under /api/, AG-UI runs at " + AGENTS + "<agent_id>");
+        return null;
       }
       byte[] bytes = asset.bytes();
-      exchange.getResponseHeaders().set("Content-Type", asset.type());
-      exchange.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:");
-      exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
-      exchange.sendResponseHeaders(200, bytes.length);
-      exchange.getResponseBody().write(bytes);
-      return;
+      response.setStatus(200);
+      response.setContentType(asset.type());
+      response.setHeader("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:");
+      response.setHeader("X-Content-Type-Options", "nosniff");
+      response.setContentLength(bytes.length);
+      response.getOutputStream().write(bytes);
+      return null;
     }
-    if (refusedToken(exchange)) {
-      return;
+    if (refusedToken(request, response)) {
+      return null;
     }
-    try {
-      if ("GET".equals(method)) {
-        RequestDeadline.received();
+    if ("GET".equals(method)) {
+      answered(response, () -> {
         if (path.equals("/api/events") && changes != null) {
           if (!streams.tryAcquire()) {
-            busy(exchange);
+            busy(response);
             return;
           }
           try {
-            changes.follow(new Stream(exchange));
+            changes.follow(new Stream(response));
           } finally {
             streams.release();
           }
           return;
         }
-        json(exchange, 200, RcrtJson.write(console.get(path, query(exchange))));
-        return;
-      }
-      if (!"POST".equals(method)) {
-        RequestDeadline.received();
-        exchange.getResponseHeaders().set("Allow", "GET, POST");
-        plain(exchange, 405, "the console's API takes GET and POST");
-        return;
-      }
-      byte[] body = postBody(exchange);
+        json(response, 200, RcrtJson.write(console.get(path, query(request))));
+      });
+      return null;
+    }
+    if (!"POST".equals(method)) {
+      response.setHeader("Allow", "GET, POST");
+      plain(response, 405, "the console's API takes GET and POST");
+      return null;
+    }
+    if (limited(request, response)) {
+      return null;
+    }
+    return body -> answered(response, () -> {
       if (body == null) {
+        tooLarge(response);
         return;
       }
       com.fasterxml.jackson.databind.JsonNode json;
       try {
         json = RcrtJson.parse(new String(body, StandardCharsets.UTF_8));
       } catch (RuntimeException e) {
-        plain(exchange, 400, "the body is not JSON");
+        plain(response, 400, "the body is not JSON");
         return;
       }
-      json(exchange, 200, RcrtJson.write(console.post(path, json)));
+      json(response, 200, RcrtJson.write(console.post(path, json)));
+    });
+  }
+
+  /** A console answer that may be refused: {@link NotFoundException} 404, {@link ValidationException} 400, {@link Console.Forbidden} 403. */
+  @FunctionalInterface
+  private interface Answer {
+    void run() throws IOException;
+  }
+
+  private static void answered(HttpServletResponse response, Answer answer) throws IOException {
+    try {
+      answer.run();
     } catch (NotFoundException e) {
-      plain(exchange, 404, String.valueOf(e.getMessage()));
+      plain(response, 404, String.valueOf(e.getMessage()));
     } catch (ValidationException e) {
-      plain(exchange, 400, String.valueOf(e.getMessage()));
+      plain(response, 400, String.valueOf(e.getMessage()));
     } catch (Console.Forbidden e) {
-      plain(exchange, 403, String.valueOf(e.getMessage()));
+      plain(response, 403, String.valueOf(e.getMessage()));
     }
   }
 
   /** Whether the request lacks the bearer token: then it was answered 401. */
-  private boolean refusedToken(HttpExchange exchange) throws IOException {
-    if (gate.authorized(exchange)) {
+  private boolean refusedToken(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    if (gate.authorized(request)) {
       return false;
     }
-    RequestDeadline.received();
-    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-    plain(exchange, 401, "this server takes a bearer token (Authorization: Bearer …)");
+    response.setHeader("WWW-Authenticate", "Bearer");
+    plain(response, 401, "this server takes a bearer token (Authorization: Bearer …)");
     return true;
   }
 
-  /**
-   * A POST's body, read within the request deadline, or null when the request was answered instead:
-   * 429 when the client's address sent more POSTs this minute than it may, 413 past the body cap.
-   */
-  private byte @Nullable [] postBody(HttpExchange exchange) throws IOException {
-    long retryAfter = rate.take(exchange);
-    if (retryAfter > 0) {
-      RequestDeadline.received();
-      exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter));
-      plain(exchange, 429, "too many requests from this address; try again in " + retryAfter + " s");
-      gate.discardRest(exchange);
-      return null;
+  /** Whether the client's address sent more POSTs this minute than it may: then it was answered 429. */
+  private boolean limited(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    long retryAfter = rate.take(request);
+    if (retryAfter <= 0) {
+      return false;
     }
-    byte[] body = gate.body(exchange);
-    RequestDeadline.received();
-    if (body == null) {
-      plain(exchange, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
-      gate.discardRest(exchange);
-    }
-    return body;
+    response.setHeader("Retry-After", Long.toString(retryAfter));
+    plain(response, 429, "too many requests from this address; try again in " + retryAfter + " s");
+    return true;
+  }
+
+  /** Answers a body past the cap: 413. */
+  private void tooLarge(HttpServletResponse response) throws IOException {
+    plain(response, 413, "the body is larger than " + gate.maxRequestBytes() + " bytes");
   }
 
   /** The decoded parameters of the request's query; of a repeated one, the first. */
-  private static java.util.Map<String, String> query(HttpExchange exchange) {
+  private static java.util.Map<String, String> query(HttpServletRequest request) {
     java.util.Map<String, String> out = new java.util.HashMap<>();
-    String raw = exchange.getRequestURI().getRawQuery();
+    String raw = request.getQueryString();
     if (raw != null) {
       for (String pair : raw.split("&")) {
         int eq = pair.indexOf('=');
@@ -302,52 +308,52 @@ public final class AgUiEndpoint implements AutoCloseable {
 
   /** The SSE answer of one exchange; its headers go with the first event. */
   private final class Stream implements Events {
-    private final HttpExchange exchange;
-    private @Nullable OutputStream out;
+    private final HttpServletResponse response;
+    private @Nullable ServletOutputStream out;
     boolean started;
 
-    Stream(HttpExchange exchange) {
-      this.exchange = exchange;
+    Stream(HttpServletResponse response) {
+      this.response = response;
     }
 
     @Override
     public void send(@Nullable String id, ObjectNode event) throws IOException {
       byte[] bytes = ((id == null ? "" : "id: " + id + "\n") + "data: " + RcrtJson.write(event) + "\n\n").getBytes(StandardCharsets.UTF_8);
-      requests.write(() -> {
-        OutputStream body = open();
-        body.write(bytes);
-        body.flush();
-      });
+      ServletOutputStream body = open();
+      body.write(bytes);
+      body.flush();
     }
 
     /** Sends the stream's headers, once. */
-    OutputStream open() throws IOException {
+    ServletOutputStream open() throws IOException {
       if (out == null) {
-        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-        exchange.sendResponseHeaders(200, 0);
+        response.setStatus(200);
+        response.setContentType("text/event-stream"); // UTF-8 by definition (HTML, server-sent events)
+        response.setHeader("Cache-Control", "no-cache");
         started = true;
-        out = exchange.getResponseBody();
+        out = response.getOutputStream();
+        response.flushBuffer();
       }
       return out;
     }
   }
 
-  private static void plain(HttpExchange exchange, int status, String text) throws IOException {
-    json(exchange, status, RcrtJson.write(RcrtJson.object().put("error", text)));
+  private static void plain(HttpServletResponse response, int status, String text) throws IOException {
+    json(response, status, ErrorBody.PLAIN.json(status, text));
   }
 
-  private static void json(HttpExchange exchange, int status, String text) throws IOException {
+  private static void json(HttpServletResponse response, int status, String text) throws IOException {
     byte[] body = text.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.getResponseHeaders().set("Cache-Control", "no-store");
-    exchange.sendResponseHeaders(status, body.length);
-    exchange.getResponseBody().write(body);
+    response.setStatus(status);
+    response.setContentType("application/json");
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
   }
 
-  /** Stops listening; exchanges under way get a second to finish. */
+  /** Stops listening; requests under way are cut. */
   @Override
   public void close() {
-    server.stop(1);
+    listener.close();
   }
 }

@@ -54,6 +54,8 @@ import reactor.core.publisher.Mono;
  */
 public final class StreamableHttp extends HttpServlet implements McpStreamableServerTransportProvider {
   private static final long serialVersionUID = 1L;
+  /** The path MCP clients post to. */
+  public static final String ENDPOINT = "/mcp";
   private static final Logger LOG = LoggerFactory.getLogger(StreamableHttp.class);
   private static final String EVENT_STREAM = "text/event-stream";
   private static final String JSON = "application/json";

@@ -1,5 +1,7 @@
 package dev.rcrt.mcp.internal;
 
+import dev.rcrt.http.internal.HttpListener;
+
 import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.testing.TestClock;
 import io.modelcontextprotocol.server.McpServer;
@@ -27,11 +29,12 @@ final class TransportFixture implements AutoCloseable {
   private final HttpListener listener;
 
   TransportFixture(TestClock clock, BreadcrumbStore store, int maxSessions, UnaryOperator<McpServer.SyncSpecification<?>> server) {
-    this.transport = new StreamableHttp(HttpListener.ENDPOINT,
+    this.transport = new StreamableHttp(StreamableHttp.ENDPOINT,
         DefaultServerTransportSecurityValidator.builder().allowedHosts(List.of("127.0.0.1:*")).allowedOrigins(List.of()).build(), clock,
         Duration.ofSeconds(1), null, Duration.ofMinutes(1), store, 3, maxSessions);
     this.server = server.apply(transport.syncServer().serverInfo("fixture", "1")).build();
-    this.listener = new HttpListener(transport, "127.0.0.1", 0, List.of(new JsonRpcBodyFilter()));
+    this.listener = new HttpListener("the MCP server", "127.0.0.1", 0, java.time.Duration.ofSeconds(30), dev.rcrt.http.internal.ErrorBody.JSON_RPC,
+        transport, List.of(new JsonRpcBodyFilter()));
   }
 
   /** Initializes a session over the wire; its id. */
@@ -50,7 +53,7 @@ final class TransportFixture implements AutoCloseable {
 
   /** A request to the endpoint, of {@code session} unless null, accepting JSON and SSE. */
   HttpRequest.Builder request(String session) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(listener.uri().toString()))
+    HttpRequest.Builder b = HttpRequest.newBuilder(listener.base().resolve(StreamableHttp.ENDPOINT))
         .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream");
     return session == null ? b : b.header("Mcp-Session-Id", session);
   }

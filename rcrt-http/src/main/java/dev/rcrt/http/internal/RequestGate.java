@@ -1,9 +1,6 @@
-package dev.rcrt.a2a.internal;
+package dev.rcrt.http.internal;
 
-import com.sun.net.httpserver.HttpExchange;
-import dev.rcrt.core.spi.BoundedBytes;
-import java.io.IOException;
-import java.io.InputStream;
+import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
@@ -14,13 +11,12 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What every request to the A2A server passes before anything of it is served: its {@code Host} must
+ * What every request to the A2A and AG-UI servers passes before anything of it is served: its {@code Host} must
  * be an allowed name (a DNS-rebinding page cannot reach a loopback server), an {@code Origin}, when
  * sent, an allowed origin or the server's own ({@code http://} and the {@code Host} it was reached at:
  * a page the server itself served) (403 otherwise); JSON-RPC requests carry the bearer token when there is
  * one (401; compared in constant time; cards stay public, as A2A expects); a body past the cap is
- * refused (413) from its {@code Content-Length}, or as soon as reading passes the cap (what the
- * client still sends is then thrown away, up to 8 MiB, so that it reads the refusal).
+ * refused (413: {@link BodyFirst} reads it).
  *
  * @param allowedHosts host names a {@code Host} header may name (any port); empty for any
  * @param allowedOrigins origins an {@code Origin} header may name, such as {@code
@@ -39,13 +35,13 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
   }
 
   /** Why the request's Host or Origin is refused (403), or null when it passes. */
-  public @Nullable String refusal(HttpExchange exchange) {
-    String host = exchange.getRequestHeaders().getFirst("Host");
+  public @Nullable String refusal(HttpServletRequest request) {
+    String host = request.getHeader("Host");
     String name = host == null ? null : hostName(host);
     if (!allowedHosts.isEmpty() && (name == null || !allowedHosts.contains(name))) {
       return "Host '" + (host == null ? "" : host) + "' is not one this server answers to";
     }
-    String origin = exchange.getRequestHeaders().getFirst("Origin");
+    String origin = request.getHeader("Origin");
     if (origin != null && !allowedOrigins.contains(origin) && !origin.equals("http://" + host)) {
       return "Origin '" + origin + "' is not allowed";
     }
@@ -57,11 +53,11 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
    * Authorization: Bearer <token>}, the scheme in any case (RFC 9110 section 11.1), the token
    * compared in constant time.
    */
-  public boolean authorized(HttpExchange exchange) {
+  public boolean authorized(HttpServletRequest request) {
     if (bearerToken == null) {
       return true;
     }
-    String given = exchange.getRequestHeaders().getFirst("Authorization");
+    String given = request.getHeader("Authorization");
     if (given == null || given.length() < 7 || !given.regionMatches(true, 0, "Bearer ", 0, 7)) {
       return false;
     }
@@ -84,41 +80,5 @@ public record RequestGate(Set<String> allowedHosts, Set<String> allowedOrigins, 
     }
     String name = m.group(1);
     return name.startsWith("[") ? name.substring(1, name.length() - 1) : name;
-  }
-
-  /** The most bytes of a refused body read and thrown away after the answer: 8 MiB. */
-  static final long DISCARDED = 8L * 1024 * 1024;
-
-  /**
-   * After a refusal, reads and throws away what the client is still sending, up to {@link
-   * #DISCARDED} bytes, so that it can read the answer: closing on unread bytes resets the
-   * connection, and the client sees a broken exchange instead of the 413 (as Tomcat swallows a
-   * refused upload up to a bound). Nothing read is kept.
-   */
-  public void discardRest(HttpExchange exchange) {
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] chunk = new byte[8192];
-      long total = 0;
-      for (int n; total < DISCARDED && (n = in.read(chunk)) > 0; ) {
-        total += n;
-      }
-    } catch (IOException e) {
-      // the client went away: nothing to keep
-    }
-  }
-
-  /** The body, or null when it is larger than the cap (refused from its Content-Length, else while reading). */
-  public byte @Nullable [] body(HttpExchange exchange) throws IOException {
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (length != null) {
-      try {
-        if (Long.parseLong(length.strip()) > maxRequestBytes) {
-          return null;
-        }
-      } catch (NumberFormatException e) {
-        return null;
-      }
-    }
-    return BoundedBytes.readAll(exchange.getRequestBody(), maxRequestBytes);
   }
 }

@@ -1,8 +1,8 @@
-package dev.rcrt.a2a.internal;
+package dev.rcrt.http.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.sun.net.httpserver.HttpExchange;
+import jakarta.servlet.http.HttpServletRequest;
 import dev.rcrt.core.TimeSource;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
@@ -47,13 +47,13 @@ public final class RequestRate {
   }
 
   /**
-   * Takes one request of the exchange's client address from its allowance.
+   * Takes one request of the request's client address (its peer, {@code getRemoteAddr}) from its allowance.
    *
    * @return 0 when the request may go on, else the whole seconds (at least 1) until it may be sent
    *     again, for a {@code Retry-After} header
    */
-  public long take(HttpExchange exchange) {
-    String client = exchange.getRemoteAddress() == null ? "" : exchange.getRemoteAddress().getAddress().getHostAddress();
+  public long take(HttpServletRequest request) {
+    String client = String.valueOf(request.getRemoteAddr());
     Bucket bucket = buckets.get(client, k -> Bucket.builder()
         .addLimit(Bandwidth.builder().capacity(perMinute).refillGreedy(perMinute, Duration.ofMinutes(1)).build())
         .withCustomTimePrecision(meter)

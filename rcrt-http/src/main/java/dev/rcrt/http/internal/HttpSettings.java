@@ -1,7 +1,5 @@
-package dev.rcrt.a2a.internal;
+package dev.rcrt.http.internal;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -11,13 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings every HTTP server of the SDK on the JDK's server shares ({@code A2aServer}, {@code
- * AgUiServer}), checked as they are set, and what follows from them: the {@link RequestGate} and
+ * The settings the A2A and AG-UI servers share ({@code A2aServer}, {@code AgUiServer}), checked as they are set, and what follows from them: the {@link RequestGate} and
  * the rule that a server reachable beyond loopback needs a bearer token. Their public builders
  * delegate here, so the two servers take the same settings the same way. Not thread-safe: a
  * builder's.
@@ -86,7 +81,10 @@ public final class HttpSettings {
     this.maxWait = wait;
   }
 
-  /** How long a client may take to send its request, and to take in each event of a stream; default 30 s. */
+  /**
+   * How long a client may take to send a request's body, and leave its connection idle while it
+   * sends a request's line and headers or takes in an answer (each event of a stream); default 30 s.
+   */
   public void requestTimeout(Duration timeout) {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("requestTimeout must be positive, found " + timeout);
@@ -150,11 +148,6 @@ public final class HttpSettings {
     }
   }
 
-  /** The error for an address that could not be bound. */
-  public UncheckedIOException cannotListen(String what, IOException e) {
-    return new UncheckedIOException(what + " could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
-  }
-
   /** Whether {@code host} is an address of the loopback interface (a name that does not resolve is not). */
   public static boolean loopback(String host) {
     try {
@@ -162,15 +155,5 @@ public final class HttpSettings {
     } catch (UnknownHostException e) {
       return false;
     }
-  }
-
-  /** Daemon threads named {@code <prefix><n>}. */
-  public static ThreadFactory daemons(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 }
