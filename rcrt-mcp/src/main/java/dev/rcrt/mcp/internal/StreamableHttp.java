@@ -138,12 +138,16 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
    */
   public StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
       Duration keepAlive, dev.rcrt.core.BreadcrumbStore store) {
-    this(endpoint, security, time, retry, hold, keepAlive, store, MAX_ENDED_STREAMS, MAX_SESSIONS);
+    this(endpoint, security, time, retry, hold, keepAlive, store, MAX_ENDED_STREAMS, MAX_SESSIONS, HANDLER_THREADS, HANDLER_QUEUE);
   }
 
-  /** As the public constructor, keeping at most {@code maxEnded} streams that ended and {@code maxSessions} sessions in memory. */
+  /**
+   * As the public constructor, keeping at most {@code maxEnded} streams that ended and {@code
+   * maxSessions} sessions in memory, and running {@code handlerThreads} handlers at once with at most
+   * {@code handlerQueue} requests waiting for one.
+   */
   StreamableHttp(String endpoint, ServerTransportSecurityValidator security, TimeSource time, Duration retry, @Nullable Duration hold,
-      Duration keepAlive, dev.rcrt.core.BreadcrumbStore store, int maxEnded, int maxSessions) {
+      Duration keepAlive, dev.rcrt.core.BreadcrumbStore store, int maxEnded, int maxSessions, int handlerThreads, int handlerQueue) {
     this.maxEnded = maxEnded;
     this.maxSessions = maxSessions;
     this.records = new SessionRecords(store, json, time);
@@ -155,10 +159,15 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
     this.hold = hold;
     this.keepAlive = keepAlive;
     this.keeper = java.util.concurrent.Executors.newSingleThreadExecutor(DaemonThreads.factory("rcrt-mcp-keep-alive"));
-    this.handlers = new java.util.concurrent.ThreadPoolExecutor(HANDLER_THREADS, HANDLER_THREADS, 60, java.util.concurrent.TimeUnit.SECONDS,
-        new java.util.concurrent.LinkedBlockingQueue<>(HANDLER_QUEUE), DaemonThreads.factory("rcrt-mcp-request"));
+    this.handlers = new java.util.concurrent.ThreadPoolExecutor(handlerThreads, handlerThreads, 60, java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(handlerQueue), DaemonThreads.factory("rcrt-mcp-request"));
     handlers.allowCoreThreadTimeOut(true);
     time.schedule(keepAlive, this::keepAliveDue);
+  }
+
+  /** How many requests wait for a handler thread now. */
+  int waitingForAHandler() {
+    return handlers.getQueue().size();
   }
 
   @Override
@@ -228,7 +237,7 @@ public final class StreamableHttp extends HttpServlet implements McpStreamableSe
               stream.close();
             }));
       } catch (java.util.concurrent.RejectedExecutionException busy) {
-        LOG.warn("MCP request '{}' refused: {} requests wait for a handler already", r.method(), HANDLER_QUEUE);
+        LOG.warn("MCP request '{}' refused: {} requests wait for a handler already", r.method(), handlers.getQueue().size());
         stream.sendMessage(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, r.id(), null, new McpSchema.JSONRPCResponse.JSONRPCError(
             McpSchema.ErrorCodes.INTERNAL_ERROR, "the MCP server is busy (too many requests in progress); try again later", null))).block();
         stream.close();

@@ -69,4 +69,44 @@ class StreamableHttpThreadsTest {
     assertThat(answer.statusCode()).isEqualTo(200);
     assertThat(answer.body()).contains("\"id\":7").contains("refused on rcrt-mcp-request-").doesNotContain("boundedElastic");
   }
+
+  @Test
+  void aRequestBeyondTheHandlersAndTheirQueueIsAnsweredBusyAndTheOthersGoOn() throws Exception {
+    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    McpServerFeatures.SyncToolSpecification blocking = McpServerFeatures.SyncToolSpecification.builder()
+        .tool(McpSchema.Tool.builder().name("blocking").description("waits until the test releases it")
+            .inputSchema(Map.of("type", "object")).build())
+        .callHandler((exchange, request) -> {
+          started.countDown();
+          try {
+            release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return McpSchema.CallToolResult.builder().addTextContent("answered").build();
+        }).build();
+    // one handler thread and one place in its queue
+    try (TransportFixture small = new TransportFixture(new TestClock(), new InMemoryBreadcrumbStore(), 10, 1, 1, spec -> spec.tools(blocking))) {
+      String session = small.initialize();
+      java.util.function.IntFunction<HttpRequest> call = id -> small.request(session).POST(HttpRequest.BodyPublishers.ofString(
+          "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"tools/call\",\"params\":{\"name\":\"blocking\",\"arguments\":{}}}")).build();
+      var running = small.http.sendAsync(call.apply(1), HttpResponse.BodyHandlers.ofString());
+      assertThat(started.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the first call runs").isTrue();
+      var queued = small.http.sendAsync(call.apply(2), HttpResponse.BodyHandlers.ofString());
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (small.transport.waitingForAHandler() < 1) {
+        assertThat(System.nanoTime()).as("the second call waits for the handler").isLessThan(deadline);
+        Thread.sleep(10);
+      }
+
+      HttpResponse<String> refused = small.http.send(call.apply(3), HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).isEqualTo(200);
+      assertThat(refused.body()).contains("\"id\":3").contains("the MCP server is busy").contains("\"code\":-32603");
+
+      release.countDown();
+      assertThat(running.get(60, java.util.concurrent.TimeUnit.SECONDS).body()).contains("\"id\":1").contains("answered");
+      assertThat(queued.get(60, java.util.concurrent.TimeUnit.SECONDS).body()).contains("\"id\":2").contains("answered");
+    }
+  }
 }

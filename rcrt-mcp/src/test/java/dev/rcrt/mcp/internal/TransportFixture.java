@@ -29,11 +29,17 @@ final class TransportFixture implements AutoCloseable {
   private final HttpListener listener;
 
   TransportFixture(TestClock clock, BreadcrumbStore store, int maxSessions, UnaryOperator<McpServer.SyncSpecification<?>> server) {
+    this(clock, store, maxSessions, StreamableHttp.HANDLER_THREADS, StreamableHttp.HANDLER_QUEUE, server);
+  }
+
+  /** With {@code handlerThreads} handlers at once and at most {@code handlerQueue} requests waiting for one. */
+  TransportFixture(TestClock clock, BreadcrumbStore store, int maxSessions, int handlerThreads, int handlerQueue,
+      UnaryOperator<McpServer.SyncSpecification<?>> server) {
     this.transport = new StreamableHttp(StreamableHttp.ENDPOINT,
         DefaultServerTransportSecurityValidator.builder().allowedHosts(List.of("127.0.0.1:*")).allowedOrigins(List.of()).build(), clock,
-        Duration.ofSeconds(1), null, Duration.ofMinutes(1), store, 3, maxSessions);
+        Duration.ofSeconds(1), null, Duration.ofMinutes(1), store, 3, maxSessions, handlerThreads, handlerQueue);
     this.server = server.apply(transport.syncServer().serverInfo("fixture", "1")).build();
-    this.listener = new HttpListener("the MCP server", "127.0.0.1", 0, java.time.Duration.ofSeconds(30), dev.rcrt.http.internal.ErrorBody.JSON_RPC,
+    this.listener = new HttpListener("the MCP server", "127.0.0.1", 0, Duration.ofSeconds(30), dev.rcrt.http.internal.ErrorBody.JSON_RPC,
         transport, List.of(new JsonRpcBodyFilter()));
   }
 
