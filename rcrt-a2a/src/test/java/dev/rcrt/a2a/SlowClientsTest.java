@@ -79,6 +79,32 @@ class SlowClientsTest {
   }
 
   @Test
+  void anAnswerThatTakesLongerThanTheRequestTimeoutIsNotCutOff() throws Exception {
+    // the timeout bounds how long a client may be slow, not how long the server may take: a model that takes three
+    // times as long, on a blocking message/send and on a stream that is silent meanwhile
+    ScriptedLlmClient slow = ScriptedLlmClient.answering(r -> {
+      try {
+        Thread.sleep(3_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return ChatResponse.text("late but whole");
+    });
+    try (ToolRunner runner = ToolRunner.builder(store()).build();
+        A2aServer server = A2aServer.builder(slow, runner).requestTimeout(Duration.ofSeconds(1)).start()) {
+      HttpClient http = HttpClient.newHttpClient();
+      for (String method : List.of("message/send", "message/stream")) {
+        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(server.uri().resolve("/a2a/default-chat-assistant"))
+            .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(MESSAGE.formatted(method).replace("m1", "m-" + method))).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).as(method).isEqualTo(200);
+        assertThat(answer.body()).as(method).contains("late but whole");
+      }
+    }
+  }
+
+  @Test
   void aHeadLeftIdleForTheRequestTimeoutHasItsConnectionClosed() throws Exception {
     try (ToolRunner runner = ToolRunner.builder(store()).build();
         A2aServer server = A2aServer.builder(ScriptedLlmClient.answering(r -> ChatResponse.text("hi")), runner)
