@@ -136,7 +136,9 @@ public final class McpToolServer implements AutoCloseable {
    *
    * @param server the server; close it when the container stops (the runner stays the caller's)
    * @param servlet the streamable-HTTP transport, to register with asynchronous support
-   * @param filters to register before the servlet, in this order
+   * @param filters to register before the servlet, in this order, with asynchronous support and for
+   *     both {@code REQUEST} and {@code ASYNC} dispatches (a body is read without a thread, then the
+   *     request is served in an {@code ASYNC} dispatch)
    */
   public record Mounted(McpToolServer server, jakarta.servlet.http.HttpServlet servlet, List<jakarta.servlet.Filter> filters)
       implements AutoCloseable {

@@ -168,6 +168,30 @@ class McpToolServerTest {
   }
 
   @Test
+  void clientsThatTrickleTheirBodiesHoldNoThreadAndEveryoneElseIsServed() throws Exception {
+    // more than Tomcat's 200 request threads, each of which a body read with blocking reads held
+    List<java.net.Socket> slow = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 240; i++) {
+        java.net.Socket s = new java.net.Socket(server.uri().getHost(), server.uri().getPort());
+        s.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Accept: application/json, text/event-stream\r\nContent-Length: 60000\r\n\r\n{").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        slow.add(s);
+      }
+      client = McpClient.sync(HttpClientStreamableHttpTransport.builder("http://" + server.uri().getAuthority()).build())
+          .requestTimeout(Duration.ofSeconds(60)).build();
+      client.initialize();
+      assertThat(client.listTools().tools()).isNotEmpty();
+      assertThat(slow).as("the slow clients are still connected").noneMatch(java.net.Socket::isClosed);
+    } finally {
+      for (java.net.Socket s : slow) {
+        s.close();
+      }
+    }
+  }
+
+  @Test
   void requestsTheHttpServerCannotReadAreJsonRpcErrorsWithoutAStackTraceOrAServerName() throws Exception {
     // before, Tomcat's own page answered these: its version, the exception's class and message, and its stack
     for (String head : new String[] {"GET /mcp/\u0001bad HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",

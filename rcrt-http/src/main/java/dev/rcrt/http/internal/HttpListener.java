@@ -58,7 +58,7 @@ public final class HttpListener implements AutoCloseable {
    * @param timeout how long a client may leave a connection idle while it sends a request or takes in an answer; positive
    * @param errors the body of the errors Tomcat answers itself
    * @param servlet what serves every path; asynchronous requests are allowed
-   * @param filters to run before the servlet, in order
+   * @param filters to run before the servlet, in order, on {@code REQUEST} and {@code ASYNC} dispatches
    * @throws UncheckedIOException when the address cannot be bound, naming it
    */
   public HttpListener(String what, String host, int port, Duration timeout, ErrorBody errors, HttpServlet servlet, List<Filter> filters) {
@@ -161,6 +161,8 @@ public final class HttpListener implements AutoCloseable {
     FilterMap map = new FilterMap();
     map.setFilterName(name);
     map.addURLPattern("/*");
+    map.setDispatcher(jakarta.servlet.DispatcherType.REQUEST.name()); // and the dispatches of a request gone asynchronous, such
+    map.setDispatcher(jakarta.servlet.DispatcherType.ASYNC.name()); // as one whose body was read without a thread
     context.addFilterMap(map);
   }
 

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.ValidationException;
-import dev.rcrt.core.spi.BoundedBytes;
+import dev.rcrt.http.internal.BodyReader;
+import dev.rcrt.http.internal.ErrorBody;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -23,7 +24,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads every POSTed body before the SDK's transport sees it, bounded to {@link #MAX_BODY_BYTES},
+ * Reads every POSTed body before the SDK's transport sees it, bounded to {@link #MAX_BODY_BYTES}
+ * and without a thread ({@link BodyReader}: a 408 past {@link #BODY_TIMEOUT}), then serves the
+ * request in an {@code ASYNC} dispatch, so this filter must be mapped for {@code REQUEST} and {@code
+ * ASYNC} dispatches,
  * and answers what is not JSON-RPC the way JSON-RPC 2.0 says, with status 400 and no trace of the
  * server's internals: {@code -32700 Parse error} for text that is not JSON (or repeats a key, or
  * holds a number beyond a double), {@code -32600 Invalid Request} for JSON that is not an object
@@ -41,6 +45,12 @@ public final class JsonRpcBodyFilter implements Filter {
   /** The largest body read: 4 MiB. */
   static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+  /** How long a client may take to send a body. */
+  static final java.time.Duration BODY_TIMEOUT = java.time.Duration.ofSeconds(30);
+
+  /** The request attribute that carries the body read, to the dispatch that serves it. */
+  private static final String BODY = JsonRpcBodyFilter.class.getName() + ".body";
+
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JsonRpcBodyFilter.class);
 
   @Override
@@ -53,11 +63,25 @@ public final class JsonRpcBodyFilter implements Filter {
       clean.finish();
       return;
     }
-    byte[] body = BoundedBytes.readAll(http.getInputStream(), MAX_BODY_BYTES);
-    if (body == null) {
-      refuse(out, 413, -32600, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
+    Object read = http.getAttribute(BODY);
+    if (read == null) { // the first pass: read the body without a thread, then come back with it (an ASYNC dispatch)
+      if (BodyReader.declaredTooLarge(http, MAX_BODY_BYTES)) {
+        out.setHeader("Connection", "close"); // the rest is not read
+        refuse(out, 413, -32600, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
+        return;
+      }
+      BodyReader.start(http, out, "MCP", ErrorBody.JSON_RPC, MAX_BODY_BYTES, BODY_TIMEOUT, bytes -> {
+        if (bytes == null) {
+          BodyReader.answer(out, ErrorBody.JSON_RPC, 413, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
+          http.getAsyncContext().complete();
+          return;
+        }
+        http.setAttribute(BODY, bytes);
+        http.getAsyncContext().dispatch();
+      });
       return;
     }
+    byte[] body = (byte[]) read;
     JsonNode message;
     try {
       message = RcrtJson.parse(new String(body, StandardCharsets.UTF_8));

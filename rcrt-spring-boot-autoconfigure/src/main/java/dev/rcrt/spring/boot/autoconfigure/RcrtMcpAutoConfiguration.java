@@ -98,6 +98,8 @@ public class RcrtMcpAutoConfiguration {
     bean.setName("rcrtMcpChecks");
     bean.addServletNames("rcrtMcp");
     bean.setAsyncSupported(true);
+    // the JSON-RPC check reads a body without a thread, then serves the request in an ASYNC dispatch
+    bean.setDispatcherTypes(jakarta.servlet.DispatcherType.REQUEST, jakarta.servlet.DispatcherType.ASYNC);
     bean.setOrder(Ordered.HIGHEST_PRECEDENCE);
     return bean;
   }
