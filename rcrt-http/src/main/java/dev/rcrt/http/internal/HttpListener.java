@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *       (slowloris) holds one of Tomcat's 8,192 connections, no request thread, and is dropped once
  *       it sends nothing for {@code timeout}.
  *   <li>A body no servlet reads is not drained by a thread either ({@code maxSwallowSize} 0): the
- *       connection is closed after the answer. {@link BodyFirst} reads bodies without a thread.
+ *       connection is closed after the answer. {@link BodyReader} reads bodies without a thread.
  *   <li>A write of an answer that the client does not take in for {@code timeout} fails, which frees
  *       the thread that wrote it.
  *   <li>Every error Tomcat answers itself (a request it cannot parse, such as a bad {@code
