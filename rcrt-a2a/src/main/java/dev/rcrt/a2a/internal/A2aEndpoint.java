@@ -52,8 +52,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of the A2A server, on its own {@link HttpListener} (embedded Tomcat): {@code GET
@@ -68,7 +66,6 @@ import org.slf4j.LoggerFactory;
  * Java message or stack trace.
  */
 public final class A2aEndpoint implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(A2aEndpoint.class);
   private static final String CARD = "/.well-known/agent-card.json";
   private static final String AGENTS = "/a2a/";
 
@@ -137,12 +134,6 @@ public final class A2aEndpoint implements AutoCloseable {
     return base;
   }
 
-  /** The request's path, decoded, such as {@code /a2a/helper}. */
-  private static String path(HttpServletRequest request) {
-    String path = request.getPathInfo();
-    return path == null ? "/" : path;
-  }
-
   /** Answers what needs no body (cards, refusals), or returns what serves a JSON-RPC request once its body is in. */
   private BodyFirst.@Nullable Body head(HttpServletRequest request, HttpServletResponse response) throws IOException {
     String refused = gate.refusal(request);
@@ -150,7 +141,7 @@ public final class A2aEndpoint implements AutoCloseable {
       plain(response, 403, refused);
       return null;
     }
-    String path = path(request);
+    String path = BodyFirst.path(request);
     String method = request.getMethod();
     if ("GET".equals(method) && (path.equals(CARD) || path.startsWith(AGENTS) && path.endsWith(CARD))) {
       String id = path.equals(CARD) ? null : path.substring(AGENTS.length(), path.length() - CARD.length());

@@ -18,8 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The AG-UI HTTP endpoint, on its own {@link HttpListener} (embedded Tomcat): {@code POST /agui/<agent_id>} with a {@code
@@ -33,7 +31,6 @@ import org.slf4j.LoggerFactory;
  * log line.
  */
 public final class AgUiEndpoint implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(AgUiEndpoint.class);
   static final String AGENTS = "/agui/";
   /**
    * The most streams (runs followed, live updates) held at once: each holds one of Tomcat's 200
@@ -100,12 +97,6 @@ public final class AgUiEndpoint implements AutoCloseable {
     return listener.base();
   }
 
-  /** The request's path, decoded, such as {@code /agui/helper}. */
-  private static String path(HttpServletRequest request) {
-    String path = request.getPathInfo();
-    return path == null ? "/" : path;
-  }
-
   /** Answers what needs no body, or returns what serves a POST once its body is in. */
   private BodyFirst.@Nullable Body head(HttpServletRequest request, HttpServletResponse response) throws IOException {
     String refused = gate.refusal(request);
@@ -113,7 +104,7 @@ public final class AgUiEndpoint implements AutoCloseable {
       plain(response, 403, refused);
       return null;
     }
-    String path = path(request);
+    String path = BodyFirst.path(request);
     if (console != null && !path.startsWith(AGENTS)) {
       return console(request, response, path, console);
     }

@@ -104,6 +104,12 @@ public final class BodyFirst extends HttpServlet {
     });
   }
 
+  /** The request's path, decoded, such as {@code /a2a/helper} (the servlet is mapped to every path). */
+  public static String path(HttpServletRequest request) {
+    String path = request.getPathInfo();
+    return path == null ? "/" : path;
+  }
+
   private void serve(Body body, byte @Nullable [] bytes, HttpServletResponse response) {
     try {
       body.serve(bytes);
