@@ -76,6 +76,9 @@ public final class BodyFirst extends HttpServlet {
     Body body;
     try {
       body = handler.head(request, response);
+    } catch (IOException e) {
+      LOG.debug("{} exchange broke: {}", what, e.toString());
+      return;
     } catch (Throwable t) {
       failed(response, t);
       return;
