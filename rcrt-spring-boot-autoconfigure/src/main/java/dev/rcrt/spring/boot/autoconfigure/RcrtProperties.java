@@ -73,7 +73,7 @@ public class RcrtProperties {
   }
 
   /**
-   * A listener of its own (the JDK's HTTP server, not the application's) serving the store's agent
+   * A listener of its own (an embedded Tomcat of the SDK's, not the application's server) serving the store's agent
    * records: what the A2A and AG-UI listeners share.
    */
   public abstract static class Listener {
@@ -199,7 +199,7 @@ public class RcrtProperties {
 
   /**
    * The store's agent records served over A2A on a listener of their own (port 8809 by default; the
-   * A2A endpoint runs on the JDK's HTTP server, not the application's), with {@code rcrt-a2a} on the
+   * A2A endpoint runs on an embedded Tomcat of its own, not the application's server), with {@code rcrt-a2a} on the
    * class path.
    */
   public static class A2a extends Listener {
