@@ -88,7 +88,8 @@ public final class A2aEndpoint implements AutoCloseable {
   private final Agents agents;
   private final RequestRate rate;
   private final RequestGate gate;
-  private final URI base;
+  /** Set once the listener is up: a request that comes before is answered 503. */
+  private volatile @Nullable URI base;
 
   /**
    * Listens on {@code host:port}.
@@ -131,7 +132,7 @@ public final class A2aEndpoint implements AutoCloseable {
 
   /** Where clients reach the server, such as {@code http://127.0.0.1:8809}. */
   public URI base() {
-    return base;
+    return java.util.Objects.requireNonNull(base);
   }
 
   /** Answers what needs no body (cards, refusals), or returns what serves a JSON-RPC request once its body is in. */
@@ -139,6 +140,12 @@ public final class A2aEndpoint implements AutoCloseable {
     String refused = gate.refusal(request);
     if (refused != null) {
       plain(response, 403, refused);
+      return null;
+    }
+    URI base = this.base;
+    if (base == null) { // between the listener's start and the end of this constructor
+      response.setHeader("Retry-After", "1");
+      plain(response, 503, "the A2A server is starting; try again shortly");
       return null;
     }
     String path = BodyFirst.path(request);
