@@ -211,6 +211,31 @@ class DurableRunTest {
   }
 
   @Test
+  void aRunAnotherProcessHoldsCostsAWakeUpOneReadOfItsClaimAndIsTakenUpOnceThatLeaseRunsOut() throws Exception {
+    // a run left with an unanswered request, as above
+    LlmClient first = r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}"));
+    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
+    one.askAsync("s2c", "6 times 7?");
+    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
+    one.close();
+
+    // another process holds the run (for a minute, and then dies): waking the run here reads who holds it, and claims nothing
+    String key = "agent.run:" + left.id();
+    store.claims().orElseThrow().tryClaim(key, "runner:elsewhere", Duration.ofMinutes(1)).orElseThrow();
+    ClaimCountingStore counted = new ClaimCountingStore(store);
+    ToolRunner runner = ToolRunner.builder(counted).timeSource(clock).build();
+    closing.add(runner);
+    AgentExecutor two = executor(ScriptedLlmClient.replying(ChatResponse.text("42")), runner, b -> {});
+    CompletionStage<AgentResponse> finished = two.resume(left.id());
+    assertThat(counted.heldReads.tryAcquire(30, TimeUnit.SECONDS)).as("the wake-up asks who holds the run").isTrue();
+
+    // at the end of that lease, the run is taken up here with one claim: no attempt was spent while it was held
+    assertThat(afterJump(Duration.ofSeconds(61), finished).message()).isEqualTo("42");
+    assertThat(counted.attemptsOn(key)).as("claims of the run: only the one that took it up").isEqualTo(1);
+    assertThat(answers("s2c")).hasSize(1);
+  }
+
+  @Test
   void roundsAndAnswersPlantedByAToolUnderARunsTagAreIgnoredWhenTheRunIsResumed() throws Exception {
     ScriptedLlmClient first = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
     AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));

@@ -12,6 +12,7 @@ import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,8 @@ class LeasesTest {
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicInteger renewals = new AtomicInteger();
     final java.util.concurrent.Semaphore renewed = new java.util.concurrent.Semaphore(0);
+    /** Runs inside each batch renewal, once let through: what the store's time is spent on. */
+    volatile Runnable during = () -> {};
 
     SlowClaims(WorkClaims inner) {
       this.inner = inner;
@@ -63,6 +66,7 @@ class LeasesTest {
         Thread.currentThread().interrupt();
       }
       try {
+        during.run();
         return inner.renewAll(claims, lease);
       } finally {
         renewed.release();
@@ -163,7 +167,40 @@ class LeasesTest {
     SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
     claims.release.countDown(); // renewals go straight through
     java.util.concurrent.Semaphore scheduled = new java.util.concurrent.Semaphore(0);
-    TimeSource counting = new TimeSource() { // the clock, telling the test when the next renewal is set
+    Leases leases = new Leases("counted", counting(scheduled, new java.util.concurrent.CopyOnWriteArrayList<>()));
+    try {
+      renewThrice(claims, scheduled, leases);
+    } finally {
+      leases.close();
+    }
+  }
+
+  @Test
+  void aRenewalIsDueAThirdOfTheLeaseAfterTheLastWasSentHoweverLongTheStoreTookToAnswer() throws Exception {
+    SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
+    claims.release.countDown();
+    claims.during = () -> clock.advance(LEASE.dividedBy(6)); // the store takes half the interval to answer
+    java.util.concurrent.Semaphore scheduled = new java.util.concurrent.Semaphore(0);
+    List<Duration> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Leases leases = new Leases("fixed-rate", counting(scheduled, delays));
+    try {
+      Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+      assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
+      clock.advance(LEASE.dividedBy(3));
+      assertThat(claims.renewed.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).as("the next renewal set").isTrue();
+      // sent at a third, answered at a half: the next is due at two thirds, not at a half plus a third (which a stall of
+      // the rest of the lease would then let run out)
+      assertThat(delays).containsExactly(LEASE.dividedBy(3), LEASE.dividedBy(6));
+      held.complete();
+    } finally {
+      leases.close();
+    }
+  }
+
+  /** {@link #clock}, telling the test when a timer is set ({@code scheduled}) and for how long ({@code delays}). */
+  private TimeSource counting(java.util.concurrent.Semaphore scheduled, List<Duration> delays) {
+    return new TimeSource() {
       @Override
       public Instant instant() {
         return clock.instant();
@@ -177,6 +214,7 @@ class LeasesTest {
       @Override
       public Timer schedule(Duration delay, Runnable task) {
         Timer timer = clock.schedule(delay, task);
+        delays.add(delay);
         scheduled.release();
         return timer;
       }
@@ -186,12 +224,6 @@ class LeasesTest {
         clock.sleep(duration);
       }
     };
-    Leases leases = new Leases("counted", counting);
-    try {
-      renewThrice(claims, scheduled, leases);
-    } finally {
-      leases.close();
-    }
   }
 
   private void renewThrice(SlowClaims claims, java.util.concurrent.Semaphore scheduled, Leases leases) throws Exception {

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The claims one worker holds under {@link WorkClaims} leases, and the one thread that renews them.
- * {@link #take} claims a key; the claim is then renewed every third of its lease until the holder
+ * {@link #take} claims a key; the claim is then renewed every third of its lease (counted from each
+ * renewal's send, so a slow store does not stretch the gap) until the holder
  * {@linkplain Held#complete completes}, {@linkplain Held#release releases} or {@linkplain Held#stop
  * stops} it. The {@link TimeSource}'s timer only hands a due renewal to this object's own thread,
  * which does the store I/O: a slow store delays no other timer, and a renewal never waits behind
@@ -123,7 +124,7 @@ public final class Leases implements AutoCloseable {
     return claims.tryClaim(key, owner, lease).map(c -> {
       Held held = new Held(store, claims, c, lease, sent);
       holding.add(held);
-      held.schedule();
+      held.schedule(sent);
       return held;
     });
   }
@@ -209,13 +210,13 @@ public final class Leases implements AutoCloseable {
     } catch (RuntimeException e) {
       failed.addAndGet(batch.size());
       LOG.warn("could not renew {} claim(s): {}", batch.size(), e.getMessage());
-      batch.keySet().forEach(Held::schedule); // tried again a third of the lease later; a holder past its lease stops acting
+      batch.keySet().forEach(h -> h.schedule(sent)); // tried again a third of the lease later; a holder past its lease stops acting
       return;
     }
     batch.forEach((held, current) -> {
       try {
         held.apply(current, Optional.ofNullable(renewed.get(current.key())).filter(r -> r.token() == current.token()), sent);
-        held.schedule();
+        held.schedule(sent);
       } catch (ClaimLostException lostIt) {
         // marked lost and logged: its holder stops acting on it
       }
@@ -243,13 +244,17 @@ public final class Leases implements AutoCloseable {
       this.validUntil = sent + lease.toNanos();
     }
 
-    private synchronized void schedule() {
+    /**
+     * Sets the next renewal a third of the lease after {@code sent}, when the last claim or renewal
+     * was sent ({@link TimeSource#nanoTime()}): at a fixed rate, so that the time a renewal spent in
+     * the store does not widen the gap between renewals (the lease counts from the send).
+     */
+    private synchronized void schedule(long sent) {
       if (stopped || lost || closed) {
         return;
       }
-      Duration every = lease.dividedBy(3);
-      due = time.nanoTime() + every.toNanos();
-      next = time.schedule(every, () -> due(this));
+      due = sent + lease.toNanos() / 3;
+      next = time.schedule(Duration.ofNanos(Math.max(0, due - time.nanoTime())), () -> due(this));
     }
 
     /** This holder's claim, if it is still renewed: what the next batch renews. */

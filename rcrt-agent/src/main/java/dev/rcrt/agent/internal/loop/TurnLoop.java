@@ -160,10 +160,15 @@ public final class TurnLoop {
 
   /**
    * Continues run {@code runId} of this loop's agent from its records (after a response, a
-   * decision, or a process that died); nothing happens when the run is answered or unknown.
+   * decision, or a process that died); nothing happens when the run is answered or unknown. A run
+   * another worker holds costs one read of its claim: it is looked at again when that lease runs out.
    */
   public Optional<Progress> resume(String runId) {
     String key = RunIds.claimKey(runId);
+    Optional<Instant> held = settings.claims().heldUntil(key);
+    if (held.isPresent()) { // its holder takes its steps: one read, not the run's records, until that holder's lease runs out
+      return Optional.of(new Progress(runId, null, Run.Status.RUNNING, "another process is taking this run's steps", held.get()));
+    }
     if (settings.claims().isCompleted(key)) {
       return Optional.of(new Progress(runId, null, Run.Status.DONE, "", null)); // answered: nothing to read
     }

@@ -1,0 +1,132 @@
+package dev.rcrt.agent;
+
+import dev.rcrt.core.Breadcrumb;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.BreadcrumbListener;
+import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.BreadcrumbUpdate;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.WorkClaims;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A store that is {@code inner} in every respect, with claims that count, per key, the attempts to
+ * claim it and the reads of who holds it: what a process spends on a run another process holds.
+ */
+final class ClaimCountingStore implements BreadcrumbStore {
+  private final BreadcrumbStore inner;
+  private final WorkClaims claims;
+  private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+  /** A permit for each {@code heldUntil} read. */
+  final Semaphore heldReads = new Semaphore(0);
+
+  ClaimCountingStore(BreadcrumbStore inner) {
+    this.inner = inner;
+    WorkClaims own = inner.claims().orElseThrow();
+    this.claims = new WorkClaims() {
+      @Override
+      public Optional<Claim> tryClaim(String key, String owner, Duration lease) {
+        attempts.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        return own.tryClaim(key, owner, lease);
+      }
+
+      @Override
+      public Optional<Claim> renew(Claim claim, Duration lease) {
+        return own.renew(claim, lease);
+      }
+
+      @Override
+      public Map<String, Claim> renewAll(List<Claim> claims, Duration lease) {
+        return own.renewAll(claims, lease);
+      }
+
+      @Override
+      public void complete(Claim claim) {
+        own.complete(claim);
+      }
+
+      @Override
+      public void release(Claim claim) {
+        own.release(claim);
+      }
+
+      @Override
+      public Optional<Instant> heldUntil(String key) {
+        try {
+          return own.heldUntil(key);
+        } finally {
+          heldReads.release();
+        }
+      }
+
+      @Override
+      public boolean isCompleted(String key) {
+        return own.isCompleted(key);
+      }
+    };
+  }
+
+  /** How many times this store's claims were asked for {@code key}. */
+  int attemptsOn(String key) {
+    AtomicInteger n = attempts.get(key);
+    return n == null ? 0 : n.get();
+  }
+
+  @Override
+  public Breadcrumb create(BreadcrumbCreate create) {
+    return inner.create(create);
+  }
+
+  @Override
+  public Breadcrumb create(BreadcrumbCreate create, WorkClaims.Claim fence) {
+    return inner.create(create, fence);
+  }
+
+  @Override
+  public Optional<Breadcrumb> get(String id) {
+    return inner.get(id);
+  }
+
+  @Override
+  public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
+    return inner.update(id, expectedVersion, update);
+  }
+
+  @Override
+  public boolean delete(String id) {
+    return inner.delete(id);
+  }
+
+  @Override
+  public List<Breadcrumb> search(Selector selector, int limit, int offset) {
+    return inner.search(selector, limit, offset);
+  }
+
+  @Override
+  public List<Breadcrumb> history(String id) {
+    return inner.history(id);
+  }
+
+  @Override
+  public Subscription subscribe(Selector selector, BreadcrumbListener listener) {
+    return inner.subscribe(selector, listener);
+  }
+
+  @Override
+  public int purgeExpired() {
+    return inner.purgeExpired();
+  }
+
+  @Override
+  public Optional<WorkClaims> claims() {
+    return Optional.of(claims);
+  }
+}
