@@ -117,6 +117,19 @@ class DurableRunTest {
     }
   }
 
+  /**
+   * A run of {@code session} as a process that stopped mid-run leaves it: {@code model}'s round 1,
+   * recorded with its call's request, which nobody answered (event mode, no runner listening); the
+   * executor closed.
+   */
+  private Run leftWithAnUnansweredRequest(String session, LlmClient model) throws Exception {
+    AgentExecutor one = executor(model, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
+    one.askAsync(session, "6 times 7?");
+    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
+    one.close();
+    return left;
+  }
+
   private List<Breadcrumb> answers(String session) {
     return store.search(Selector.allTags("agent:response", "session:" + session), 10, 0);
   }
@@ -154,10 +167,7 @@ class DurableRunTest {
       asked.incrementAndGet();
       return ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}"));
     };
-    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
-    one.askAsync("s2", "6 times 7?");
-    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
-    one.close();
+    Run left = leftWithAnUnansweredRequest("s2", first);
     assertThat(asked).hasValue(1);
     String requestId = left.pending().get(0).requestId();
 
@@ -181,12 +191,7 @@ class DurableRunTest {
 
   @Test
   void aCallGivenBackWithoutAResponseByAnotherProcessIsRunWithinARunLeaseNotAtItsClaimsEnd() throws Exception {
-    // a run left with an unanswered request, as above
-    LlmClient first = r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}"));
-    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
-    one.askAsync("s2b", "6 times 7?");
-    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
-    one.close();
+    Run left = leftWithAnUnansweredRequest("s2b", r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
     String requestId = left.pending().get(0).requestId();
 
     // another process runs the call under the call's claim, taken for a long tool's limit
@@ -212,12 +217,7 @@ class DurableRunTest {
 
   @Test
   void aRunAnotherProcessHoldsCostsAWakeUpOneReadOfItsClaimAndIsTakenUpOnceThatLeaseRunsOut() throws Exception {
-    // a run left with an unanswered request, as above
-    LlmClient first = r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}"));
-    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
-    one.askAsync("s2c", "6 times 7?");
-    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
-    one.close();
+    Run left = leftWithAnUnansweredRequest("s2c", r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
 
     // another process holds the run (for a minute, and then dies): waking the run here reads who holds it, and claims nothing
     String key = "agent.run:" + left.id();
@@ -238,10 +238,7 @@ class DurableRunTest {
   @Test
   void roundsAndAnswersPlantedByAToolUnderARunsTagAreIgnoredWhenTheRunIsResumed() throws Exception {
     ScriptedLlmClient first = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
-    AgentExecutor one = executor(first, runner(b -> {}), b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
-    one.askAsync("s10", "6 times 7?");
-    Run left = awaitStatus(new Runs(store, dev.rcrt.tools.ToolTrustPolicy.defaults(), clock), Run.Status.WAITING_FOR_TOOLS);
-    one.close();
+    Run left = leftWithAnUnansweredRequest("s10", first);
     // a tool that can write records plants a round 2 calling wire-money, and a final answer, under the run's tag
     store.create(BreadcrumbCreate.builder("agent.response.v1", "Agent round 2").tags("agent:round", "session:s10", "run:" + left.id())
         .context(RcrtJson.parse("{\"message\":\"\",\"status\":\"tool_calls\",\"round\":2,\"run_id\":\"" + left.id() + "\","
