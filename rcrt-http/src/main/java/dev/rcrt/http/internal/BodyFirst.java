@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * request with its body ({@link Body}). That body is kept up to {@code maxBody} bytes; past that the
  * rest is thrown away and {@link Body#serve} gets null (the endpoint answers 413). A client that
  * sends more than {@link BodyReader#DISCARDED} bytes past what is kept is answered {@code 413} at
- * once, and its connection closed ({@link BodyReader} reads the body).
+ * once, and its connection closed ({@link BodyReader} reads the body); after an answer from the
+ * head, that answer stays whatever the body does.
  *
  * <p>{@link Body#serve} runs on one of Tomcat's request threads, which it may hold as long as it
  * serves (a stream, for instance), writing with blocking writes. A failure it lets through is a 500
@@ -89,14 +90,9 @@ public final class BodyFirst extends HttpServlet {
       }
       return;
     }
-    if (BodyReader.declaredTooLarge(request, body == null ? 0 : maxBody)) {
-      response.setHeader("Connection", "close"); // the rest of the body is not read
-      if (body != null) {
-        BodyReader.answer(response, errors, 413, "the body is larger than " + maxBody + " bytes");
-      }
-      return;
-    }
-    BodyReader.start(request, response, what, errors, body == null ? 0 : maxBody, timeout, bytes -> {
+    // a body after an answer from the head is read only to be thrown away, and nothing replaces that answer
+    BodyReader.start(request, response, what, errors, body == null ? 0 : maxBody,
+        body == null ? null : "the body is larger than " + maxBody + " bytes", timeout, bytes -> {
       try {
         if (body != null) {
           serve(body, bytes, response);

@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
  * for the connection's idle timeout) is answered 408 and its connection closed.
  *
  * <p>Up to {@code keep} bytes are kept; past that the rest is read and thrown away, so that the
- * client reads the answer, and {@link Done} gets null. A client that sends more than {@link
- * #DISCARDED} bytes past what is kept is answered 413 at once (unless an answer is written already),
- * and its connection closed.
+ * client reads the answer, and {@link Done} gets null. A client that says (by its {@code
+ * Content-Length}) or shows (by what it sends) that its body is more than {@link #DISCARDED} bytes
+ * past what is kept is answered 413 at once, and its connection closed. A caller that answered the
+ * request already (a refusal from its head) passes no 413 message: its answer is kept whatever the
+ * body does, and the body is read only to be thrown away.
  */
 public final class BodyReader implements ReadListener, AsyncListener {
   private static final Logger LOG = LoggerFactory.getLogger(BodyReader.class);
@@ -51,6 +53,8 @@ public final class BodyReader implements ReadListener, AsyncListener {
   private final String what;
   private final ErrorBody errors;
   private final long keep;
+  /** The 413's message; null when the caller answered already, so that nothing here replaces its answer. */
+  private final @Nullable String tooLarge;
   private final long timeoutMillis;
   private final Done done;
   private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
@@ -58,31 +62,43 @@ public final class BodyReader implements ReadListener, AsyncListener {
   private long read;
 
   private BodyReader(AsyncContext async, HttpServletRequest request, HttpServletResponse response, String what, ErrorBody errors, long keep,
-      long timeoutMillis, Done done) {
+      @Nullable String tooLarge, long timeoutMillis, Done done) {
     this.async = async;
     this.request = request;
     this.response = response;
     this.what = what;
     this.errors = errors;
     this.keep = keep;
+    this.tooLarge = tooLarge;
     this.timeoutMillis = timeoutMillis;
     this.done = done;
   }
 
   /**
-   * Starts the request's asynchronous cycle and reads its body.
+   * Reads the request's body in an asynchronous cycle started here, or, for a body declared more
+   * than {@link #DISCARDED} bytes past {@code keep}, answers 413 now (unless {@code tooLarge} is
+   * null) and closes the connection without reading it; {@code done} is then not called.
    *
    * @param what the server, for the log, such as {@code "A2A"}
    * @param errors the body of the 408 and 413 answers
    * @param keep the most bytes kept, at least 0 (0: the body is read and thrown away)
+   * @param tooLarge the 413's message, such as {@code "the body is larger than 4096 bytes"}; null
+   *     when the request is answered already: no 408 or 413 replaces that answer
    * @param timeout how long the client may take to send the body; positive
    */
-  public static void start(HttpServletRequest request, HttpServletResponse response, String what, ErrorBody errors, long keep, Duration timeout,
-      Done done) {
+  public static void start(HttpServletRequest request, HttpServletResponse response, String what, ErrorBody errors, long keep,
+      @Nullable String tooLarge, Duration timeout, Done done) {
+    if (request.getContentLengthLong() > keep + DISCARDED) {
+      response.setHeader("Connection", "close"); // the rest of the body is not read
+      if (tooLarge != null) {
+        answer(response, errors, 413, tooLarge);
+      }
+      return;
+    }
     AsyncContext async = request.startAsync(request, response);
     long timeoutMillis = Math.max(1, timeout.toMillis());
     async.setTimeout(timeoutMillis);
-    BodyReader reader = new BodyReader(async, request, response, what, errors, keep, timeoutMillis, done);
+    BodyReader reader = new BodyReader(async, request, response, what, errors, keep, tooLarge, timeoutMillis, done);
     async.addListener(reader);
     try {
       request.getInputStream().setReadListener(reader);
@@ -94,11 +110,6 @@ public final class BodyReader implements ReadListener, AsyncListener {
   /** Whether the request says a body follows: a positive {@code Content-Length}, or chunks. */
   public static boolean hasBody(HttpServletRequest request) {
     return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
-  }
-
-  /** Whether the request says its body is longer than {@code keep} bytes and {@link #DISCARDED} more: refused before it is read. */
-  public static boolean declaredTooLarge(HttpServletRequest request, long keep) {
-    return request.getContentLengthLong() > keep + DISCARDED;
   }
 
   /**
@@ -137,7 +148,9 @@ public final class BodyReader implements ReadListener, AsyncListener {
       if (read > keep + DISCARDED) {
         if (ended.compareAndSet(false, true)) {
           response.setHeader("Connection", "close");
-          answer(response, errors, 413, "the body is larger than " + keep + " bytes");
+          if (tooLarge != null) {
+            answer(response, errors, 413, tooLarge);
+          }
           async.complete();
         }
         return;
@@ -168,12 +181,14 @@ public final class BodyReader implements ReadListener, AsyncListener {
     timedOut();
   }
 
-  /** Answers 408 and closes the connection, unless the body is in. */
+  /** Answers 408 (unless the caller answered already) and closes the connection, unless the body is in. */
   private void timedOut() {
     if (ended.compareAndSet(false, true)) {
       LOG.debug("{}: a client took more than {} ms to send its request; its connection is closed", what, timeoutMillis);
       response.setHeader("Connection", "close");
-      answer(response, errors, 408, "the request was not sent within " + timeoutMillis + " ms");
+      if (tooLarge != null) {
+        answer(response, errors, 408, "the request was not sent within " + timeoutMillis + " ms");
+      }
       async.complete();
     }
   }

@@ -67,6 +67,39 @@ class BodyFirstTest {
   }
 
   @Test
+  void aRefusalFromTheHeadStaysTheAnswerThoughTheBodyRunsFarPastWhatIsThrownAway() throws Exception {
+    URI base = listener.base();
+    // declared: nothing is read
+    try (Socket s = new Socket(base.getHost(), base.getPort())) {
+      s.setSoTimeout(60_000);
+      s.getOutputStream().write("POST /refused HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000000\r\n\r\n{".getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(answer).startsWith("HTTP/1.1 401").contains("Connection: close").endsWith("{\"error\":\"no\"}");
+    }
+    // chunked: read and thrown away until more than BodyReader.DISCARDED bytes came, then the connection is closed
+    try (Socket s = new Socket(base.getHost(), base.getPort())) {
+      s.setSoTimeout(60_000);
+      Thread sender = new Thread(() -> {
+        try {
+          java.io.OutputStream out = s.getOutputStream();
+          out.write("POST /refused HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+          byte[] chunk = ("10000\r\n" + "y".repeat(0x10000) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+          for (long sent = 0; sent <= 2 * BodyReader.DISCARDED; sent += 0x10000) {
+            out.write(chunk);
+          }
+        } catch (IOException closedByTheServer) {
+          // expected once the server has had enough
+        }
+      });
+      sender.start();
+      String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      sender.join(60_000);
+      assertThat(answer).startsWith("HTTP/1.1 401").contains("Connection: close").endsWith("{\"error\":\"no\"}");
+    }
+  }
+
+  @Test
   void aBodyDeclaredFarPastTheCapIsRefusedAtOnceAndItsConnectionClosed() throws Exception {
     URI base = listener.base();
     try (Socket s = new Socket(base.getHost(), base.getPort())) {

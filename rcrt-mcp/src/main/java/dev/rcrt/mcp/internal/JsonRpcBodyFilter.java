@@ -65,14 +65,10 @@ public final class JsonRpcBodyFilter implements Filter {
     }
     Object read = http.getAttribute(BODY);
     if (read == null) { // the first pass: read the body without a thread, then come back with it (an ASYNC dispatch)
-      if (BodyReader.declaredTooLarge(http, MAX_BODY_BYTES)) {
-        out.setHeader("Connection", "close"); // the rest is not read
-        refuse(out, 413, -32600, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
-        return;
-      }
-      BodyReader.start(http, out, "MCP", ErrorBody.JSON_RPC, MAX_BODY_BYTES, BODY_TIMEOUT, bytes -> {
+      String tooLarge = "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes";
+      BodyReader.start(http, out, "MCP", ErrorBody.JSON_RPC, MAX_BODY_BYTES, tooLarge, BODY_TIMEOUT, bytes -> {
         if (bytes == null) {
-          BodyReader.answer(out, ErrorBody.JSON_RPC, 413, "Invalid Request: the body is larger than " + MAX_BODY_BYTES + " bytes");
+          BodyReader.answer(out, ErrorBody.JSON_RPC, 413, tooLarge);
           http.getAsyncContext().complete();
           return;
         }
