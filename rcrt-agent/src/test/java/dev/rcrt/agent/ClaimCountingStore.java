@@ -19,12 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A store that is {@code inner} in every respect, with claims that count, per key, the attempts to
- * claim it and the reads of who holds it: what a process spends on a run another process holds.
+ * claim it, the reads of whether it was completed, and the reads of who holds it: what a process
+ * spends on a run.
  */
 final class ClaimCountingStore implements BreadcrumbStore {
   private final BreadcrumbStore inner;
   private final WorkClaims claims;
   private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> completedReads = new ConcurrentHashMap<>();
   /** A permit for each {@code heldUntil} read. */
   final Semaphore heldReads = new Semaphore(0);
 
@@ -34,7 +36,7 @@ final class ClaimCountingStore implements BreadcrumbStore {
     this.claims = new WorkClaims() {
       @Override
       public Optional<Claim> tryClaim(String key, String owner, Duration lease) {
-        attempts.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        count(attempts, key);
         return own.tryClaim(key, owner, lease);
       }
 
@@ -69,6 +71,7 @@ final class ClaimCountingStore implements BreadcrumbStore {
 
       @Override
       public boolean isCompleted(String key) {
+        count(completedReads, key);
         return own.isCompleted(key);
       }
     };
@@ -76,7 +79,20 @@ final class ClaimCountingStore implements BreadcrumbStore {
 
   /** How many times this store's claims were asked for {@code key}. */
   int attemptsOn(String key) {
-    AtomicInteger n = attempts.get(key);
+    return counted(attempts, key);
+  }
+
+  /** How many times this store's claims were asked whether {@code key} was completed. */
+  int completedReadsOn(String key) {
+    return counted(completedReads, key);
+  }
+
+  private static void count(Map<String, AtomicInteger> counts, String key) {
+    counts.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  private static int counted(Map<String, AtomicInteger> counts, String key) {
+    AtomicInteger n = counts.get(key);
     return n == null ? 0 : n.get();
   }
 

@@ -236,6 +236,23 @@ class DurableRunTest {
   }
 
   @Test
+  void aTurnAsksWhetherItsRunWasEndedMeanwhileOnlyOnceItsCallsRanNotRightAfterClaimingIt() {
+    ClaimCountingStore counted = new ClaimCountingStore(store);
+    ToolRunner runner = ToolRunner.builder(counted).timeSource(clock).build();
+    closing.add(runner);
+    ScriptedLlmClient llm = ScriptedLlmClient.replying(
+        ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")), ChatResponse.text("42"));
+    AgentResponse answer = executor(llm, runner, b -> {}).ask("s2d", "6 times 7?");
+    assertThat(answer.message()).isEqualTo("42");
+
+    // a claim completed by an answer or a cancellation is never taken: the claim just taken is the proof for the first round;
+    // after the calls ran (they take time, a cancellation may come meanwhile), the claims are asked once
+    String runId = store.search(Selector.allTags("agent:round", "session:s2d"), 1, 0).get(0).tagValue("run:").orElseThrow();
+    assertThat(counted.attemptsOn("agent.run:" + runId)).as("claims of the run").isEqualTo(1);
+    assertThat(counted.completedReadsOn("agent.run:" + runId)).as("reads of whether the run was ended meanwhile").isEqualTo(1);
+  }
+
+  @Test
   void roundsAndAnswersPlantedByAToolUnderARunsTagAreIgnoredWhenTheRunIsResumed() throws Exception {
     ScriptedLlmClient first = ScriptedLlmClient.replying(ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
     Run left = leftWithAnUnansweredRequest("s10", first);

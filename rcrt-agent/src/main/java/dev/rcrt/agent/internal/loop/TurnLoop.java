@@ -309,8 +309,13 @@ public final class TurnLoop {
     }
     int replayed = run.lastRound() == null ? 0 : run.lastRound().index() - 1; // the last round's results come after its dispatch
     boolean ranCalls = false;
+    // the claim was just taken (a claim completed by an answer or a cancellation is never taken) and the records read after it:
+    // nothing can have been answered meanwhile until this loop's first step is taken; a cancellation from now on is met by the
+    // fence of the next write or the check before the next model call
+    boolean justClaimed = true;
     while (true) {
-      Breadcrumb meanwhile = answeredMeanwhile(runId);
+      Breadcrumb meanwhile = justClaimed ? null : answeredMeanwhile(runId);
+      justClaimed = false;
       if (meanwhile != null) { // cancelled (Runs.cancel), or answered elsewhere, while these steps ran: take no further one
         return new Progress(runId, meanwhile, Run.Status.DONE, "", null);
       }
