@@ -1,13 +1,8 @@
 package dev.rcrt.agent;
 
-import dev.rcrt.core.Breadcrumb;
-import dev.rcrt.core.BreadcrumbCreate;
-import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.BreadcrumbUpdate;
-import dev.rcrt.core.Selector;
-import dev.rcrt.core.Subscription;
 import dev.rcrt.core.WorkClaims;
+import dev.rcrt.testing.ForwardingBreadcrumbStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,8 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * claim it, the reads of whether it was completed, and the reads of who holds it: what a process
  * spends on a run.
  */
-final class ClaimCountingStore implements BreadcrumbStore {
-  private final BreadcrumbStore inner;
+final class ClaimCountingStore extends ForwardingBreadcrumbStore {
   private final WorkClaims claims;
   private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> completedReads = new ConcurrentHashMap<>();
@@ -31,7 +25,7 @@ final class ClaimCountingStore implements BreadcrumbStore {
   final Semaphore heldReads = new Semaphore(0);
 
   ClaimCountingStore(BreadcrumbStore inner) {
-    this.inner = inner;
+    super(inner);
     WorkClaims own = inner.claims().orElseThrow();
     this.claims = new WorkClaims() {
       @Override
@@ -94,51 +88,6 @@ final class ClaimCountingStore implements BreadcrumbStore {
   private static int counted(Map<String, AtomicInteger> counts, String key) {
     AtomicInteger n = counts.get(key);
     return n == null ? 0 : n.get();
-  }
-
-  @Override
-  public Breadcrumb create(BreadcrumbCreate create) {
-    return inner.create(create);
-  }
-
-  @Override
-  public Breadcrumb create(BreadcrumbCreate create, WorkClaims.Claim fence) {
-    return inner.create(create, fence);
-  }
-
-  @Override
-  public Optional<Breadcrumb> get(String id) {
-    return inner.get(id);
-  }
-
-  @Override
-  public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
-    return inner.update(id, expectedVersion, update);
-  }
-
-  @Override
-  public boolean delete(String id) {
-    return inner.delete(id);
-  }
-
-  @Override
-  public List<Breadcrumb> search(Selector selector, int limit, int offset) {
-    return inner.search(selector, limit, offset);
-  }
-
-  @Override
-  public List<Breadcrumb> history(String id) {
-    return inner.history(id);
-  }
-
-  @Override
-  public Subscription subscribe(Selector selector, BreadcrumbListener listener) {
-    return inner.subscribe(selector, listener);
-  }
-
-  @Override
-  public int purgeExpired() {
-    return inner.purgeExpired();
   }
 
   @Override

@@ -1,13 +1,14 @@
 /**
  * The testing kit: contract suites that host implementations of the SDK's interfaces extend in
- * their own tests, a scripted model, and a clock that tests move by hand.
+ * their own tests, a scripted model, a clock that tests move by hand, and a store wrapper.
  *
  * <p>Add {@code dev.rcrt:rcrt-testing} with test scope, then extend {@link
  * dev.rcrt.testing.BreadcrumbStoreContract} to prove a custom {@code BreadcrumbStore} behaves like
  * the reference store, or {@link dev.rcrt.testing.LlmClientContract} to prove a custom {@code
  * LlmClient} does what an agent needs; test agent code offline with {@link
  * dev.rcrt.testing.ScriptedLlmClient}, and timeouts without waiting with {@link
- * dev.rcrt.testing.TestClock}.
+ * dev.rcrt.testing.TestClock}; count, delay or fail some of a store's calls by overriding them in a
+ * {@link dev.rcrt.testing.ForwardingBreadcrumbStore}.
  */
 @NullMarked
 package dev.rcrt.testing;

@@ -16,11 +16,11 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.WorkClaims;
+import dev.rcrt.testing.ForwardingBreadcrumbStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -341,47 +341,16 @@ class ContainmentTest {
   }
 
   /** A store that forwards every call and counts the subscriptions open on it. */
-  static class Forwarding implements BreadcrumbStore {
-    private final BreadcrumbStore store;
+  static class Forwarding extends ForwardingBreadcrumbStore {
     final AtomicInteger open = new AtomicInteger();
 
     Forwarding(BreadcrumbStore store) {
-      this.store = store;
-    }
-
-    @Override
-    public Breadcrumb create(BreadcrumbCreate create) {
-      return store.create(create);
-    }
-
-    @Override
-    public Optional<Breadcrumb> get(String id) {
-      return store.get(id);
-    }
-
-    @Override
-    public Breadcrumb update(String id, long expectedVersion, BreadcrumbUpdate update) {
-      return store.update(id, expectedVersion, update);
-    }
-
-    @Override
-    public boolean delete(String id) {
-      return store.delete(id);
-    }
-
-    @Override
-    public List<Breadcrumb> search(Selector selector, int limit, int offset) {
-      return store.search(selector, limit, offset);
-    }
-
-    @Override
-    public List<Breadcrumb> history(String id) {
-      return store.history(id);
+      super(store);
     }
 
     @Override
     public Subscription subscribe(Selector selector, BreadcrumbListener listener) {
-      Subscription inner = store.subscribe(selector, listener);
+      Subscription inner = super.subscribe(selector, listener);
       open.incrementAndGet();
       AtomicBoolean done = new AtomicBoolean();
       return () -> {
@@ -390,16 +359,6 @@ class ContainmentTest {
           inner.close();
         }
       };
-    }
-
-    @Override
-    public int purgeExpired() {
-      return store.purgeExpired();
-    }
-
-    @Override
-    public Optional<WorkClaims> claims() {
-      return store.claims();
     }
   }
 }
