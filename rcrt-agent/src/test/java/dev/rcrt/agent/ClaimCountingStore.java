@@ -1,6 +1,9 @@
 package dev.rcrt.agent;
 
+import dev.rcrt.core.BreadcrumbListener;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Selector;
+import dev.rcrt.core.Subscription;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.testing.ForwardingBreadcrumbStore;
 import java.time.Duration;
@@ -23,6 +26,8 @@ final class ClaimCountingStore extends ForwardingBreadcrumbStore {
   private final Map<String, AtomicInteger> completedReads = new ConcurrentHashMap<>();
   /** A permit for each {@code heldUntil} read. */
   final Semaphore heldReads = new Semaphore(0);
+  /** A permit for each {@code tool.response.v1} event a listener subscribed here has handled (returned from). */
+  final Semaphore responsesHandled = new Semaphore(0);
 
   ClaimCountingStore(BreadcrumbStore inner) {
     super(inner);
@@ -88,6 +93,19 @@ final class ClaimCountingStore extends ForwardingBreadcrumbStore {
   private static int counted(Map<String, AtomicInteger> counts, String key) {
     AtomicInteger n = counts.get(key);
     return n == null ? 0 : n.get();
+  }
+
+  @Override
+  public Subscription subscribe(Selector selector, BreadcrumbListener listener) {
+    return super.subscribe(selector, event -> {
+      try {
+        listener.onEvent(event);
+      } finally {
+        if ("tool.response.v1".equals(event.breadcrumb().schemaName())) {
+          responsesHandled.release();
+        }
+      }
+    });
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.rcrt.agent.Run;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
+import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
@@ -15,10 +16,14 @@ import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.InputResponse;
 import dev.rcrt.tools.ToolResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -44,7 +49,15 @@ import org.slf4j.LoggerFactory;
  * parent_run:}), whichever process writes them.
  *
  * <p><b>Answers.</b> {@link #answerOf} gives a future completed by the run's answer record,
- * whichever process writes it; nothing polls the store.
+ * whichever process writes it; nothing polls the store. Only the agent's own answers count (a
+ * record a tool planted under a run's tag answers nothing), as in the run's records.
+ *
+ * <p><b>Work that does not grow with the fleet.</b> A run that has ended (its answer was heard,
+ * or a step here ended it) is not looked at again: wake-ups that arrive for it, during its last
+ * step or after, are dropped. A run another process holds is left to that process until its hold
+ * runs out: the responses of its calls, which that process takes, wake nothing here; the look at
+ * the end of the hold (a timer) still comes, and approval decisions and answers to questions still
+ * wake it at once (its holder may have given it back to wait for them).
  *
  * <p>In fleet mode ({@link #fleet}) it takes up any run of its agent, not only those this process
  * started. Subscribes on first use. Thread-safe.
@@ -53,6 +66,8 @@ public final class RunDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunDriver.class);
   /** How long a run waits for a turn thread when every one is busy. */
   private static final Duration BUSY = Duration.ofSeconds(1);
+  /** How many ended runs are remembered, the most recent: a wake-up of an older one costs a look at its claim. */
+  private static final int ENDED_KEPT = 10_000;
 
   private final TurnLoop loop;
   private final LoopSettings settings;
@@ -66,6 +81,15 @@ public final class RunDriver implements AutoCloseable {
   private final Map<String, String> parents = new ConcurrentHashMap<>();
   /** Runs with a step queued or running here, and the wake-ups each has had; guarded by itself. */
   private final Map<String, Wakes> driving = new HashMap<>();
+  /** Runs that ended, the {@value #ENDED_KEPT} most recent; guarded by itself. */
+  private final Set<String> ended = Collections.newSetFromMap(new LinkedHashMap<>() {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > ENDED_KEPT;
+    }
+  });
+  /** Runs another process holds, and when that hold runs out unless renewed (a timer looks then). */
+  private final Map<String, Instant> heldElsewhere = new ConcurrentHashMap<>();
   private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
   private final List<Subscription> subscriptions = new ArrayList<>();
   private volatile boolean fleet;
@@ -124,6 +148,9 @@ public final class RunDriver implements AutoCloseable {
   /** Answers stored message {@code trigger}: its run's steps are taken on a turn thread, as any wake-up's. */
   public void serve(Breadcrumb trigger) {
     String runId = loop.runIdOf(trigger);
+    if (hasEnded(runId)) {
+      return; // answered: nothing to take up, and nothing to remember its message for
+    }
     triggers.putIfAbsent(runId, trigger.id());
     wake(runId, trigger);
   }
@@ -134,8 +161,13 @@ public final class RunDriver implements AutoCloseable {
       triggers.remove(p.runId());
     }
     p.children().forEach(child -> parents.put(child, p.runId()));
-    if (p.answer() != null || p.status() == Run.Status.DONE || p.status() == Run.Status.FAILED) {
+    if (p.ended()) {
       parents.values().removeIf(p.runId()::equals);
+      ended(p.runId());
+    } else if (p.isHeldElsewhere()) {
+      heldElsewhere.put(p.runId(), Objects.requireNonNull(p.wakeAt(), "wakeAt"));
+    } else {
+      heldElsewhere.remove(p.runId());
     }
     if (p.answer() != null) {
       CompletableFuture<Breadcrumb> waiting = awaited.get(p.runId());
@@ -174,8 +206,30 @@ public final class RunDriver implements AutoCloseable {
     String parent = parents.get(run.get());
     if (parent != null) {
       wake(parent); // a child run's decision or response: the parent's step takes the child's steps
-    } else if (fleet || awaited.containsKey(run.get())) {
+    } else if ((fleet || awaited.containsKey(run.get())) && !takenElsewhere(run.get(), event.breadcrumb())) {
       wake(run.get());
+    }
+  }
+
+  /**
+   * Whether {@code record} is a response to a call of a run another process holds, whose hold has
+   * not run out: that process takes its calls' responses, and the end of its hold is looked at anyway.
+   */
+  private boolean takenElsewhere(String runId, Breadcrumb record) {
+    Instant until = heldElsewhere.get(runId);
+    return until != null && ToolResponse.SCHEMA.equals(record.schemaName()) && settings.time().instant().isBefore(until);
+  }
+
+  private void ended(String runId) {
+    heldElsewhere.remove(runId);
+    synchronized (ended) {
+      ended.add(runId);
+    }
+  }
+
+  private boolean hasEnded(String runId) {
+    synchronized (ended) {
+      return ended.contains(runId);
     }
   }
 
@@ -187,12 +241,18 @@ public final class RunDriver implements AutoCloseable {
       wake(parent.get()); // a child run answered (in any process): its parent's call has its output
     }
     Optional<String> run = event.breadcrumb().tagValue("run:");
-    if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent()) {
+    if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent() && isAnswerOfThisAgent(event.breadcrumb())) {
+      ended(run.get());
       CompletableFuture<Breadcrumb> waiting = awaited.get(run.get());
       if (waiting != null) {
         waiting.complete(event.breadcrumb());
       }
     }
+  }
+
+  /** Whether {@code record} is an answer this driver's agent wrote: not a round, not a record another writer tagged so. */
+  private boolean isAnswerOfThisAgent(Breadcrumb record) {
+    return !Run.isRound(record) && Principal.writerOf(record).equals(Principal.agent(loop.agent().agentId()));
   }
 
   /** Wakes run {@code runId}: it is stepped on a turn thread, once more after a step under way here ends. */
@@ -201,7 +261,7 @@ public final class RunDriver implements AutoCloseable {
   }
 
   private void wake(String runId, @Nullable Breadcrumb message) {
-    if (closed) {
+    if (closed || hasEnded(runId)) {
       return;
     }
     synchronized (driving) {
@@ -249,7 +309,7 @@ public final class RunDriver implements AutoCloseable {
         step(runId, message);
         synchronized (driving) {
           Wakes w = driving.get(runId);
-          done = w == null || w.count == seen || closed;
+          done = w == null || w.count == seen || closed || hasEnded(runId); // an ended run needs no further look
           if (done) {
             driving.remove(runId);
           }

@@ -82,8 +82,25 @@ public final class TurnLoop {
    */
   public record Progress(
       String runId, @Nullable Breadcrumb answer, Run.Status status, String waitingFor, @Nullable Instant wakeAt, List<String> children) {
+    private static final String HELD_ELSEWHERE = "another process is taking this run's steps";
+
     public Progress(String runId, @Nullable Breadcrumb answer, Run.Status status, String waitingFor, @Nullable Instant wakeAt) {
       this(runId, answer, status, waitingFor, wakeAt, List.of());
+    }
+
+    /** A run another process holds until {@code until} (unless it renews): its steps are that process's to take until then. */
+    static Progress heldElsewhere(String runId, Instant until) {
+      return new Progress(runId, null, Run.Status.RUNNING, HELD_ELSEWHERE, until);
+    }
+
+    /** Whether this is {@link #heldElsewhere}: {@link #wakeAt} is when the other process's hold runs out unless renewed. */
+    public boolean isHeldElsewhere() {
+      return answer == null && status == Run.Status.RUNNING && wakeAt != null && HELD_ELSEWHERE.equals(waitingFor);
+    }
+
+    /** Whether the run has ended: answered (here or elsewhere), or failed; nothing moves it on any more. */
+    public boolean ended() {
+      return answer != null || status == Run.Status.DONE || status == Run.Status.FAILED;
     }
   }
 
@@ -167,7 +184,7 @@ public final class TurnLoop {
     String key = RunIds.claimKey(runId);
     Optional<Instant> held = settings.claims().heldUntil(key);
     if (held.isPresent()) { // its holder takes its steps: one read, not the run's records, until that holder's lease runs out
-      return Optional.of(new Progress(runId, null, Run.Status.RUNNING, "another process is taking this run's steps", held.get()));
+      return Optional.of(Progress.heldElsewhere(runId, held.get()));
     }
     if (settings.claims().isCompleted(key)) {
       return Optional.of(new Progress(runId, null, Run.Status.DONE, "", null)); // answered: nothing to read
@@ -280,7 +297,7 @@ public final class TurnLoop {
     String key = RunIds.claimKey(runId);
     Optional<Instant> until = settings.claims().heldUntil(key);
     if (until.isPresent()) {
-      return new Progress(runId, null, Run.Status.RUNNING, "another process is taking this run's steps", until.get());
+      return Progress.heldElsewhere(runId, until.get());
     }
     return settings.claims().isCompleted(key)
         ? new Progress(runId, null, Run.Status.DONE, "", null)
