@@ -217,22 +217,34 @@ class DurableRunTest {
 
   @Test
   void aRunAnotherProcessHoldsCostsAWakeUpOneReadOfItsClaimAndIsTakenUpOnceThatLeaseRunsOut() throws Exception {
-    Run left = leftWithAnUnansweredRequest("s2c", r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
-
     // another process holds the run (for a minute, and then dies): waking the run here reads who holds it, and claims nothing
+    HeldElsewhere held = resumedWhileHeldElsewhere("s2c", b -> {});
+
+    // at the end of that lease, the run is taken up here with one claim: no attempt was spent while it was held
+    assertThat(afterJump(Duration.ofSeconds(61), held.finished()).message()).isEqualTo("42");
+    assertThat(held.counted().attemptsOn(held.key())).as("claims of the run: only the one that took it up").isEqualTo(1);
+    assertThat(answers("s2c")).hasSize(1);
+  }
+
+  /** A run resumed by a second executor, counting its claims, while another process holds it for a minute. */
+  private record HeldElsewhere(String key, ClaimCountingStore counted, CompletionStage<AgentResponse> finished) {}
+
+  /**
+   * {@link #leftWithAnUnansweredRequest} in {@code session}, then claimed by "another process" for a
+   * minute, then resumed by a second executor ({@code configure}d, on a {@link ClaimCountingStore},
+   * answering "42") once that executor has read who holds it.
+   */
+  private HeldElsewhere resumedWhileHeldElsewhere(String session, Consumer<AgentExecutor.Builder> configure) throws Exception {
+    Run left = leftWithAnUnansweredRequest(session, r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
     String key = "agent.run:" + left.id();
     store.claims().orElseThrow().tryClaim(key, "runner:elsewhere", Duration.ofMinutes(1)).orElseThrow();
     ClaimCountingStore counted = new ClaimCountingStore(store);
     ToolRunner runner = ToolRunner.builder(counted).timeSource(clock).build();
     closing.add(runner);
-    AgentExecutor two = executor(ScriptedLlmClient.replying(ChatResponse.text("42")), runner, b -> {});
+    AgentExecutor two = executor(ScriptedLlmClient.replying(ChatResponse.text("42")), runner, configure);
     CompletionStage<AgentResponse> finished = two.resume(left.id());
     assertThat(counted.heldReads.tryAcquire(30, TimeUnit.SECONDS)).as("the wake-up asks who holds the run").isTrue();
-
-    // at the end of that lease, the run is taken up here with one claim: no attempt was spent while it was held
-    assertThat(afterJump(Duration.ofSeconds(61), finished).message()).isEqualTo("42");
-    assertThat(counted.attemptsOn(key)).as("claims of the run: only the one that took it up").isEqualTo(1);
-    assertThat(answers("s2c")).hasSize(1);
+    return new HeldElsewhere(key, counted, finished);
   }
 
   @Test
@@ -270,20 +282,13 @@ class DurableRunTest {
 
   @Test
   void theResponsesOfARunAnotherProcessHoldsCostNoReadOfItsClaimUntilThatHoldRunsOut() throws Exception {
-    Run left = leftWithAnUnansweredRequest("s2e", r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"6*7\"}")));
-    String key = "agent.run:" + left.id();
-    store.claims().orElseThrow().tryClaim(key, "runner:elsewhere", Duration.ofMinutes(1)).orElseThrow();
-    ClaimCountingStore counted = new ClaimCountingStore(store);
-    ToolRunner runner = ToolRunner.builder(counted).timeSource(clock).build();
-    closing.add(runner);
-    AgentExecutor two = executor(ScriptedLlmClient.replying(ChatResponse.text("42")), runner, b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
-    CompletionStage<AgentResponse> finished = two.resume(left.id());
-    assertThat(counted.heldReads.tryAcquire(30, TimeUnit.SECONDS)).as("the wake-up asks who holds the run").isTrue();
+    HeldElsewhere held = resumedWhileHeldElsewhere("s2e", b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(5)));
+    ClaimCountingStore counted = held.counted();
 
     // the holder's call is answered meanwhile: the response is the holder's to take, and wakes nothing here
     closing.add(runner(b -> {}).listen());
     assertThat(counted.responsesHandled.tryAcquire(30, TimeUnit.SECONDS)).as("the response reached this executor").isTrue();
-    assertThat(afterJump(Duration.ofSeconds(61), finished).message()).isEqualTo("42");
+    assertThat(afterJump(Duration.ofSeconds(61), held.finished()).message()).isEqualTo("42");
     assertThat(counted.heldReads.availablePermits()).as("reads of who holds the run after the first: only the one at the end of the hold")
         .isEqualTo(1);
   }
