@@ -6,6 +6,7 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.testing.ForwardingBreadcrumbStore;
+import dev.rcrt.tools.ToolResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -101,7 +102,7 @@ final class ClaimCountingStore extends ForwardingBreadcrumbStore {
       try {
         listener.onEvent(event);
       } finally {
-        if ("tool.response.v1".equals(event.breadcrumb().schemaName())) {
+        if (ToolResponse.SCHEMA.equals(event.breadcrumb().schemaName())) {
           responsesHandled.release();
         }
       }

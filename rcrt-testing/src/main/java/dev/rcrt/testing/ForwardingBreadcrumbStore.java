@@ -29,11 +29,6 @@ public class ForwardingBreadcrumbStore implements BreadcrumbStore {
     this.inner = Objects.requireNonNull(inner, "inner");
   }
 
-  /** The wrapped store. */
-  protected final BreadcrumbStore inner() {
-    return inner;
-  }
-
   @Override
   public Breadcrumb create(BreadcrumbCreate create) {
     return inner.create(create);

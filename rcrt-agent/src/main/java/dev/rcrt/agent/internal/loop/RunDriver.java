@@ -6,7 +6,6 @@ import dev.rcrt.agent.Run;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
@@ -241,18 +240,13 @@ public final class RunDriver implements AutoCloseable {
       wake(parent.get()); // a child run answered (in any process): its parent's call has its output
     }
     Optional<String> run = event.breadcrumb().tagValue("run:");
-    if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent() && isAnswerOfThisAgent(event.breadcrumb())) {
+    if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent() && RunRecords.isAnswerBy(event.breadcrumb(), loop.agent().agentId())) {
       ended(run.get());
       CompletableFuture<Breadcrumb> waiting = awaited.get(run.get());
       if (waiting != null) {
         waiting.complete(event.breadcrumb());
       }
     }
-  }
-
-  /** Whether {@code record} is an answer this driver's agent wrote: not a round, not a record another writer tagged so. */
-  private boolean isAnswerOfThisAgent(Breadcrumb record) {
-    return !Run.isRound(record) && Principal.writerOf(record).equals(Principal.agent(loop.agent().agentId()));
   }
 
   /** Wakes run {@code runId}: it is stepped on a turn thread, once more after a step under way here ends. */

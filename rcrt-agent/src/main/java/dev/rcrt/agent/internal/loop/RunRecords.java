@@ -85,6 +85,15 @@ public final class RunRecords {
     return run;
   }
 
+  /**
+   * Whether {@code record}, an {@code agent.response.v1} of a run, is that run's answer as its
+   * records count it: not a round, and written by agent {@code agentId}. A record another writer
+   * (a tool) tagged so answers nothing.
+   */
+  static boolean isAnswerBy(Breadcrumb record, String agentId) {
+    return !Run.isRound(record) && Principal.writerOf(record).equals(Principal.agent(agentId));
+  }
+
   /** Takes one record of the run into account (loaded, or just written by the loop). */
   void add(Breadcrumb b) {
     all.add(b);

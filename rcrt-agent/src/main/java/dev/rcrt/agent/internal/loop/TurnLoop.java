@@ -98,9 +98,9 @@ public final class TurnLoop {
       return answer == null && status == Run.Status.RUNNING && wakeAt != null && HELD_ELSEWHERE.equals(waitingFor);
     }
 
-    /** Whether the run has ended: answered (here or elsewhere), or failed; nothing moves it on any more. */
+    /** Whether the run has ended: answered (here or elsewhere), failed or cancelled; nothing moves it on any more. */
     public boolean ended() {
-      return answer != null || status == Run.Status.DONE || status == Run.Status.FAILED;
+      return answer != null || status == Run.Status.DONE || status == Run.Status.FAILED || status == Run.Status.CANCELLED;
     }
   }
 
@@ -421,7 +421,7 @@ public final class TurnLoop {
       return null;
     }
     for (Breadcrumb b : store.search(Selector.schema(AgentResponse.SCHEMA).withAllTags(RunIds.tag(runId), "agent:response"), 10, 0)) {
-      if (!Run.isRound(b) && Principal.writerOf(b).equals(Principal.agent(agent.agentId()))) {
+      if (RunRecords.isAnswerBy(b, agent.agentId())) {
         return b;
       }
     }
