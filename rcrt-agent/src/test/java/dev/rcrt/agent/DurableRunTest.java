@@ -540,6 +540,25 @@ class DurableRunTest {
     assertThatThrownBy(() -> executor.resume("unknown").toCompletableFuture().join()).hasCauseInstanceOf(ValidationException.class);
   }
 
+  /**
+   * The wake-up at a waiting run's deadline is set for the date itself: time that moves between the
+   * driver working the delay out and setting the timer (a test's jump; a stalled thread) does not
+   * leave it a jump late. Before, a test whose jump landed there waited for an answer that never came.
+   */
+  @Test
+  void aRunsDeadlineEndsItEvenWhenTimeJumpsAsItsWakeUpIsSet() throws Exception {
+    JumpingTime time = new JumpingTime(clock);
+    ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> ChatResponse.toolCalls(new ToolCall("c1", "calculator", "{\"expression\":\"1+1\"}")));
+    AgentExecutor executor = executor(llm, runner(b -> {}), b -> b.timeSource(time).toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofMinutes(30))
+        .turnTimeout(Duration.ofMinutes(2)).observer(waits(w -> time.jumpAfterNextReading(Duration.ofMinutes(2).plusSeconds(1)))));
+    CompletionStage<AgentResponse> answer = executor.askAsync("s9j", "loop");
+    assertThat(time.awaitTimerSetAfterArming(60)).as("the run waits for a runner, its wake-up set").isTrue();
+    time.instant(); // past the deadline, if no reading since the run began to wait moved the clock there yet
+    AgentResponse ended = answer.toCompletableFuture().get(30, TimeUnit.SECONDS); // real time: it comes at once, or never
+    assertThat(ended.error().code()).isEqualTo("agent_timeout");
+    assertThat(answers("s9j")).hasSize(1);
+  }
+
   // ------------------------------------------------------------------ specialists are child runs
 
   /** A primary "boss" that hands payments to an enabled specialist "payer", whose payment needs approval. */

@@ -48,6 +48,21 @@ public interface TimeSource {
   Timer schedule(Duration delay, Runnable task);
 
   /**
+   * Runs {@code task} once when this source's wall time ({@link #instant()}) reaches {@code at},
+   * unless it is cancelled first: a wake-up set for a date (a deadline, an expiry), on the same
+   * thread as {@link #schedule}. The default reads {@link #instant()} and schedules the difference;
+   * a source whose time can jump between those two steps (a test source moved by another thread)
+   * overrides it to do both in one step, so the task is never set a jump too late.
+   *
+   * @param at when to run; a time already past runs the task as soon as possible
+   * @return a handle to cancel the task; never null
+   */
+  default Timer scheduleAt(Instant at, Runnable task) {
+    Duration in = Duration.between(instant(), at);
+    return schedule(in.isNegative() ? Duration.ZERO : in, task);
+  }
+
+  /**
    * Waits for {@code duration} (a retry's back-off). The system source sleeps; a test source moves
    * its time forward by {@code duration} and returns at once.
    *

@@ -78,14 +78,34 @@ public final class TestClock extends Clock implements TimeSource {
   public Timer schedule(Duration delay, Runnable task) {
     Entry e;
     synchronized (lock) {
-      e = new Entry(nanos + Math.max(0, delay.toNanos()), scheduled++, task);
-      if (delay.compareTo(Duration.ZERO) > 0) {
-        timers.add(e);
-        lock.notifyAll(); // for awaitPendingTimers
-        return e;
-      }
+      e = entry(delay, task);
     }
-    e.fire();
+    return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
+  }
+
+  /**
+   * Runs {@code task} when {@link #advance} brings this clock's {@link #instant()} to {@code at}; a
+   * time already reached runs it now. The clock is read and the timer set in one step, so an
+   * {@code advance} on another thread cannot come between them and leave the timer a jump late.
+   */
+  @Override
+  public Timer scheduleAt(Instant at, Runnable task) {
+    Entry e;
+    Duration delay;
+    synchronized (lock) {
+      delay = Duration.between(now, at);
+      e = entry(delay, task);
+    }
+    return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
+  }
+
+  /** Under {@link #lock}: a timer {@code delay} from now, queued unless it is due already (its caller runs it then). */
+  private Entry entry(Duration delay, Runnable task) {
+    Entry e = new Entry(nanos + Math.max(0, delay.toNanos()), scheduled++, task);
+    if (delay.compareTo(Duration.ZERO) > 0) {
+      timers.add(e);
+      lock.notifyAll(); // for awaitPendingTimers
+    }
     return e;
   }
 
@@ -157,14 +177,16 @@ public final class TestClock extends Clock implements TimeSource {
       return order;
     }
 
-    void fire() {
+    /** Runs the task unless it ran or was cancelled; returns this timer. */
+    Entry fire() {
       synchronized (lock) {
         if (settled) {
-          return;
+          return this;
         }
         settled = true;
       }
       task.run();
+      return this;
     }
 
     @Override

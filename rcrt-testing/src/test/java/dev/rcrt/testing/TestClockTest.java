@@ -73,6 +73,25 @@ class TestClockTest {
   }
 
   @Test
+  void aTimerSetForADateRunsWhenTheClockReachesItHoweverFarTheClockMovedSinceTheDateWasWorkedOut() {
+    List<String> ran = new ArrayList<>();
+    Instant read = clock.instant();
+    Instant deadline = read.plus(Duration.ofMinutes(2));
+    clock.advance(Duration.ofMinutes(2).plusSeconds(1)); // another thread moves the clock after the caller read it
+    clock.scheduleAt(deadline, () -> ran.add("deadline"));
+    assertThat(ran).as("a date already passed").containsExactly("deadline");
+
+    clock.scheduleAt(clock.instant().plusSeconds(10), () -> ran.add("in 10 s"));
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(ran).containsExactly("deadline");
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(ran).containsExactly("deadline", "in 10 s");
+    // what a delay worked out from the earlier reading would have done: run two minutes too late
+    clock.schedule(Duration.between(read, deadline), () -> ran.add("late"));
+    assertThat(clock.pendingTimers()).isEqualTo(1);
+  }
+
+  @Test
   void timeNeverGoesBack() {
     assertThatThrownBy(() -> clock.advance(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("a TestClock moves forward only, not by PT-1S");

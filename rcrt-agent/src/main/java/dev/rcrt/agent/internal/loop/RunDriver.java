@@ -9,7 +9,7 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
-import dev.rcrt.core.TimeSource;
+import dev.rcrt.core.spi.OwnedTimers;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.InputResponse;
@@ -89,7 +89,8 @@ public final class RunDriver implements AutoCloseable {
   });
   /** Runs another process holds, and when that hold runs out unless renewed (a timer looks then). */
   private final Map<String, Instant> heldElsewhere = new ConcurrentHashMap<>();
-  private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
+  /** The looks at runs set for later (a waiting run's date, a lease that may run out, a busy executor). */
+  private final OwnedTimers timers;
   private final List<Subscription> subscriptions = new ArrayList<>();
   private volatile boolean fleet;
   private volatile boolean closed;
@@ -105,6 +106,7 @@ public final class RunDriver implements AutoCloseable {
     this.loop = loop;
     this.settings = settings;
     this.store = settings.runner().store();
+    this.timers = new OwnedTimers(settings.time());
   }
 
   /**
@@ -178,8 +180,7 @@ public final class RunDriver implements AutoCloseable {
     if (p.status() == Run.Status.RUNNING && p.wakeAt() == null) {
       later(p.runId(), settings.runLease()); // its holder may die: look again when its lease could have run out
     } else if (p.wakeAt() != null) {
-      Duration in = Duration.between(settings.time().instant(), p.wakeAt());
-      later(p.runId(), in.isNegative() ? Duration.ZERO : in);
+      timers.at(p.wakeAt(), () -> wake(p.runId())); // set for the date itself: time that moves meanwhile cannot make it late
     }
   }
 
@@ -370,17 +371,7 @@ public final class RunDriver implements AutoCloseable {
   }
 
   private void later(String runId, Duration delay) {
-    if (closed) {
-      return;
-    }
-    TimeSource.Timer[] self = new TimeSource.Timer[1];
-    self[0] = settings.time().schedule(delay, () -> {
-      if (self[0] != null) {
-        timers.remove(self[0]);
-      }
-      wake(runId);
-    });
-    timers.add(self[0]);
+    timers.after(delay, () -> wake(runId));
   }
 
   /** Stops driving: no more events, timers cancelled; waiting callers are failed. Idempotent. */
@@ -391,7 +382,7 @@ public final class RunDriver implements AutoCloseable {
       subscriptions.forEach(Subscription::close);
       subscriptions.clear();
     }
-    timers.forEach(TimeSource.Timer::cancel);
+    timers.cancelAll();
     awaited.values().forEach(f -> f.completeExceptionally(
         new AgentException(AgentException.CLOSED, "the agent executor was closed while a run waited; the run goes on in any process that takes it up", false, null)));
   }

@@ -9,6 +9,7 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
+import dev.rcrt.core.spi.OwnedTimers;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ToolRequest;
@@ -17,12 +18,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,13 +59,13 @@ public final class RequestWorker {
   private final BiConsumer<Breadcrumb, List<String>> run;
   private final Refusal refuse;
   private final int maxAttempts;
-  private final TimeSource time;
   private final ExecutorService threads;
   private final Duration lease;
   private final String owner;
   private final List<String> answeredBy;
   private final String directTag;
-  private final Set<TimeSource.Timer> timers = ConcurrentHashMap.newKeySet();
+  /** Looks at requests again later (another runner's lease, a store that failed); cancelled on close. */
+  private final OwnedTimers timers;
   /** Requests another runner holds, by id, and the timer that looks at each again after its lease. */
   private final Map<String, TimeSource.Timer> watching = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -86,7 +85,7 @@ public final class RequestWorker {
     this.run = run;
     this.refuse = refuse;
     this.maxAttempts = maxAttempts;
-    this.time = time;
+    this.timers = new OwnedTimers(time);
     this.threads = threads;
     this.lease = lease;
     this.directTag = directTag;
@@ -123,7 +122,7 @@ public final class RequestWorker {
       decisions.close();
       responses.close();
       watching.clear();
-      timers.forEach(TimeSource.Timer::cancel);
+      timers.cancelAll();
       leases.close();
     };
   }
@@ -195,11 +194,6 @@ public final class RequestWorker {
       later(lease, () -> offer(request, key));
       return;
     }
-    TimeSource.Timer renewing = () -> {
-      held.stop();
-      return true;
-    };
-    timers.add(renewing);
     try {
       if (held.claim().token() > maxAttempts) {
         refuse.refuse(
@@ -218,26 +212,12 @@ public final class RequestWorker {
       held.release();
       Throwables.rethrowIfFatal(e);
     } finally {
-      held.stop();
-      timers.remove(renewing);
+      held.stop(); // (closing the runner stops it too: its leases stop every claim they renew)
     }
   }
 
   private TimeSource.Timer later(Duration delay, Runnable task) {
-    if (closed) {
-      return () -> false;
-    }
-    AtomicReference<TimeSource.Timer> self = new AtomicReference<>();
-    TimeSource.Timer timer = time.schedule(delay, () -> {
-      TimeSource.Timer mine = self.get();
-      if (mine != null) {
-        timers.remove(mine);
-      }
-      task.run();
-    });
-    self.set(timer);
-    timers.add(timer);
-    return timer;
+    return timers.after(delay, task);
   }
 
   /** A response to a request another runner holds: no need to look at it again. */
@@ -246,7 +226,6 @@ public final class RequestWorker {
     TimeSource.Timer pending = requestId == null ? null : watching.remove(requestId);
     if (pending != null) {
       pending.cancel();
-      timers.remove(pending);
     }
   }
 }
