@@ -41,6 +41,12 @@ final class ClaimCountingStore extends ForwardingBreadcrumbStore {
       }
 
       @Override
+      public Attempt attempt(String key, String owner, Duration lease) {
+        count(attempts, key); // one round trip: who holds the key, or that it is completed, comes with it
+        return own.attempt(key, owner, lease);
+      }
+
+      @Override
       public Optional<Claim> renew(Claim claim, Duration lease) {
         return own.renew(claim, lease);
       }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Leases that let exactly one of many workers take each piece of work, across every process that
@@ -47,6 +48,40 @@ public interface WorkClaims {
    * @return the claim, or empty if another worker holds it or it is completed
    */
   Optional<Claim> tryClaim(String key, String owner, Duration lease);
+
+  /**
+   * What one attempt to claim a key found.
+   *
+   * @param claim the claim taken, or null when it was not
+   * @param heldUntil when it was not taken because another worker holds it: when that claim runs out
+   *     unless renewed; else null
+   * @param completed when it was not taken because the key is completed
+   */
+  record Attempt(@Nullable Claim claim, @Nullable Instant heldUntil, boolean completed) {
+    /** Whether the key was claimed. */
+    public boolean taken() {
+      return claim != null;
+    }
+  }
+
+  /**
+   * Claims {@code key} as {@link #tryClaim} does and, when it cannot, says why: another worker's
+   * hold and when it runs out, or the key's completion. Both answers may be neither (the key was
+   * given back, or its holder's claim ran out, between the attempt and the look): look again. In
+   * one round trip where the implementation can (PostgreSQL: one statement), so that a worker that
+   * finds work taken learns when to look again without another read. The default calls {@link
+   * #tryClaim}, then {@link #heldUntil} and {@link #isCompleted}.
+   *
+   * @return the attempt's outcome; never null
+   */
+  default Attempt attempt(String key, String owner, Duration lease) {
+    Optional<Claim> claim = tryClaim(key, owner, lease);
+    if (claim.isPresent()) {
+      return new Attempt(claim.get(), null, false);
+    }
+    Optional<Instant> until = heldUntil(key);
+    return until.isPresent() ? new Attempt(null, until.get(), false) : new Attempt(null, null, isCompleted(key));
+  }
 
   /**
    * Extends {@code claim} by {@code lease} from now, if it is still the current claim: nobody took

@@ -52,6 +52,33 @@ public abstract class WorkClaimsContract {
   }
 
   @Test
+  void anAttemptThatTakesNothingSaysWhoHoldsTheKeyUntilWhenOrThatItIsCompleted() {
+    Claim first = taken(claims.attempt("k", "a", LEASE));
+    assertThat(first).isEqualTo(new Claim("k", "a", first.token(), BreadcrumbStoreContract.START.plus(LEASE)));
+
+    clock.advance(Duration.ofSeconds(10));
+    Claim renewed = claims.renew(first, LEASE).orElseThrow();
+    WorkClaims.Attempt held = claims.attempt("k", "b", LEASE);
+    assertThat(held).as("held by a, until its renewal runs out").isEqualTo(new WorkClaims.Attempt(null, renewed.expiresAt(), false));
+
+    claims.complete(renewed);
+    assertThat(claims.attempt("k", "b", LEASE)).as("completed").isEqualTo(new WorkClaims.Attempt(null, null, true));
+
+    clock.advance(LEASE.multipliedBy(2));
+    Claim other = taken(claims.attempt("other", "b", LEASE));
+    claims.release(other);
+    assertThat(taken(claims.attempt("other", "c", LEASE)).token()).as("given back: free at once, under a larger token").isGreaterThan(other.token());
+  }
+
+  /** The claim {@code attempt} took; fails when it took none. */
+  private static Claim taken(WorkClaims.Attempt attempt) {
+    Claim claim = attempt.claim();
+    assertThat(claim).as("taken: " + attempt).isNotNull();
+    assertThat(attempt.heldUntil()).isNull();
+    return java.util.Objects.requireNonNull(claim);
+  }
+
+  @Test
   void anExpiredClaimIsTakenOverWithALargerTokenAndTheOldHolderCannotRenew() {
     Claim first = claims.tryClaim("k", "a", LEASE).orElseThrow();
     clock.advance(LEASE);

@@ -103,7 +103,7 @@ class LeasesTest {
   @Test
   void aRenewalThatHangsInTheStoreHoldsUpNeitherTheTimerNorTheHolder() throws Exception {
     SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
-    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
     clock.advance(LEASE.dividedBy(3)); // the renewal comes due: the clock's thread only hands it over
     assertThat(claims.entered.await(30, TimeUnit.SECONDS)).as("the renewal runs on the leases' own thread").isTrue();
     assertThat(held.valid()).as("within its lease, the holder may act while the renewal waits").isTrue();
@@ -118,7 +118,7 @@ class LeasesTest {
   @Test
   void aHolderStalledPastItsLeaseKeepsItsWorkUntilAnotherTakesItOverAndThenWritesNothing() throws Exception {
     SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
-    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
     held.create(BreadcrumbCreate.builder("f.v1", "while held").build());
     clock.advance(LEASE.dividedBy(3));
     assertThat(claims.entered.await(30, TimeUnit.SECONDS)).isTrue();
@@ -139,7 +139,7 @@ class LeasesTest {
   @Test
   void aHolderWhoseLeaseRanOutWithNobodyTakingOverChecksWithTheClaimsAndGoesOn() throws Exception {
     SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
-    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
     clock.advance(LEASE.dividedBy(3));
     assertThat(claims.entered.await(30, TimeUnit.SECONDS)).isTrue();
     clock.advance(LEASE.multipliedBy(2)); // stalled as by GC or SIGSTOP: its renewals never came back
@@ -154,7 +154,7 @@ class LeasesTest {
   @Test
   void aTakenOverClaimFailsVerificationAndItsFencedWriteEvenWhenTheLeaseSeemsFresh() {
     WorkClaims claims = store.claims().orElseThrow();
-    Leases.Held held = leases.take(store, claims, "k", "a", Duration.ofSeconds(1)).orElseThrow();
+    Leases.Held held = taken(leases.attempt(store, claims, "k", "a", Duration.ofSeconds(1)));
     leases.close(); // no renewals: the claim runs out in the store while this worker's view is refreshed by hand below
     clock.advance(Duration.ofMillis(1001));
     assertThat(claims.tryClaim("k", "b", LEASE)).isPresent();
@@ -184,7 +184,7 @@ class LeasesTest {
     List<Duration> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
     Leases leases = new Leases("fixed-rate", counting(scheduled, delays));
     try {
-      Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+      Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
       assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
       clock.advance(LEASE.dividedBy(3));
       assertThat(claims.renewed.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
@@ -199,6 +199,12 @@ class LeasesTest {
   }
 
   /** {@link #clock}, telling the test when a timer is set ({@code scheduled}) and for how long ({@code delays}). */
+  /** The claim {@code attempt} took. */
+  private static Leases.Held taken(Leases.Attempt attempt) {
+    assertThat(attempt.held()).as("taken").isNotNull();
+    return attempt.held();
+  }
+
   private TimeSource counting(java.util.concurrent.Semaphore scheduled, List<Duration> delays) {
     return new TimeSource() {
       @Override
@@ -227,7 +233,7 @@ class LeasesTest {
   }
 
   private void renewThrice(SlowClaims claims, java.util.concurrent.Semaphore scheduled, Leases leases) throws Exception {
-    Leases.Held held = leases.take(store, claims, "k", "a", LEASE).orElseThrow();
+    Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
     for (int i = 0; i < 3; i++) {
       // advance only once the next renewal is set: advancing before would pass its due time unseen
       assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).as("renewal " + (i + 1) + " scheduled").isTrue();

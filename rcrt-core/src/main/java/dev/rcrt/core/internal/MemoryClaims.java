@@ -50,6 +50,17 @@ public final class MemoryClaims implements WorkClaims {
     return Optional.of(new Claim(key, owner, next.token, next.expiresAt));
   }
 
+  /** In one step under this object's monitor. */
+  @Override
+  public synchronized Attempt attempt(String key, String owner, Duration lease) {
+    Optional<Claim> claim = tryClaim(key, owner, lease);
+    if (claim.isPresent()) {
+      return new Attempt(claim.get(), null, false);
+    }
+    State s = java.util.Objects.requireNonNull(states.get(key), "a key not taken has a state");
+    return s.done ? new Attempt(null, null, true) : new Attempt(null, s.expiresAt, false);
+  }
+
   @Override
   public synchronized Optional<Claim> renew(Claim claim, Duration lease) {
     State s = states.get(claim.key());

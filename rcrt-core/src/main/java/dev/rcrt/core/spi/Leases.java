@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The claims one worker holds under {@link WorkClaims} leases, and the one thread that renews them.
- * {@link #take} claims a key; the claim is then renewed every third of its lease (counted from each
+ * {@link #attempt} claims a key; the claim is then renewed every third of its lease (counted from each
  * renewal's send, so a slow store does not stretch the gap) until the holder
  * {@linkplain Held#complete completes}, {@linkplain Held#release releases} or {@linkplain Held#stop
  * stops} it. The {@link TimeSource}'s timer only hands a due renewal to this object's own thread,
@@ -108,25 +108,38 @@ public final class Leases implements AutoCloseable {
   }
 
   /**
-   * Claims {@code key} for {@code owner} and keeps renewing it.
+   * What {@link #attempt} found.
+   *
+   * @param held the claim, renewed from now on, or null when it was not taken
+   * @param found the claims' answer: when it was not taken, until when another worker holds the
+   *     key, or that it is completed ({@link WorkClaims#attempt})
+   */
+  public record Attempt(@Nullable Held held, WorkClaims.Attempt found) {}
+
+  /**
+   * Claims {@code key} for {@code owner} and, when taken, keeps renewing it; when not, says why in
+   * the same round trip to the claims ({@link WorkClaims#attempt}).
    *
    * @param store the store fenced writes go to ({@link Held#create}); its claims are {@code claims}
    *     or, for a store without claims, this JVM's ({@link #claimsOf})
-   * @return the held claim, or empty when another worker holds the key or it is completed
+   * @return the held claim, or why it was not taken; never null
    * @throws IllegalStateException after {@link #close()}
    * @throws RuntimeException what the claims throw (the store is unreachable)
    */
-  public Optional<Held> take(BreadcrumbStore store, WorkClaims claims, String key, String owner, Duration lease) {
+  public Attempt attempt(BreadcrumbStore store, WorkClaims claims, String key, String owner, Duration lease) {
     if (closed) {
       throw new IllegalStateException("these leases are closed");
     }
     long sent = time.nanoTime();
-    return claims.tryClaim(key, owner, lease).map(c -> {
-      Held held = new Held(store, claims, c, lease, sent);
-      holding.add(held);
-      held.schedule(sent);
-      return held;
-    });
+    WorkClaims.Attempt found = claims.attempt(key, owner, lease);
+    Claim claim = found.claim();
+    if (claim == null) {
+      return new Attempt(null, found);
+    }
+    Held held = new Held(store, claims, claim, lease, sent);
+    holding.add(held);
+    held.schedule(sent);
+    return new Attempt(held, found);
   }
 
   /** Stops every renewal (claims still held run out) and the renewal thread. Idempotent. */

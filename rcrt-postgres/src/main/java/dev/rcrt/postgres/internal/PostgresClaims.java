@@ -39,16 +39,38 @@ public final class PostgresClaims implements WorkClaims {
 
   @Override
   public Optional<Claim> tryClaim(String key, String owner, Duration lease) {
+    return Optional.ofNullable(attempt(key, owner, lease).claim());
+  }
+
+  /**
+   * One statement: the claim's upsert, and, in the same statement, the key's row as it stood when
+   * the statement began (who holds it until when, or that it is completed). A row another worker
+   * wrote after that moment reads as neither: its caller looks again.
+   */
+  @Override
+  public Attempt attempt(String key, String owner, Duration lease) {
     Instant now = clock.instant();
     Instant until = now.plus(lease);
     return tx.read("claim '" + key + "'", c -> {
       try (PreparedStatement q = c.prepareStatement(
-          "INSERT INTO " + table + " AS w (key, owner, token, expires_at) VALUES (?, ?, 1, ?)"
+          "WITH taken AS (INSERT INTO " + table + " AS w (key, owner, token, expires_at) VALUES (?, ?, 1, ?)"
               + " ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, token = w.token + 1, expires_at = EXCLUDED.expires_at"
-              + " WHERE NOT w.done AND w.expires_at <= ? RETURNING token")) {
-        Rows.bind(q, key, owner, Rows.at(until), Rows.at(now));
+              + " WHERE NOT w.done AND w.expires_at <= ? RETURNING token)"
+              + " SELECT (SELECT token FROM taken), w.expires_at, w.done FROM (VALUES (1)) one LEFT JOIN" // the row is read only when not taken
+              + " (SELECT expires_at, done FROM " + table + " WHERE key = ? AND NOT EXISTS (SELECT FROM taken)) w ON true")) {
+        Rows.bind(q, key, owner, Rows.at(until), Rows.at(now), key);
         try (ResultSet rs = q.executeQuery()) {
-          return rs.next() ? Optional.of(new Claim(key, owner, rs.getLong(1), until)) : Optional.empty();
+          rs.next();
+          long token = rs.getLong(1);
+          if (!rs.wasNull()) {
+            return new Attempt(new Claim(key, owner, token, until), null, false);
+          }
+          OffsetDateTime expires = rs.getObject(2, OffsetDateTime.class);
+          boolean done = rs.getBoolean(3);
+          if (done) {
+            return new Attempt(null, null, true);
+          }
+          return expires != null && expires.toInstant().isAfter(now) ? new Attempt(null, expires.toInstant(), false) : new Attempt(null, null, false);
         }
       }
     });

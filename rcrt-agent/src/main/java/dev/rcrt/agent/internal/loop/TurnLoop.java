@@ -15,6 +15,7 @@ import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
 import dev.rcrt.llm.ChatMessage;
 import dev.rcrt.llm.ChatRequest;
@@ -251,9 +252,10 @@ public final class TurnLoop {
    */
   private Progress take(Breadcrumb received, boolean fresh) {
     String runId = runIdOf(received);
-    Optional<Leases.Held> held = settings.leases().take(store, settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease());
+    Leases.Attempt attempt = settings.leases().attempt(store, settings.claims(), RunIds.claimKey(runId), settings.owner(), settings.runLease());
+    Optional<Leases.Held> held = Optional.ofNullable(attempt.held());
     if (held.isEmpty()) {
-      return elsewhere(runId);
+      return elsewhere(runId, attempt.found());
     }
     AgentObserver.Turn observed = settings.observer().turnStarted(agent.agentId(), Trigger.sessionOf(received));
     Progress progress;
@@ -289,17 +291,16 @@ public final class TurnLoop {
   }
 
   /**
-   * Where a run another process holds, or has finished, stands: held, it is looked at again when
-   * the holder's lease runs out (at once after the holder died, a lease later at most); finished,
-   * never again (its answer reaches whoever waits for it as a record).
+   * Where a run another process holds, or has finished, stands, as the attempt to claim it found
+   * (no further read): held, it is looked at again when the holder's lease runs out (at once after
+   * the holder died, a lease later at most); finished, never again (its answer reaches whoever
+   * waits for it as a record); neither (given back a moment ago), at once.
    */
-  private Progress elsewhere(String runId) {
-    String key = RunIds.claimKey(runId);
-    Optional<Instant> until = settings.claims().heldUntil(key);
-    if (until.isPresent()) {
-      return Progress.heldElsewhere(runId, until.get());
+  private Progress elsewhere(String runId, WorkClaims.Attempt found) {
+    if (found.heldUntil() != null) {
+      return Progress.heldElsewhere(runId, found.heldUntil());
     }
-    return settings.claims().isCompleted(key)
+    return found.completed()
         ? new Progress(runId, null, Run.Status.DONE, "", null)
         : new Progress(runId, null, Run.Status.RUNNING, "the run was just released", clock.instant()); // released a moment ago: look again now
   }

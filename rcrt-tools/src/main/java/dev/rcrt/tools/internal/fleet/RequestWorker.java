@@ -15,6 +15,7 @@ import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ToolRequest;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -176,19 +177,22 @@ public final class RequestWorker {
     }
     Leases.Held held;
     try {
-      Optional<Leases.Held> taken = leases.take(store, claims, key, owner, lease);
-      if (taken.isEmpty()) {
-        // its holder may die: look again when its lease could have run out, unless its response arrives first;
-        // a key completed without a response (a call waiting for approval, an answered request the start-up sweep found) is left
-        watching.put(request.id(), later(lease, () -> {
-          watching.remove(request.id());
-          if (!claims.isCompleted(key)) {
+      Leases.Attempt taken = leases.attempt(store, claims, key, owner, lease);
+      if (taken.held() == null) {
+        // a key completed without a response (a call waiting for approval, an answered request the start-up sweep found) is left;
+        // a held one's holder may die: look again when its lease runs out (a lease later when it was just given back), unless
+        // its response arrives first
+        if (!taken.found().completed()) {
+          Runnable again = () -> {
+            watching.remove(request.id());
             offer(request, key);
-          }
-        }));
+          };
+          Instant until = taken.found().heldUntil();
+          watching.put(request.id(), until != null ? timers.at(until, again) : later(lease, again));
+        }
         return;
       }
-      held = taken.get();
+      held = taken.held();
     } catch (RuntimeException e) {
       LOG.warn("could not claim tool request '{}' ({}); trying again in {} ms", request.id(), e.getMessage(), lease.toMillis());
       later(lease, () -> offer(request, key));
