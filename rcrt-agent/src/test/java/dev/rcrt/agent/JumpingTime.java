@@ -1,6 +1,6 @@
 package dev.rcrt.agent;
 
-import dev.rcrt.core.TimeSource;
+import dev.rcrt.testing.ForwardingTimeSource;
 import dev.rcrt.testing.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,13 +12,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * reader gets the time from before the jump, as a thread that another one preempted between reading
  * the clock and acting on the reading would. Everything else goes to the clock.
  */
-final class JumpingTime implements TimeSource {
+final class JumpingTime extends ForwardingTimeSource {
   private final TestClock clock;
   private final AtomicReference<Duration> armed = new AtomicReference<>();
   private final CountDownLatch timerSet = new CountDownLatch(1);
   private volatile boolean wasArmed;
 
   JumpingTime(TestClock clock) {
+    super(clock);
     this.clock = clock;
   }
 
@@ -44,20 +45,15 @@ final class JumpingTime implements TimeSource {
   }
 
   @Override
-  public long nanoTime() {
-    return clock.nanoTime();
-  }
-
-  @Override
   public Timer schedule(Duration delay, Runnable task) {
-    Timer t = clock.schedule(delay, task);
+    Timer t = super.schedule(delay, task);
     set();
     return t;
   }
 
   @Override
   public Timer scheduleAt(Instant at, Runnable task) {
-    Timer t = clock.scheduleAt(at, task);
+    Timer t = super.scheduleAt(at, task);
     set();
     return t;
   }
@@ -66,10 +62,5 @@ final class JumpingTime implements TimeSource {
     if (wasArmed) {
       timerSet.countDown();
     }
-  }
-
-  @Override
-  public void sleep(Duration duration) throws InterruptedException {
-    clock.sleep(duration);
   }
 }

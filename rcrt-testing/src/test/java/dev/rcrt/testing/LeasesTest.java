@@ -206,28 +206,13 @@ class LeasesTest {
   }
 
   private TimeSource counting(java.util.concurrent.Semaphore scheduled, List<Duration> delays) {
-    return new TimeSource() {
-      @Override
-      public Instant instant() {
-        return clock.instant();
-      }
-
-      @Override
-      public long nanoTime() {
-        return clock.nanoTime();
-      }
-
+    return new ForwardingTimeSource(clock) {
       @Override
       public Timer schedule(Duration delay, Runnable task) {
-        Timer timer = clock.schedule(delay, task);
+        Timer timer = super.schedule(delay, task);
         delays.add(delay);
         scheduled.release();
         return timer;
-      }
-
-      @Override
-      public void sleep(Duration duration) throws InterruptedException {
-        clock.sleep(duration);
       }
     };
   }
