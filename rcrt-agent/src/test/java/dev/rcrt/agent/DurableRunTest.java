@@ -541,9 +541,9 @@ class DurableRunTest {
   }
 
   /**
-   * The wake-up at a waiting run's deadline is set for the date itself: time that moves between the
-   * driver working the delay out and setting the timer (a test's jump; a stalled thread) does not
-   * leave it a jump late. Before, a test whose jump landed there waited for an answer that never came.
+   * The wake-up at a waiting run's deadline is set for the date itself ({@code TimeSource.scheduleAt}):
+   * a test clock that jumps between the driver's reading of it and the timer's setting does not leave
+   * the timer a jump late. Before, a test whose jump landed there waited for an answer that never came.
    */
   @Test
   void aRunsDeadlineEndsItEvenWhenTimeJumpsAsItsWakeUpIsSet() throws Exception {

@@ -180,7 +180,7 @@ public final class RunDriver implements AutoCloseable {
     if (p.status() == Run.Status.RUNNING && p.wakeAt() == null) {
       later(p.runId(), settings.runLease()); // its holder may die: look again when its lease could have run out
     } else if (p.wakeAt() != null) {
-      timers.at(p.wakeAt(), () -> wake(p.runId())); // set for the date itself: time that moves meanwhile cannot make it late
+      timers.at(p.wakeAt(), () -> wake(p.runId())); // for the date itself: the source reads and sets in one step where it can
     }
   }
 
