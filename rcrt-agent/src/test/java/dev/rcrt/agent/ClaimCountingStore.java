@@ -6,10 +6,10 @@ import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.testing.ForwardingBreadcrumbStore;
+import dev.rcrt.testing.ForwardingWorkClaims;
 import dev.rcrt.tools.ToolResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,44 +32,23 @@ final class ClaimCountingStore extends ForwardingBreadcrumbStore {
 
   ClaimCountingStore(BreadcrumbStore inner) {
     super(inner);
-    WorkClaims own = inner.claims().orElseThrow();
-    this.claims = new WorkClaims() {
+    this.claims = new ForwardingWorkClaims(inner.claims().orElseThrow()) {
       @Override
       public Optional<Claim> tryClaim(String key, String owner, Duration lease) {
         count(attempts, key);
-        return own.tryClaim(key, owner, lease);
+        return delegate.tryClaim(key, owner, lease);
       }
 
       @Override
       public Attempt attempt(String key, String owner, Duration lease) {
         count(attempts, key); // one round trip: who holds the key, or that it is completed, comes with it
-        return own.attempt(key, owner, lease);
-      }
-
-      @Override
-      public Optional<Claim> renew(Claim claim, Duration lease) {
-        return own.renew(claim, lease);
-      }
-
-      @Override
-      public Map<String, Claim> renewAll(List<Claim> claims, Duration lease) {
-        return own.renewAll(claims, lease);
-      }
-
-      @Override
-      public void complete(Claim claim) {
-        own.complete(claim);
-      }
-
-      @Override
-      public void release(Claim claim) {
-        own.release(claim);
+        return delegate.attempt(key, owner, lease);
       }
 
       @Override
       public Optional<Instant> heldUntil(String key) {
         try {
-          return own.heldUntil(key);
+          return delegate.heldUntil(key);
         } finally {
           heldReads.release();
         }
@@ -78,7 +57,7 @@ final class ClaimCountingStore extends ForwardingBreadcrumbStore {
       @Override
       public boolean isCompleted(String key) {
         count(completedReads, key);
-        return own.isCompleted(key);
+        return delegate.isCompleted(key);
       }
     };
   }

@@ -128,6 +128,25 @@ public interface WorkClaims {
   /** Whether {@code key} was completed. */
   boolean isCompleted(String key);
 
+  /** The key prefix of fleet members' claims ({@code member:<group>:<owner>}), which {@link #holders} is meant for. */
+  String MEMBER_PREFIX = "member:";
+
+  /**
+   * The claims held now on keys that start with {@code keyPrefix}: unexpired on the claims'
+   * clock, not completed, not given back, in no particular order. Meant for the few keys under a
+   * prefix of their own, such as a fleet's members ({@value #MEMBER_PREFIX}{@code <group>:<owner>},
+   * each held by the member while it lives): PostgreSQL keeps an index of the keys under {@value
+   * #MEMBER_PREFIX} for it and reads others by scanning every claim. The default lists nothing: an
+   * implementation that cannot list claims knows no members, and each worker of its fleet then
+   * tries every piece of work, as it would with no membership at all.
+   *
+   * @param keyPrefix the start of the keys wanted; an empty prefix lists every held claim
+   * @return the claims, never null
+   */
+  default List<Claim> holders(String keyPrefix) {
+    return List.of();
+  }
+
   /**
    * Claims kept in this JVM's memory, judged on {@code clock}: atomic among the workers of one
    * process, for a store that has no claims of its own. Completed keys are kept for the claims'

@@ -181,4 +181,24 @@ public abstract class WorkClaimsContract {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void holdersListsTheLiveClaimsUnderAPrefixAndNothingExpiredCompletedOrGivenBack() {
+    Claim a = claims.tryClaim(WorkClaims.MEMBER_PREFIX + "g:a", "a", LEASE).orElseThrow();
+    Claim b = claims.tryClaim(WorkClaims.MEMBER_PREFIX + "g:b", "b", Duration.ofSeconds(5)).orElseThrow();
+    Claim c = claims.tryClaim(WorkClaims.MEMBER_PREFIX + "g:c", "c", LEASE).orElseThrow();
+    Claim d = claims.tryClaim(WorkClaims.MEMBER_PREFIX + "g:d", "d", LEASE).orElseThrow();
+    Claim e = claims.tryClaim(WorkClaims.MEMBER_PREFIX + "other:e", "e", LEASE).orElseThrow();
+    Claim f = claims.tryClaim("g:f", "f", LEASE).orElseThrow();
+
+    assertThat(claims.holders(WorkClaims.MEMBER_PREFIX + "g:")).containsExactlyInAnyOrder(a, b, c, d);
+
+    claims.release(c);
+    claims.complete(d);
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(claims.holders(WorkClaims.MEMBER_PREFIX + "g:")).as("b ran out, c was given back, d completed").containsExactly(a);
+    assertThat(claims.holders(WorkClaims.MEMBER_PREFIX + "g:x")).isEmpty();
+    assertThat(claims.holders(WorkClaims.MEMBER_PREFIX)).containsExactlyInAnyOrder(a, e);
+    assertThat(claims.holders("g:")).as("any prefix").containsExactly(f);
+  }
 }

@@ -37,8 +37,7 @@ class LeasesTest {
   }
 
   /** The claims of the store, with batch renewals (the renewal thread's) that block until the test lets them through. */
-  private static final class SlowClaims implements WorkClaims {
-    final WorkClaims inner;
+  private static final class SlowClaims extends ForwardingWorkClaims {
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicInteger renewals = new AtomicInteger();
@@ -47,12 +46,7 @@ class LeasesTest {
     volatile Runnable during = () -> {};
 
     SlowClaims(WorkClaims inner) {
-      this.inner = inner;
-    }
-
-    @Override
-    public Optional<Claim> tryClaim(String key, String owner, Duration lease) {
-      return inner.tryClaim(key, owner, lease);
+      super(inner);
     }
 
     /** The renewal thread's batches: they wait for {@link #release}. */
@@ -67,36 +61,10 @@ class LeasesTest {
       }
       try {
         during.run();
-        return inner.renewAll(claims, lease);
+        return delegate.renewAll(claims, lease);
       } finally {
         renewed.release();
       }
-    }
-
-    /** A holder's own check ({@code verify}): straight through. */
-    @Override
-    public Optional<Claim> renew(Claim claim, Duration lease) {
-      return inner.renew(claim, lease);
-    }
-
-    @Override
-    public void complete(Claim claim) {
-      inner.complete(claim);
-    }
-
-    @Override
-    public void release(Claim claim) {
-      inner.release(claim);
-    }
-
-    @Override
-    public Optional<Instant> heldUntil(String key) {
-      return inner.heldUntil(key);
-    }
-
-    @Override
-    public boolean isCompleted(String key) {
-      return inner.isCompleted(key);
     }
   }
 

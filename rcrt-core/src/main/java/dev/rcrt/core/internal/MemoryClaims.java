@@ -4,7 +4,9 @@ import dev.rcrt.core.WorkClaims;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -97,6 +99,18 @@ public final class MemoryClaims implements WorkClaims {
   public synchronized boolean isCompleted(String key) {
     State s = states.get(key);
     return s != null && s.done;
+  }
+
+  @Override
+  public synchronized List<Claim> holders(String keyPrefix) {
+    Instant now = clock.get();
+    List<Claim> held = new ArrayList<>();
+    states.forEach((key, s) -> {
+      if (key.startsWith(keyPrefix) && !s.done && s.expiresAt.isAfter(now)) {
+        held.add(new Claim(key, s.owner, s.token, s.expiresAt));
+      }
+    });
+    return held;
   }
 
   /** Drops what is known about {@code key}. */

@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -188,6 +189,29 @@ public final class PostgresClaims implements WorkClaims {
   @Override
   public boolean isCompleted(String key) {
     return tx.read("claim '" + key + "'", c -> Rows.longValue(c, "SELECT 1 FROM " + table + " WHERE key = ? AND done", key) != null);
+  }
+
+  /**
+   * One statement. Keys under {@value WorkClaims#MEMBER_PREFIX} are read from their own partial
+   * index ({@code work_claims_members}, a few rows); any other prefix scans the table.
+   */
+  @Override
+  public List<Claim> holders(String keyPrefix) {
+    Instant now = clock.instant();
+    String members = keyPrefix.startsWith(MEMBER_PREFIX) ? "key LIKE '" + MEMBER_PREFIX + "%' AND " : ""; // the index's own predicate
+    return tx.read("claims under '" + keyPrefix + "'", c -> {
+      try (PreparedStatement q = c.prepareStatement("SELECT key, owner, token, expires_at FROM " + table
+          + " WHERE " + members + "starts_with(key, ?) AND NOT done AND expires_at > ?")) {
+        Rows.bind(q, keyPrefix, Rows.at(now));
+        List<Claim> held = new ArrayList<>();
+        try (ResultSet rs = q.executeQuery()) {
+          while (rs.next()) {
+            held.add(new Claim(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getObject(4, OffsetDateTime.class).toInstant()));
+          }
+        }
+        return held;
+      }
+    });
   }
 
   /** Deletes completed claims finished before {@code before}. */

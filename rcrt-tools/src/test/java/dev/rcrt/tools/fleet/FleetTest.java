@@ -106,4 +106,58 @@ class FleetTest {
     assertThat(store.search(Selector.schema(ToolResponse.SCHEMA), 10, 0)).as("one response for the request").hasSize(1);
     assertThat(runs.get()).as("the tool ran twice: at least once, answered exactly once").isEqualTo(2);
   }
+
+  @Test
+  void aFleetOfFourSpendsOneClaimOnEachRequestNotOnePerRunner() throws Exception {
+    dev.rcrt.testing.TestClock clock = new dev.rcrt.testing.TestClock();
+    InMemoryBreadcrumbStore shared = InMemoryBreadcrumbStore.builder().clock(clock).build();
+    Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
+    dev.rcrt.core.WorkClaims counting = new dev.rcrt.testing.ForwardingWorkClaims(shared.claims().orElseThrow()) {
+      @Override
+      public Attempt attempt(String key, String owner, Duration lease) {
+        attempts.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+        return delegate.attempt(key, owner, lease);
+      }
+    };
+    dev.rcrt.core.BreadcrumbStore counted = new dev.rcrt.testing.ForwardingBreadcrumbStore(shared) {
+      @Override
+      public java.util.Optional<dev.rcrt.core.WorkClaims> claims() {
+        return java.util.Optional.of(counting);
+      }
+    };
+    shared.create(BreadcrumbCreate.builder("tool.definition.v1", "count").context(RcrtJson.parse("{\"name\":\"count\"}")).build());
+    AtomicInteger runs = new AtomicInteger();
+    Map<String, AtomicInteger> runsByRunner = new ConcurrentHashMap<>();
+    List<ToolRunner> runners = new ArrayList<>();
+    List<Subscription> listening = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      String me = "r" + i;
+      ToolRunner r = ToolRunner.builder(counted).timeSource(clock).claimLease(Duration.ofSeconds(15)).handler("count", (in, ctx) -> {
+        runs.incrementAndGet();
+        runsByRunner.computeIfAbsent(me, k -> new AtomicInteger()).incrementAndGet();
+        return RcrtJson.object();
+      }).build();
+      runners.add(r);
+      listening.add(r.listen()); // joins the fleet
+    }
+    clock.advance(Duration.ofSeconds(5)); // a third of the lease: each runner reads the members again, all four of them now
+    try (ToolRunner caller = ToolRunner.builder(shared).timeSource(clock).build()) {
+      List<CompletableFuture<ToolResponse>> answers = new ArrayList<>();
+      for (int i = 0; i < 200; i++) {
+        answers.add(caller.dispatch(ToolRequest.of("count", RcrtJson.object().put("i", i), "agent"), ToolCallOptions.host()));
+      }
+      for (CompletableFuture<ToolResponse> a : answers) {
+        assertThat(a.get(30, TimeUnit.SECONDS).success()).isTrue();
+      }
+    } finally {
+      listening.forEach(Subscription::close);
+      runners.forEach(ToolRunner::close);
+    }
+    Map<String, AtomicInteger> onRequests = attempts.entrySet().stream().filter(e -> e.getKey().startsWith("tool.request:"))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+    assertThat(onRequests).hasSize(200);
+    assertThat(onRequests.values()).as("claims per request, whatever the fleet size").allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+    assertThat(runs.get()).as("each request ran once").isEqualTo(200);
+    assertThat(runsByRunner.keySet()).as("the work was shared: %s", runsByRunner).hasSize(4);
+  }
 }

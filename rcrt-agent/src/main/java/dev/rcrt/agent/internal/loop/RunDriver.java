@@ -9,6 +9,7 @@ import dev.rcrt.core.BreadcrumbStore;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.core.spi.Members;
 import dev.rcrt.core.spi.OwnedTimers;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
@@ -59,7 +60,11 @@ import org.slf4j.LoggerFactory;
  * wake it at once (its holder may have given it back to wait for them).
  *
  * <p>In fleet mode ({@link #fleet}) it takes up any run of its agent, not only those this process
- * started. Subscribes on first use. Thread-safe.
+ * started, as a member of the agent's fleet ({@link Members}, group {@code run:<agent id>}): a new
+ * message, or a record that moves a run on that nobody here waits for, is taken up at once only by
+ * the member it is offered to first; the others look at it a lease later if it has not ended by
+ * then (its answer drops their look), so a fleet of any size spends one claim on it. Subscribes on
+ * first use. Thread-safe.
  */
 public final class RunDriver implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RunDriver.class);
@@ -92,6 +97,10 @@ public final class RunDriver implements AutoCloseable {
   /** The looks at runs set for later (a waiting run's date, a lease that may run out, a busy executor). */
   private final OwnedTimers timers;
   private final List<Subscription> subscriptions = new ArrayList<>();
+  /** Offered runs this member left to the member they are offered to first, and the look a lease later at each. */
+  private final Map<String, dev.rcrt.core.TimeSource.Timer> deferred = new ConcurrentHashMap<>();
+  /** This executor's fleet membership, from {@link #fleet}. */
+  private volatile @Nullable Members members;
   private volatile boolean fleet;
   private volatile boolean closed;
 
@@ -100,6 +109,8 @@ public final class RunDriver implements AutoCloseable {
     long count;
     /** A message to answer, handed over by {@link #serve}, taken by the next step. */
     @Nullable Breadcrumb message;
+    /** Whether a wake-up since the last step must be looked at here (a timer, a caller here); else each was an offer to the fleet. */
+    boolean look;
   }
 
   public RunDriver(TurnLoop loop, LoopSettings settings) {
@@ -140,8 +151,14 @@ public final class RunDriver implements AutoCloseable {
     return heard.get() != mark;
   }
 
-  /** Also takes up runs of this agent that other processes started or left (runner mode). */
-  public void fleet() {
+  /** Also takes up runs of this agent that other processes started or left (runner mode), as a member of the agent's fleet. */
+  public synchronized void fleet() {
+    if (members == null && !closed) {
+      Members m = new Members(store, settings.claims(), settings.leases(), "run:" + loop.agent().agentId(), settings.owner(),
+          settings.runLease(), settings.time());
+      m.join();
+      members = m;
+    }
     fleet = true;
     subscribe();
   }
@@ -153,7 +170,7 @@ public final class RunDriver implements AutoCloseable {
       return; // answered: nothing to take up, and nothing to remember its message for
     }
     triggers.putIfAbsent(runId, trigger.id());
-    wake(runId, trigger);
+    wake(runId, trigger, false);
   }
 
   /** Acts on where a run stands after steps taken here: looks again when it asked to, or when another holder's lease may run out. */
@@ -206,8 +223,12 @@ public final class RunDriver implements AutoCloseable {
     String parent = parents.get(run.get());
     if (parent != null) {
       wake(parent); // a child run's decision or response: the parent's step takes the child's steps
-    } else if ((fleet || awaited.containsKey(run.get())) && !takenElsewhere(run.get(), event.breadcrumb())) {
-      wake(run.get());
+    } else if (takenElsewhere(run.get(), event.breadcrumb())) {
+      return; // its holder takes it
+    } else if (awaited.containsKey(run.get())) {
+      wake(run.get()); // a caller here waits for it
+    } else if (fleet) {
+      wake(run.get(), null, false); // offered to the fleet
     }
   }
 
@@ -222,6 +243,11 @@ public final class RunDriver implements AutoCloseable {
 
   private void ended(String runId) {
     heldElsewhere.remove(runId);
+    triggers.remove(runId);
+    dev.rcrt.core.TimeSource.Timer look = deferred.remove(runId);
+    if (look != null) {
+      look.cancel();
+    }
     synchronized (ended) {
       ended.add(runId);
     }
@@ -236,9 +262,12 @@ public final class RunDriver implements AutoCloseable {
   private void onAnswer(BreadcrumbEvent event) {
     heard.incrementAndGet();
     Optional<String> parent = event.breadcrumb().tagValue(Trigger.PARENT_TAG);
-    if (event.type() == BreadcrumbEvent.Type.CREATED && parent.isPresent()
-        && (fleet || awaited.containsKey(parent.get()) || parents.containsValue(parent.get()))) {
-      wake(parent.get()); // a child run answered (in any process): its parent's call has its output
+    if (event.type() == BreadcrumbEvent.Type.CREATED && parent.isPresent()) { // a child run answered (in any process): its parent's call has its output
+      if (awaited.containsKey(parent.get()) || parents.containsValue(parent.get())) {
+        wake(parent.get());
+      } else if (fleet) {
+        wake(parent.get(), null, false);
+      }
     }
     Optional<String> run = event.breadcrumb().tagValue("run:");
     if (event.type() == BreadcrumbEvent.Type.CREATED && run.isPresent() && RunRecords.isAnswerBy(event.breadcrumb(), loop.agent().agentId())) {
@@ -252,10 +281,14 @@ public final class RunDriver implements AutoCloseable {
 
   /** Wakes run {@code runId}: it is stepped on a turn thread, once more after a step under way here ends. */
   public void wake(String runId) {
-    wake(runId, null);
+    wake(runId, null, true);
   }
 
-  private void wake(String runId, @Nullable Breadcrumb message) {
+  /**
+   * Wakes run {@code runId} with {@code message} to answer, if any; {@code look} false for an offer
+   * to the fleet, which this member takes up at once only when it is the one the run is offered to first.
+   */
+  private void wake(String runId, @Nullable Breadcrumb message, boolean look) {
     if (closed || hasEnded(runId)) {
       return;
     }
@@ -264,11 +297,13 @@ public final class RunDriver implements AutoCloseable {
       if (w != null) {
         w.count++;
         w.message = message != null ? message : w.message;
+        w.look |= look;
         return; // a step is queued or running: it steps again when it ends
       }
       w = new Wakes();
       w.count = 1;
       w.message = message;
+      w.look = look;
       driving.put(runId, w);
     }
     try {
@@ -288,10 +323,12 @@ public final class RunDriver implements AutoCloseable {
   /** Steps run {@code runId} until no wake-up arrived during its last step. */
   private void drive(String runId) {
     boolean done = false;
+    boolean stepped = false;
     try {
       while (!done) {
         long seen;
         Breadcrumb message;
+        boolean look;
         synchronized (driving) {
           Wakes w = driving.get(runId);
           if (w == null) {
@@ -299,9 +336,14 @@ public final class RunDriver implements AutoCloseable {
           }
           seen = w.count;
           message = w.message;
+          look = w.look;
           w.message = null;
+          w.look = false;
         }
-        step(runId, message);
+        if (look || stepped || offeredHere(runId)) {
+          step(runId, message);
+          stepped = true; // what arrives while this process steps the run is its to look at
+        }
         synchronized (driving) {
           Wakes w = driving.get(runId);
           done = w == null || w.count == seen || closed || hasEnded(runId); // an ended run needs no further look
@@ -317,6 +359,23 @@ public final class RunDriver implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Whether this member takes up an offered run now: it is the member the run is offered to first,
+   * or none is known. Otherwise the run is looked at a lease later (once, however many offers come
+   * meanwhile), unless it ends first.
+   */
+  private boolean offeredHere(String runId) {
+    Members m = members;
+    if (m == null || m.first(runId)) {
+      return true;
+    }
+    deferred.computeIfAbsent(runId, id -> timers.after(settings.runLease(), () -> {
+      deferred.remove(id);
+      wake(id);
+    }));
+    return false;
   }
 
   /** One look at a run: its steps, from its records or from the message that starts it; failures become answers or retries. */
@@ -381,7 +440,11 @@ public final class RunDriver implements AutoCloseable {
     synchronized (this) {
       subscriptions.forEach(Subscription::close);
       subscriptions.clear();
+      if (members != null) {
+        members.close();
+      }
     }
+    deferred.clear();
     timers.cancelAll();
     awaited.values().forEach(f -> f.completeExceptionally(
         new AgentException(AgentException.CLOSED, "the agent executor was closed while a run waited; the run goes on in any process that takes it up", false, null)));

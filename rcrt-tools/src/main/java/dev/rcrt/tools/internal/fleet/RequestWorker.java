@@ -9,6 +9,7 @@ import dev.rcrt.core.Subscription;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.Leases;
+import dev.rcrt.core.spi.Members;
 import dev.rcrt.core.spi.OwnedTimers;
 import dev.rcrt.core.spi.Throwables;
 import dev.rcrt.tools.ApprovalDecision;
@@ -36,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * lease. On start it also takes up requests already waiting. The response write is idempotent per
  * request, so a runner that finishes after losing its lease records nothing twice.
  *
+ * <p>The listening runners of a store are the members of one fleet ({@link Members}, group {@code
+ * tool-runner}): each request is tried at once only by the runner it is offered to first, and by
+ * the others a lease later if no response came by then, so a fleet of any size spends one claim on
+ * each request.
+ *
  * <p>A request whose call waits for approval ends its claim without a response; an {@code
  * approval.decision.v1} for it offers it again under a claim of its own ({@code
  * tool.request:<id>/decision:<decision id>}), so the decided call runs once, in whichever runner
@@ -57,6 +63,8 @@ public final class RequestWorker {
   private final WorkClaims claims;
   /** This runner's claims on requests, renewed on a thread of their own; closed with {@link #start()}'s subscription. */
   private final Leases leases;
+  /** The listening runners of the store, and which of them each request is offered to first. */
+  private final Members members;
   private final BiConsumer<Breadcrumb, List<String>> run;
   private final Refusal refuse;
   private final int maxAttempts;
@@ -92,6 +100,7 @@ public final class RequestWorker {
     this.directTag = directTag;
     this.owner = "runner:" + ManagementFactory.getRuntimeMXBean().getName() + ":" + UUID.randomUUID().toString().substring(0, 8);
     this.answeredBy = List.of(owner); // the response's tag says which runner answered
+    this.members = new Members(store, claims, leases, "tool-runner", owner, lease, time);
   }
 
   /** The name this runner claims under and tags its responses with: {@code runner:<pid@host>:<random>}. */
@@ -109,6 +118,7 @@ public final class RequestWorker {
     Subscription events = store.subscribe(Selector.schema(ToolRequest.SCHEMA), this::onEvent);
     Subscription decisions = store.subscribe(Selector.schema(ApprovalDecision.SCHEMA), this::onDecision);
     Subscription responses = store.subscribe(Selector.schema("tool.response.v1"), this::onResponse);
+    members.join();
     for (int offset = 0; !closed; offset += SWEEP) {
       List<Breadcrumb> page = store.search(Selector.schema(ToolRequest.SCHEMA), SWEEP, offset);
       page.forEach(r -> offer(r, keyOf(r)));
@@ -124,6 +134,7 @@ public final class RequestWorker {
       responses.close();
       watching.clear();
       timers.cancelAll();
+      members.close();
       leases.close();
     };
   }
@@ -159,20 +170,34 @@ public final class RequestWorker {
     }
   }
 
+  /** Offers {@code request} to this runner: tried now if it is the runner the request is offered to first. */
   private void offer(Breadcrumb request, String key) {
+    offer(request, key, false);
+  }
+
+  /** Hands {@code request} to a runner thread; {@code look}: tried even when another runner is offered it first. */
+  private void offer(Breadcrumb request, String key, boolean look) {
     // a direct call's runner answers it; a tool cannot mark its requests so (they would go unanswered), whatever the record says
     if (closed || request.hasTag(directTag) && Principal.writerOf(request).kind() != Principal.Kind.TOOL) {
       return;
     }
     try {
-      threads.execute(() -> attempt(request, key));
+      threads.execute(() -> attempt(request, key, look));
     } catch (RejectedExecutionException shuttingDown) {
       LOG.debug("runner closing; request '{}' left to the others", request.id());
     }
   }
 
-  private void attempt(Breadcrumb request, String key) {
+  private void attempt(Breadcrumb request, String key, boolean look) {
     if (closed) {
+      return;
+    }
+    Runnable again = () -> {
+      watching.remove(request.id());
+      offer(request, key, true);
+    };
+    if (!look && !members.first(key)) { // another runner tries it now; this one looks only if no response came within a lease
+      watching.computeIfAbsent(request.id(), id -> later(lease, again));
       return;
     }
     Leases.Held held;
@@ -183,10 +208,6 @@ public final class RequestWorker {
         // a held one's holder may die: look again when its lease runs out (a lease later when it was just given back), unless
         // its response arrives first
         if (!taken.found().completed()) {
-          Runnable again = () -> {
-            watching.remove(request.id());
-            offer(request, key);
-          };
           Instant until = taken.found().heldUntil();
           watching.put(request.id(), until != null ? timers.at(until, again) : later(lease, again));
         }
@@ -195,7 +216,7 @@ public final class RequestWorker {
       held = taken.held();
     } catch (RuntimeException e) {
       LOG.warn("could not claim tool request '{}' ({}); trying again in {} ms", request.id(), e.getMessage(), lease.toMillis());
-      later(lease, () -> offer(request, key));
+      later(lease, () -> offer(request, key, true));
       return;
     }
     try {
