@@ -56,9 +56,13 @@ public final class Members implements AutoCloseable {
 
   /**
    * @param store the store whose claims ({@code claims}) the members share
+   * @param claims the store's claims ({@link Leases#claimsOf})
+   * @param leases renews the member claim while this member lives; owned by the caller, who closes it after this
    * @param group which work the members share, such as {@code run:<agent id>}; the same for every member
-   * @param owner this member's name: the owner its claims on work are taken under
+   * @param owner this member's name: the owner its claims on work are taken under, unique to it
    * @param lease how long its member claim lasts unrenewed, and a third of it how stale its view of the others may get
+   * @param time when the view is stale ({@link TimeSource#nanoTime()}), and the renewals' timers
+   * @throws NullPointerException if any argument is null
    */
   public Members(BreadcrumbStore store, WorkClaims claims, Leases leases, String group, String owner, Duration lease, TimeSource time) {
     this.store = Objects.requireNonNull(store, "store");

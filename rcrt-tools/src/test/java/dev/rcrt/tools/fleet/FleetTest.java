@@ -37,6 +37,17 @@ class FleetTest {
     return ToolRunner.builder(store).handler(name, handler).claimLease(lease).build();
   }
 
+  /** Dispatches {@code n} requests for {@code tool} through {@code caller}, all at once, and waits for each to succeed. */
+  private static void dispatchAndAwait(ToolRunner caller, String tool, int n) throws Exception {
+    List<CompletableFuture<ToolResponse>> answers = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      answers.add(caller.dispatch(ToolRequest.of(tool, RcrtJson.object().put("i", i), "agent"), ToolCallOptions.host()));
+    }
+    for (CompletableFuture<ToolResponse> a : answers) {
+      assertThat(a.get(30, TimeUnit.SECONDS).success()).isTrue();
+    }
+  }
+
   @Test
   void threeListeningRunnersAnswerEachOfThreeHundredRequestsExactlyOnce() throws Exception {
     publish("count");
@@ -55,13 +66,7 @@ class FleetTest {
       listening.add(r.listen());
     }
     try (ToolRunner caller = ToolRunner.builder(store).build()) {
-      List<CompletableFuture<ToolResponse>> answers = new ArrayList<>();
-      for (int i = 0; i < 300; i++) {
-        answers.add(caller.dispatch(ToolRequest.of("count", RcrtJson.object().put("i", i), "agent"), ToolCallOptions.host()));
-      }
-      for (CompletableFuture<ToolResponse> a : answers) {
-        assertThat(a.get(30, TimeUnit.SECONDS).success()).isTrue();
-      }
+      dispatchAndAwait(caller, "count", 300);
     } finally {
       listening.forEach(Subscription::close);
       runners.forEach(ToolRunner::close);
@@ -142,13 +147,7 @@ class FleetTest {
     }
     clock.advance(Duration.ofSeconds(5)); // a third of the lease: each runner reads the members again, all four of them now
     try (ToolRunner caller = ToolRunner.builder(shared).timeSource(clock).build()) {
-      List<CompletableFuture<ToolResponse>> answers = new ArrayList<>();
-      for (int i = 0; i < 200; i++) {
-        answers.add(caller.dispatch(ToolRequest.of("count", RcrtJson.object().put("i", i), "agent"), ToolCallOptions.host()));
-      }
-      for (CompletableFuture<ToolResponse> a : answers) {
-        assertThat(a.get(30, TimeUnit.SECONDS).success()).isTrue();
-      }
+      dispatchAndAwait(caller, "count", 200);
     } finally {
       listening.forEach(Subscription::close);
       runners.forEach(ToolRunner::close);
