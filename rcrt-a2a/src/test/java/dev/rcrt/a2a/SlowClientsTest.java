@@ -80,18 +80,21 @@ class SlowClientsTest {
 
   @Test
   void anAnswerThatTakesLongerThanTheRequestTimeoutIsNotCutOff() throws Exception {
-    // the timeout bounds how long a client may be slow, not how long the server may take: a model that takes three
-    // times as long, on a blocking message/send and on a stream that is silent meanwhile
+    // the timeout bounds how long a client may be slow, not how long the server may take: a model that answers only
+    // once a connection it opened to the same server, idle since, has been cut by that timeout (so the call lasted
+    // longer than it), on a blocking message/send and on a stream that is silent meanwhile
+    java.util.concurrent.atomic.AtomicReference<URI> base = new java.util.concurrent.atomic.AtomicReference<>();
     ScriptedLlmClient slow = ScriptedLlmClient.answering(r -> {
-      try {
-        Thread.sleep(3_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      try (Socket idle = send(java.util.Objects.requireNonNull(base.get()), "GET /.well-known/agent-card.json HTTP/1.1\r\nHost: localhost\r\n")) {
+        readToEnd(idle);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
       }
       return ChatResponse.text("late but whole");
     });
     try (ToolRunner runner = ToolRunner.builder(store()).build();
         A2aServer server = A2aServer.builder(slow, runner).requestTimeout(Duration.ofSeconds(1)).start()) {
+      base.set(server.uri());
       HttpClient http = HttpClient.newHttpClient();
       for (String method : List.of("message/send", "message/stream")) {
         HttpResponse<String> answer = http.send(HttpRequest.newBuilder(server.uri().resolve("/a2a/default-chat-assistant"))

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,6 +45,8 @@ class A2aInteropTest {
 
   private HttpServer http;
   private final AtomicInteger paid = new AtomicInteger();
+  /** The "slow" question's model call: told when it arrives, held until the test opens the gate, told when answered. */
+  private volatile Slow slow = new Slow();
   private final List<Process> processes = new ArrayList<>();
   private String storeUrl;
   private PostgresBreadcrumbStore store;
@@ -73,10 +76,22 @@ class A2aInteropTest {
 
   /**
    * The scripted model: after a tool's result it answers "The answer is RESULT"; otherwise "17 * 23"
-   * calls the calculator, "pay" the pay tool, "shipping" the imported parcel tool, and "slow" takes
-   * 4 s to answer.
+   * calls the calculator, "pay" the pay tool, "shipping" the imported parcel tool, and "slow" answers
+   * when the test opens {@link #slow}'s gate (60 s at most).
    */
   private void model(HttpExchange exchange) throws IOException {
+    Slow held = slow;
+    boolean[] wasSlow = {false};
+    try {
+      answer(exchange, held, wasSlow);
+    } finally {
+      if (wasSlow[0]) {
+        held.answered.release();
+      }
+    }
+  }
+
+  private void answer(HttpExchange exchange, Slow held, boolean[] wasSlow) throws IOException {
     JsonNode request = RcrtJson.parse(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     JsonNode messages = request.path("messages");
     JsonNode last = messages.get(messages.size() - 1);
@@ -105,8 +120,12 @@ class A2aInteropTest {
       arguments = RcrtJson.write(RcrtJson.object().put("message", said));
     } else {
       if (said.contains("slow")) {
+        wasSlow[0] = true;
+        held.asked.release();
         try {
-          Thread.sleep(4000);
+          if (!held.gate.await(60, TimeUnit.SECONDS)) {
+            throw new IOException("the test never opened the slow answer's gate");
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -186,7 +205,8 @@ class A2aInteropTest {
 
   @Test
   void theJavaScriptClientGets391StreamsCancelsAndReadsTasksThroughAnotherServer() throws Exception {
-    String a = serve("a");
+    Process[] aProcess = new Process[1];
+    String a = serve("a", aProcess, 1500);
     String b = serve("b");
 
     JsonNode card = js(card(a), "card").get(0);
@@ -216,46 +236,94 @@ class A2aInteropTest {
     assertThat(elsewhere.path("status").path("state").asText()).isEqualTo("completed");
     assertThat(artifactText(elsewhere)).contains("391");
 
-    JsonNode slow = js(card(a), "start", "a slow question").get(0);
-    assertThat(slow.path("status").path("state").asText()).isIn("submitted", "working");
-    JsonNode cancelled = js(card(b), "cancel", slow.path("id").asText()).get(0);
+    Slow held = slow;
+    JsonNode started = js(card(a), "start", "a slow question").get(0);
+    assertThat(started.path("status").path("state").asText()).isIn("submitted", "working");
+    assertThat(held.asked.tryAcquire(60, TimeUnit.SECONDS)).as("server a asks the model").isTrue();
+    JsonNode cancelled = js(card(b), "cancel", started.path("id").asText()).get(0);
     assertThat(cancelled.path("status").path("state").asText()).isEqualTo("canceled");
-    Thread.sleep(4500); // the slow answer arrives at server a after the cancel, and is not recorded
-    assertThat(js(card(a), "get", slow.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
+    held.gate.countDown(); // the slow answer arrives at server a after the cancel
+    assertThat(held.answered.tryAcquire(60, TimeUnit.SECONDS)).as("the model answered server a").isTrue();
+    TestJvm.await(dir.resolve("a.log"), "abandoned its step of run", aProcess[0], 60); // and a drops it, and says so
+    assertThat(js(card(a), "get", started.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
+    String runId = cancelled.path("metadata").path("rcrt_run_id").asText();
+    assertThat(runId).as("the task names its run").isNotEmpty();
+    assertThat(store.search(dev.rcrt.core.Selector.schema("agent.response.v1").withAllTags("run:" + runId), 10, 0))
+        .as("no answer recorded after the cancel").noneSatisfy(r -> assertThat(r.context().toString()).contains("You said"));
   }
 
   /**
-   * Server a takes a task and is SIGKILLed at a random moment (before, during or after the model's 4
-   * s); server b, started after while a's claim (lease 8 s) still holds, finds the unanswered
-   * message, waits out the lease and completes the task, with exactly one answer. A kill during the first model call leaves a run with no record:
-   * it is found by its message, not by its id (this failed before the watcher kept the message).
+   * Server a takes a task and is SIGKILLed at a moment drawn at random from four (at once, during
+   * the model's call, as the model's answer reaches it, after it answered the task); server b,
+   * started after while a's claim (lease 8 s) still holds, finds the unanswered message, waits out
+   * the lease and completes the task, with exactly one answer. A kill during the first model call
+   * leaves a run with no record: it is found by its message, not by its id (this failed before the
+   * watcher kept the message). The moments are events (the model's, the store's), not sleeps.
    */
   @Test
   void aTaskOutlivesTheServerThatTookItKilledAtARandomMoment() throws Exception {
-    java.util.Random random = new java.util.Random();
+    List<Integer> moments = new ArrayList<>(List.of(0, 1, 2, 3));
+    java.util.Collections.shuffle(moments);
     for (int round = 0; round < 3; round++) {
+      Slow held = new Slow();
+      slow = held;
       Process[] a = new Process[1];
       String base = serve("a" + round, a, 8000);
       JsonNode started = js(card(base), "start", "a slow question " + round).get(0);
-      int delay = random.nextInt(6000);
-      Thread.sleep(delay);
+      String taskId = started.path("id").asText();
+      int moment = moments.get(round);
+      if (moment >= 1) {
+        assertThat(held.asked.tryAcquire(60, TimeUnit.SECONDS)).as("server a asks the model").isTrue();
+      }
+      if (moment >= 2) {
+        held.gate.countDown();
+        assertThat(held.answered.tryAcquire(60, TimeUnit.SECONDS)).as("the model answered server a").isTrue();
+      }
+      if (moment == 3) {
+        awaitCompleted(base, taskId);
+      }
       a[0].destroyForcibly().waitFor(); // SIGKILL
+      System.out.printf("round %d: server a killed at moment %d (0 at once, 1 in the model's call, 2 as its answer came, 3 after)%n",
+          round, moment);
+      held.gate.countDown();
       Process[] b = new Process[1];
       String other = serve("b" + round, b, 1500);
 
-      JsonNode task = started;
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-      while (!task.path("status").path("state").asText().equals("completed") && System.nanoTime() < deadline) {
-        Thread.sleep(250);
-        task = js(card(other), "get", started.path("id").asText()).get(0);
-      }
-      assertThat(task.path("status").path("state").asText()).as("round %d, killed after %d ms: %s", round, delay, task).isEqualTo("completed");
+      JsonNode task = awaitCompleted(other, taskId);
+      assertThat(task.path("status").path("state").asText()).as("round %d, killed at moment %d: %s", round, moment, task).isEqualTo("completed");
       assertThat(artifactText(task)).isEqualTo("You said: a slow question " + round);
       String runId = task.path("metadata").path("rcrt_run_id").asText();
       assertThat(store.search(dev.rcrt.core.Selector.schema("agent.response.v1").withAllTags("run:" + runId), 10, 0))
           .as("one answer for run %s", runId).hasSize(1);
       b[0].destroyForcibly().waitFor();
     }
+  }
+
+  /**
+   * The task as {@code base} gives it once it is completed, asked again after each record written
+   * to the store (its events), never by sleeping; as it stands after 60 s if it never completes.
+   */
+  private JsonNode awaitCompleted(String base, String taskId) throws Exception {
+    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
+    try (dev.rcrt.core.Subscription events = store.subscribe(dev.rcrt.core.Selector.all(), event -> written.release())) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (true) {
+        written.drainPermits();
+        JsonNode task = js(card(base), "get", taskId).get(0);
+        long left = deadline - System.nanoTime();
+        if (task.path("status").path("state").asText().equals("completed") || left <= 0) {
+          return task;
+        }
+        written.tryAcquire(left, TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+
+  /** One "slow" question's model call: {@code asked} when it arrives, held until {@code gate} opens, {@code answered} after. */
+  private static final class Slow {
+    final java.util.concurrent.Semaphore asked = new java.util.concurrent.Semaphore(0);
+    final java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+    final java.util.concurrent.Semaphore answered = new java.util.concurrent.Semaphore(0);
   }
 
   @Test

@@ -2,6 +2,9 @@ package dev.rcrt.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,18 +22,40 @@ final class TestJvm {
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
-  /** Waits up to {@code seconds} for {@code line} in {@code log}; fails, with the log, if {@code p} exits first or it never comes. */
+  /**
+   * Waits up to {@code seconds} for {@code line} in {@code log}, looking again each time the log's
+   * folder reports a write (its file-system events, never by sleeping); fails, with the log, if
+   * {@code p} exits first or the line never comes.
+   */
   static void await(Path log, String line, Process p, int seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    while (System.nanoTime() < deadline) {
-      if (Files.readString(log).contains(line)) {
-        return;
+    Path folder = log.toAbsolutePath().getParent();
+    try (WatchService writes = folder.getFileSystem().newWatchService()) {
+      folder.register(writes, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+      while (true) {
+        boolean alive = p.isAlive(); // read before the log: a line written just before the exit is still seen
+        if (read(log).contains(line)) {
+          return;
+        }
+        if (!alive) {
+          throw new AssertionError("exited before '" + line + "': " + read(log));
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new AssertionError("no '" + line + "' within " + seconds + " s: " + read(log));
+        }
+        // a write wakes this at once; the cap only bounds how late an exit that wrote nothing more is noticed
+        WatchKey key = writes.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+        if (key != null) {
+          key.pollEvents();
+          key.reset();
+        }
       }
-      if (!p.isAlive()) {
-        throw new AssertionError("exited before '" + line + "': " + Files.readString(log));
-      }
-      Thread.sleep(20);
     }
-    throw new AssertionError("no '" + line + "' within " + seconds + " s: " + Files.readString(log));
+  }
+
+  private static String read(Path log) throws java.io.IOException {
+    // bytes decoded leniently: a character may be half written
+    return Files.exists(log) ? new String(Files.readAllBytes(log), java.nio.charset.StandardCharsets.UTF_8) : "(no log)";
   }
 }
