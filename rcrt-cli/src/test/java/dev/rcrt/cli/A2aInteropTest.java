@@ -206,8 +206,9 @@ class A2aInteropTest {
   @Test
   void theJavaScriptClientGets391StreamsCancelsAndReadsTasksThroughAnotherServer() throws Exception {
     Process[] aProcess = new Process[1];
+    Process[] bProcess = new Process[1];
     String a = serve("a", aProcess, 1500);
-    String b = serve("b");
+    String b = serve("b", bProcess, 1500);
 
     JsonNode card = js(card(a), "card").get(0);
     assertThat(card.path("skills").toString()).contains("tool:calculator");
@@ -239,12 +240,14 @@ class A2aInteropTest {
     Slow held = slow;
     JsonNode started = js(card(a), "start", "a slow question").get(0);
     assertThat(started.path("status").path("state").asText()).isIn("submitted", "working");
-    assertThat(held.asked.tryAcquire(60, TimeUnit.SECONDS)).as("server a asks the model").isTrue();
+    // the run is a's message, but the servers are one fleet: either may hold the run and ask the model
+    assertThat(held.asked.tryAcquire(60, TimeUnit.SECONDS)).as("a server asks the model").isTrue();
     JsonNode cancelled = js(card(b), "cancel", started.path("id").asText()).get(0);
     assertThat(cancelled.path("status").path("state").asText()).isEqualTo("canceled");
-    held.gate.countDown(); // the slow answer arrives at server a after the cancel
-    assertThat(held.answered.tryAcquire(60, TimeUnit.SECONDS)).as("the model answered server a").isTrue();
-    TestJvm.await(dir.resolve("a.log"), "abandoned its step of run", aProcess[0], 60); // and a drops it, and says so
+    held.gate.countDown(); // the slow answer arrives after the cancel
+    assertThat(held.answered.tryAcquire(60, TimeUnit.SECONDS)).as("the model answered").isTrue();
+    // and the server that asked drops it, and says so
+    TestJvm.awaitAny(List.of(dir.resolve("a.log"), dir.resolve("b.log")), "abandoned its step of run", List.of(aProcess[0], bProcess[0]), 60);
     assertThat(js(card(a), "get", started.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
     String runId = cancelled.path("metadata").path("rcrt_run_id").asText();
     assertThat(runId).as("the task names its run").isNotEmpty();

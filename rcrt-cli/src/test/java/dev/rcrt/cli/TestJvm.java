@@ -28,21 +28,34 @@ final class TestJvm {
    * {@code p} exits first or the line never comes.
    */
   static void await(Path log, String line, Process p, int seconds) throws Exception {
+    awaitAny(List.of(log), line, List.of(p), seconds);
+  }
+
+  /**
+   * {@link #await} for the first of several processes to write {@code line}, {@code logs} in one
+   * folder, {@code processes} in the same order; fails if each exited without it or none writes it
+   * in time.
+   */
+  static void awaitAny(List<Path> logs, String line, List<Process> processes, int seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    Path folder = log.toAbsolutePath().getParent();
+    Path folder = logs.get(0).toAbsolutePath().getParent();
     try (WatchService writes = folder.getFileSystem().newWatchService()) {
       folder.register(writes, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
       while (true) {
-        boolean alive = p.isAlive(); // read before the log: a line written just before the exit is still seen
-        if (read(log).contains(line)) {
-          return;
+        boolean anyAlive = false;
+        for (int i = 0; i < logs.size(); i++) {
+          boolean alive = processes.get(i).isAlive(); // read before the log: a line written just before the exit is still seen
+          if (read(logs.get(i)).contains(line)) {
+            return;
+          }
+          anyAlive |= alive;
         }
-        if (!alive) {
-          throw new AssertionError("exited before '" + line + "': " + read(log));
+        if (!anyAlive) {
+          throw new AssertionError("exited before '" + line + "': " + read(logs));
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          throw new AssertionError("no '" + line + "' within " + seconds + " s: " + read(log));
+          throw new AssertionError("no '" + line + "' within " + seconds + " s: " + read(logs));
         }
         // a write wakes this at once; the cap only bounds how late an exit that wrote nothing more is noticed
         WatchKey key = writes.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
@@ -52,6 +65,14 @@ final class TestJvm {
         }
       }
     }
+  }
+
+  private static String read(List<Path> logs) throws java.io.IOException {
+    StringBuilder all = new StringBuilder();
+    for (Path log : logs) {
+      all.append(logs.size() > 1 ? "\n--- " + log.getFileName() + ":\n" : "").append(read(log));
+    }
+    return all.toString();
   }
 
   private static String read(Path log) throws java.io.IOException {
