@@ -50,8 +50,15 @@ class ShutdownSignalsTest {
       p.waitFor(ThreadLocalRandom.current().nextLong(0, 10_000), TimeUnit.MILLISECONDS);
       p.destroy(); // SIGTERM
       assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("%s stopped within 120 s of SIGTERM: %s", command, Files.readString(log)).isTrue();
+      String output = Files.readString(log);
+      if (p.exitValue() == 1 && output.startsWith("Error occurred during initialization of VM") && output.contains("Bad level")) {
+        // the signal came while the JVM was still initialising itself, before any of our code ran: the JVM answers a
+        // shutdown there with this error and status 1 (no crash, no hs_err); nothing of ours can handle it
+        outcomes.add("1 (JVM initialising)");
+        continue;
+      }
       outcomes.add(String.valueOf(p.exitValue()));
-      assertThat(p.exitValue()).as("%s round %d ended by SIGTERM or with 0, not by a crash: %s", command, round, Files.readString(log))
+      assertThat(p.exitValue()).as("%s round %d ended by SIGTERM or with 0, not by a crash: %s", command, round, output)
           .isIn(0, BY_SIGTERM);
     }
     try (Stream<Path> files = Files.list(dir)) {
