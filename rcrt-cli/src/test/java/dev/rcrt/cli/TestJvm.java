@@ -28,34 +28,30 @@ final class TestJvm {
    * {@code p} exits first or the line never comes.
    */
   static void await(Path log, String line, Process p, int seconds) throws Exception {
-    awaitAny(List.of(log), line, List.of(p), seconds);
+    awaitAny(List.of(log), line, 1, List.of(p), seconds);
   }
 
   /**
-   * {@link #await} for the first of several processes to write {@code line}, {@code logs} in one
-   * folder, {@code processes} in the same order; fails if each exited without it or none writes it
-   * in time.
+   * {@link #await} for several processes to have written {@code line} {@code times} times in all,
+   * {@code logs} in one folder, {@code processes} in the same order; fails if all exited first or
+   * it does not happen in time.
    */
-  static void awaitAny(List<Path> logs, String line, List<Process> processes, int seconds) throws Exception {
+  static void awaitAny(List<Path> logs, String line, int times, List<Process> processes, int seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     Path folder = logs.get(0).toAbsolutePath().getParent();
     try (WatchService writes = folder.getFileSystem().newWatchService()) {
       folder.register(writes, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
       while (true) {
-        boolean anyAlive = false;
-        for (int i = 0; i < logs.size(); i++) {
-          boolean alive = processes.get(i).isAlive(); // read before the log: a line written just before the exit is still seen
-          if (read(logs.get(i)).contains(line)) {
-            return;
-          }
-          anyAlive |= alive;
+        boolean anyAlive = processes.stream().anyMatch(Process::isAlive); // before the logs: a line written just before an exit is seen
+        if (count(logs, line) >= times) {
+          return;
         }
         if (!anyAlive) {
           throw new AssertionError("exited before '" + line + "': " + read(logs));
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          throw new AssertionError("no '" + line + "' within " + seconds + " s: " + read(logs));
+          throw new AssertionError("no '" + line + "' (" + times + " in all) within " + seconds + " s: " + read(logs));
         }
         // a write wakes this at once; the cap only bounds how late an exit that wrote nothing more is noticed
         WatchKey key = writes.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
@@ -65,6 +61,18 @@ final class TestJvm {
         }
       }
     }
+  }
+
+  /** How many times {@code line} is in {@code logs} now, all together. */
+  static int count(List<Path> logs, String line) throws java.io.IOException {
+    int n = 0;
+    for (Path log : logs) {
+      String text = read(log);
+      for (int at = text.indexOf(line); at >= 0; at = text.indexOf(line, at + line.length())) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static String read(List<Path> logs) throws java.io.IOException {
