@@ -370,10 +370,7 @@ class DurableRunChaosTest {
     }
     assertThat(repeatedRecordedRounds).as("no recorded round was asked again").isEmpty();
     long lapses = modelRequests.values().stream().filter(c -> c.get() > 1).count();
-    long logged = 0;
-    for (String name : List.of("process-10-0.log", "process-11-0.log")) {
-      logged += java.nio.file.Files.readAllLines(logs.resolve(name)).stream().filter(l -> l.contains("abandoned its step of run")).count();
-    }
+    long logged = TestJvm.count(List.of(logs.resolve("process-10-0.log"), logs.resolve("process-11-0.log")), "abandoned its step of run");
     System.out.printf("short leases: %d ms, %d turns of 2–4 s rounds, two busy loops: %d rounds asked twice, %d steps abandoned (logged)%n",
         leaseMs, messages, lapses, logged);
     assertThat(logged).as("each round asked again was a step its holder abandoned and logged").isGreaterThanOrEqualTo(lapses);

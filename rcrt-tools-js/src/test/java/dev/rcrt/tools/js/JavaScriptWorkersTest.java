@@ -153,26 +153,27 @@ class JavaScriptWorkersTest {
         starting = workers().stream().filter(p -> !up.contains(p)).findFirst().orElse(null);
         Thread.onSpinWait();
       }
-      signal("STOP", starting);
+      assertThat(signal("STOP", starting)).isZero();
 
       // before: the call waited up to a minute for the start, whatever its 1.5 s limit
       ToolResponse late = quick.get(30, TimeUnit.SECONDS);
       assertThat(late.errorCode()).as("%s", late.error()).isEqualTo("tool_timeout");
       assertThat(late.error()).contains("to start");
 
-      signal("CONT", starting);
+      assertThat(signal("CONT", starting)).isZero();
       ToolResponse next = h.call("patient", "{}");
       assertThat(next.success()).as("%s", next.error()).isTrue();
       assertThat(workers()).as("the worker that went on starting served the next call").containsExactly(starting);
     } finally {
       if (starting != null) {
         // best effort: closing the harness above may already have ended the worker (then there is nothing to continue)
-        new ProcessBuilder("kill", "-CONT", Long.toString(starting.pid())).inheritIO().start().waitFor();
+        signal("CONT", starting);
       }
     }
   }
 
-  private static void signal(String name, ProcessHandle process) throws Exception {
-    assertThat(new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor()).isZero();
+  /** Sends signal {@code name} to {@code process} with {@code kill}; its exit status (0: sent). */
+  private static int signal(String name, ProcessHandle process) throws Exception {
+    return new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
   }
 }
