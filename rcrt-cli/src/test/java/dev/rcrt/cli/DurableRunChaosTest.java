@@ -53,6 +53,8 @@ class DurableRunChaosTest {
   @TempDir Path logs;
 
   private HttpServer server;
+  /** Sends the model's and the tools' answers once their latency has passed. */
+  private final java.util.concurrent.ScheduledExecutorService latency = Executors.newScheduledThreadPool(2);
   private String schema;
   private String url;
   private PostgresBreadcrumbStore store;
@@ -97,6 +99,7 @@ class DurableRunChaosTest {
     processes.stream().filter(Process::isAlive).forEach(p -> signal(p, "CONT"));
     processes.forEach(Process::destroyForcibly);
     server.stop(0);
+    latency.shutdownNow();
     store.close();
   }
 
@@ -135,8 +138,6 @@ class DurableRunChaosTest {
           repeatedRecordedRounds.add("turn " + turn + " round " + round);
         }
       }
-      // a model takes a moment: kills land inside calls; the short-lease turns (from 500) take 2 to 4 s, longer than many leases
-      Thread.sleep(turn >= 500 && turn < 600 && round == 1 ? 2000 + (turn * 137) % 2000 : 150);
       ObjectNode message = RcrtJson.object().put("role", "assistant");
       if (round == 1) {
         message.putNull("content");
@@ -148,11 +149,14 @@ class DurableRunChaosTest {
       ObjectNode body = RcrtJson.object().put("id", "chatcmpl-" + turn + "-" + round).put("object", "chat.completion").put("model", "scripted");
       body.putArray("choices").addObject().put("index", 0).put("finish_reason", round == 1 ? "tool_calls" : "stop").set("message", message);
       body.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
-      respond(exchange, RcrtJson.write(body));
+      // a model takes a moment: kills land inside calls; the short-lease turns (from 500) take 2 to 4 s, longer than many leases
+      answerLater(exchange, RcrtJson.write(body), turn >= 500 && turn < 600 && round == 1 ? 2000 + (turn * 137) % 2000 : 150, inModel);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } finally {
       inModel.decrementAndGet();
+    } catch (IOException | RuntimeException e) {
+      inModel.decrementAndGet();
+      throw e;
     }
   }
 
@@ -165,13 +169,27 @@ class DurableRunChaosTest {
       toolRuns.computeIfAbsent(turn, k -> new AtomicInteger()).incrementAndGet();
       toolStarts.add(System.nanoTime());
       toolStarted.release();
-      Thread.sleep(turn == 999 ? 4000 : 300);
-      respond(exchange, "{\"turn\":" + turn + ",\"ok\":true}");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
+      answerLater(exchange, "{\"turn\":" + turn + ",\"ok\":true}", turn == 999 ? 4000 : 300, inTool);
+    } catch (IOException | RuntimeException e) {
       inTool.decrementAndGet();
+      throw e;
     }
+  }
+
+  /**
+   * Answers {@code json} {@code latencyMs} from now on the latency timer, as a model or tool that
+   * takes that long would, and then counts the call out of {@code inCall}; no thread waits meanwhile.
+   */
+  private void answerLater(HttpExchange exchange, String json, long latencyMs, AtomicInteger inCall) {
+    latency.schedule(() -> {
+      try {
+        respond(exchange, json);
+      } catch (IOException e) {
+        // the caller was killed meanwhile: nobody takes the answer
+      } finally {
+        inCall.decrementAndGet();
+      }
+    }, latencyMs, TimeUnit.MILLISECONDS);
   }
 
   private static void respond(HttpExchange exchange, String json) throws IOException {
