@@ -1,5 +1,6 @@
 package dev.rcrt.cli.internal;
 
+import dev.rcrt.core.spi.PrivateDirectory;
 import dev.rcrt.mcp.McpOAuth;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.rcrt.cli.internal;
 
+import dev.rcrt.core.spi.PrivateDirectory;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbFiles;
 import dev.rcrt.core.BreadcrumbStore;

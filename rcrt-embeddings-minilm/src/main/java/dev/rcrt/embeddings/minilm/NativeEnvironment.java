@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * own under {@code java.io.tmpdir} ({@code onnxruntime-java*}) and deletes them only as the JVM
  * exits normally, so every process killed (SIGKILL, the OOM killer, a container stopped after its
  * grace period) left them there for good: 664 of them, 13 GB, after a day of this project's tests.
- * Once they are loaded they are deleted (a loaded library stays mapped on Linux and macOS), and
- * the directory with them where the binding has no execution provider beside the CPU's that it
- * could still copy there later ({@code MiniLmShutdownTest}). Where a file cannot be deleted
+ * They are now loaded from one lasting copy per user ({@link NativeLibraries}); where that cannot
+ * be, the binding's copies are deleted once loaded (a loaded library stays mapped on Linux and
+ * macOS). Its directory goes too where the binding has no execution provider beside the CPU's that
+ * it could still copy there later ({@code MiniLmShutdownTest}). Where a file cannot be deleted
  * (Windows keeps loaded libraries locked), the binding's deletion at exit is left to do it.
  */
 final class NativeEnvironment {
@@ -47,8 +48,19 @@ final class NativeEnvironment {
       return;
     }
     try {
-      Class<?> environment = Class.forName("ai.onnxruntime.OrtEnvironment");
-      environment.getMethod("getEnvironment").invoke(null);
+      Path kept = NativeLibraries.place(System.getenv()); // before the binding loads (its environment's class does): it copies its libraries otherwise
+      if (kept != null) {
+        System.setProperty(NativeLibraries.PATH_PROPERTY, kept.toString());
+      }
+      Class<?> environment;
+      try {
+        environment = Class.forName("ai.onnxruntime.OrtEnvironment");
+        environment.getMethod("getEnvironment").invoke(null);
+      } finally {
+        if (kept != null) { // read once, as the binding loads: the host's own properties are left as they were
+          System.clearProperty(NativeLibraries.PATH_PROPERTY);
+        }
+      }
       Field api = Class.forName("ai.onnxruntime.OnnxRuntime").getDeclaredField("ortApiHandle");
       api.setAccessible(true);
       Method create = environment.getDeclaredMethod("createHandle", long.class, int.class, String.class);

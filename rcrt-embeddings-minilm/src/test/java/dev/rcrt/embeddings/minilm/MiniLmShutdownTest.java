@@ -62,40 +62,8 @@ class MiniLmShutdownTest {
     assertThat(Files.readString(log).lines()).contains("survived");
   }
 
-  @Test
-  void aProcessKilledWithTheModelLoadedLeavesNoNativeLibraryInItsTemporaryDirectory() throws Exception {
-    // ONNX Runtime copies its native libraries (16.6 MB on linux-x64) into a directory of its own under java.io.tmpdir and
-    // deletes them only when the JVM exits normally: every process killed (SIGKILL, the OOM killer, a container stopped
-    // after its grace period) left them there, 664 of them (13 GB) after a day of this project's tests
-    Path tmp = Files.createDirectories(dir.resolve("tmp"));
-    Path log = dir.resolve("killed.log");
-    Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Djava.io.tmpdir=" + tmp,
-        "-cp", System.getProperty("java.class.path"), EmbedUntilStopped.class.getName())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    try {
-      awaitLine(log, "embedding", p);
-      p.destroyForcibly(); // SIGKILL: no shutdown hook runs, nothing is deleted on exit
-      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the killed process ended").isTrue();
-    } finally {
-      p.destroyForcibly();
-    }
-    try (Stream<Path> left = Files.walk(tmp)) {
-      assertThat(left.filter(f -> !f.equals(tmp)).map(f -> tmp.relativize(f) + (Files.isRegularFile(f) ? " (" + size(f) + " bytes)" : "")))
-          .as("what the killed process left in its temporary directory; it wrote: %s", Files.readString(log))
-          .isEmpty();
-    }
-  }
-
-  private static long size(Path file) {
-    try {
-      return Files.size(file);
-    } catch (java.io.IOException e) {
-      return -1;
-    }
-  }
-
   /** Waits for {@code line} in the process's output (it writes it once the event happened); fails if the process ends first. */
-  private static void awaitLine(Path log, String line, Process p) throws Exception {
+  static void awaitLine(Path log, String line, Process p) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!Files.readString(log).lines().toList().contains(line)) {
       assertThat(p.isAlive()).as("the process is up: %s", Files.readString(log)).isTrue();

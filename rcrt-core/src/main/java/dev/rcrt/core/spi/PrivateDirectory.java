@@ -1,4 +1,4 @@
-package dev.rcrt.cli.internal;
+package dev.rcrt.core.spi;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,18 +11,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A directory of the user's that only the user may change (and, for secrets, read): the checks a
- * cache of code ({@link TranspileCache}) and a store of tokens ({@link OAuthTokenFiles}) make before
- * they trust what is there. Non-POSIX file systems (Windows) are trusted: the user's profile
- * directory is private already.
+ * cache of code (the command line's transpiled TypeScript, ONNX Runtime's native libraries for
+ * MiniLM) and a store of tokens (the command line's OAuth tokens) make before they trust what is
+ * there, since whoever can write such a directory can run code as the user. Non-POSIX file systems
+ * (Windows) are trusted: the user's profile directory is private already. Stateless; thread-safe.
  */
-final class PrivateDirectory {
+public final class PrivateDirectory {
   private PrivateDirectory() {}
 
   /**
    * The directory {@code $override} names, else {@code $xdgVariable/rcrt/name}, else {@code
-   * ~/xdgDefault/rcrt/name}: where a command keeps the user's files of one kind.
+   * ~/xdgDefault/rcrt/name}: where the user's files of one kind are kept. Creates nothing.
+   *
+   * @param env the environment to read, such as {@code System.getenv()}
+   * @param override a variable that names the directory itself, such as {@code RCRT_CACHE_DIR}
+   * @param xdgVariable the XDG base directory variable, such as {@code XDG_CACHE_HOME}
+   * @param xdgDefault that variable's default under the home directory, such as {@code .cache}
+   * @param name the kind of files, the directory's last segment, such as {@code transpiled}
    */
-  static Path of(java.util.Map<String, String> env, String override, String xdgVariable, String xdgDefault, String name) {
+  public static Path of(java.util.Map<String, String> env, String override, String xdgVariable, String xdgDefault, String name) {
     return env.get(override) != null ? Path.of(env.get(override))
         : env.get(xdgVariable) != null ? Path.of(env.get(xdgVariable), "rcrt", name)
         : Path.of(System.getProperty("user.home"), xdgDefault, "rcrt", name);
@@ -33,7 +40,7 @@ final class PrivateDirectory {
    * must be owned by this user and writable by nobody else; with {@code secret}, readable by nobody
    * else either.
    */
-  static @Nullable String refusal(Path dir, boolean secret) {
+  public static @Nullable String refusal(Path dir, boolean secret) {
     try {
       String me = System.getProperty("user.name");
       Path real = dir.toRealPath();
@@ -59,8 +66,13 @@ final class PrivateDirectory {
     }
   }
 
-  /** Creates {@code dir} (and its parents) readable, writable and searchable by its owner only, unless it exists. */
-  static void create(Path dir) throws IOException {
+  /**
+   * Creates {@code dir} (and its parents, with the default permissions) readable, writable and
+   * searchable by its owner only, unless it exists; says nothing of one that exists ({@link #refusal} does).
+   *
+   * @throws IOException when it cannot be created
+   */
+  public static void create(Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
       return;
     }
