@@ -60,6 +60,10 @@ final class NativeLibraries {
       return null;
     }
     Path root = PrivateDirectory.of(env, "RCRT_ONNXRUNTIME_DIR", "XDG_CACHE_HOME", ".cache", "onnxruntime");
+    if (!root.isAbsolute()) { // no home directory (user.home is "?" for a user the system does not list): nowhere lasting to keep them
+      LOG.debug("ONNX Runtime's libraries are not kept: {} is not an absolute path", root);
+      return null;
+    }
     try {
       Class<?> binding = Class.forName("ai.onnxruntime.OnnxRuntime"); // its static set-up only names the platform
       java.lang.reflect.Field platform = binding.getDeclaredField("OS_ARCH_STR");

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,16 +88,42 @@ class NativeLibrariesTest {
     assertThat(files(e.tmp)).as("what the killed process left in its temporary directory").isEmpty();
   }
 
+  @Test
+  void withoutAHomeDirectoryNothingIsKeptAndNothingIsWrittenWhereTheProcessRuns() throws Exception {
+    // a user the system does not list (a container's arbitrary uid): the JVM's user.home is "?", a path relative to the working directory
+    Path work = Files.createDirectories(dir.resolve("work"));
+    Embedder e = start("homeless", null, work, "-Duser.home=?");
+    try {
+      awaitLine(e.log, "embedding", e.process);
+    } finally {
+      e.kill();
+    }
+    // DJL's tokenizer and JNA make ?/.djl.ai and ?/.cache/JNA there themselves (their choice, not the SDK's); nothing of ours may be
+    assertThat(files(work)).as("what the process wrote where it ran; it wrote: %s", Files.readString(e.log))
+        .noneMatch(f -> f.contains("rcrt") || f.contains("onnxruntime"));
+    assertThat(files(e.tmp)).as("what the killed process left in its temporary directory").isEmpty();
+  }
+
   /** A process embedding until it is killed ({@link EmbedUntilStopped}), with a temporary and a cache directory of its own. */
   private Embedder start(String name, Path cache) throws IOException {
+    return start(name, cache, dir);
+  }
+
+  /** {@link #start(String, Path)} in {@code work}, with JVM {@code options}; {@code cache} null: no {@code XDG_CACHE_HOME}. */
+  private Embedder start(String name, @Nullable Path cache, Path work, String... options) throws IOException {
     Path tmp = Files.createDirectories(dir.resolve(name + "-tmp"));
     Path log = dir.resolve(name + ".log");
-    ProcessBuilder pb = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Djava.io.tmpdir=" + tmp,
-        "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", System.getProperty("java.class.path"), EmbedUntilStopped.class.getName())
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-Djava.io.tmpdir=" + tmp,
+        "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log")));
+    command.addAll(List.of(options));
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), EmbedUntilStopped.class.getName()));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.remove("RCRT_ONNXRUNTIME_DIR");
-    env.put("XDG_CACHE_HOME", cache.toString());
+    env.remove("XDG_CACHE_HOME");
+    if (cache != null) {
+      env.put("XDG_CACHE_HOME", cache.toString());
+    }
     return new Embedder(name, pb.start(), tmp, log);
   }
 
