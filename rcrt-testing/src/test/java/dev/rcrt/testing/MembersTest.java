@@ -120,4 +120,58 @@ class MembersTest {
       assertThat(b.first("run:" + k)).isTrue();
     }
   }
+
+  @Test
+  void aThreadThatFindsTheViewStaleWhileAnotherReadsItWaitsForThatReadRatherThanUseTheStaleView() throws Exception {
+    // a's first view, taken as it joined, knows a alone: used once stale, it made a first for every key (a second claim on
+    // work b was offered); FleetTest saw it under load
+    java.util.concurrent.CountDownLatch reading = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+    WorkClaims slow = new ForwardingWorkClaims(claims) {
+      @Override
+      public List<Claim> holders(String keyPrefix) {
+        if (reads.incrementAndGet() == 2) { // a's read once stale: held until the test lets it go
+          reading.countDown();
+          try {
+            release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+        return delegate.holders(keyPrefix);
+      }
+    };
+    Leases l = new Leases("members-test", clock);
+    leases.add(l);
+    Members a = new Members(store, slow, l, "run:agent", "a", LEASE, clock);
+    members.add(a);
+    a.join(); // its view: a alone
+    Members b = member("b");
+    clock.advance(LEASE.dividedBy(3)); // a's view is stale now
+    String bsKey = java.util.stream.IntStream.range(0, KEYS).mapToObj(k -> "run:" + k).filter(b::first).findFirst().orElseThrow();
+
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      java.util.concurrent.Future<Boolean> reader = threads.submit(() -> a.first("run:read"));
+      assertThat(reading.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("a reads the members again").isTrue();
+      java.util.concurrent.atomic.AtomicReference<Thread> second = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.Future<Boolean> other = threads.submit(() -> {
+        second.set(Thread.currentThread());
+        return a.first(bsKey);
+      });
+      long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (!other.isDone() && (second.get() == null || second.get().getState() != Thread.State.BLOCKED)) { // it answered, or it waits
+        assertThat(System.nanoTime()).as("the second thread answers or waits").isLessThan(until);
+        Thread.onSpinWait();
+      }
+      release.countDown();
+      assertThat(reader.get(60, java.util.concurrent.TimeUnit.SECONDS)).isNotNull();
+      assertThat(other.get(60, java.util.concurrent.TimeUnit.SECONDS)).as("a is not first for a key b is offered first").isFalse();
+      assertThat(reads).as("one read for both threads").hasValue(2);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
+  }
 }

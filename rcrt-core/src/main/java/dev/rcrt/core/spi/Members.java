@@ -6,7 +6,6 @@ import dev.rcrt.core.WorkClaims;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,8 +48,6 @@ public final class Members implements AutoCloseable {
   /** The members last read and when ({@link TimeSource#nanoTime()}); replaced whole. */
   private volatile @Nullable View view;
   private boolean closed; // guarded by this
-  /** Whether a thread is reading the members now. */
-  private final AtomicBoolean reading = new AtomicBoolean();
 
   private record View(List<String> owners, long readAt) {}
 
@@ -78,8 +75,9 @@ public final class Members implements AutoCloseable {
    * Whether this member is the one {@code key} is offered to first among the members it knows:
    * true when it knows no other member, or when the claims could not be read (everyone tries, as
    * without membership). Joins the group on first use, and reads the members again when its view
-   * is older than a third of the lease (on the calling thread; a failure is logged and the old
-   * view kept for another third).
+   * is older than a third of the lease (on the calling thread, or waiting for the read another
+   * thread has under way: one statement; a failure is logged and every key is this member's for
+   * another third).
    */
   public boolean first(String key) {
     View v = current();
@@ -108,32 +106,34 @@ public final class Members implements AutoCloseable {
     current();
   }
 
-  /** The members read at most a third of a lease ago; read now on this thread when older, unless another thread is reading them. */
+  /**
+   * The members read at most a third of a lease ago; read now on this thread when older. A thread
+   * that finds the view stale while another reads it waits for that read (one statement) rather
+   * than go on with the stale view: a view from before the others joined (a member's first, taken
+   * as it joined) makes a member first for every key, and each of its threads that used it spent a
+   * second claim on the work it was offered (seen under load in {@code FleetTest}).
+   */
   private View current() {
     View v = view;
-    if (v != null && (fresh(v) || !reading.compareAndSet(false, true))) {
-      return v; // fresh, or being read again by another thread: this one goes on with what it knows
+    if (v != null && fresh(v)) {
+      return v;
     }
     synchronized (this) {
-      try {
-        v = view;
-        if (v != null && fresh(v)) {
-          return v; // read by another thread meanwhile
-        }
-        List<String> owners;
-        try {
-          hold();
-          owners = claims.holders(prefix).stream().map(WorkClaims.Claim::owner).distinct().toList();
-        } catch (RuntimeException e) {
-          LOG.warn("could not read the members of '{}' ({}); this worker tries all work until it can", prefix, e.getMessage());
-          owners = List.of();
-        }
-        View read = new View(owners, time.nanoTime());
-        view = read;
-        return read;
-      } finally {
-        reading.set(false);
+      v = view;
+      if (v != null && fresh(v)) {
+        return v; // read by another thread while this one waited
       }
+      List<String> owners;
+      try {
+        hold();
+        owners = claims.holders(prefix).stream().map(WorkClaims.Claim::owner).distinct().toList();
+      } catch (RuntimeException e) {
+        LOG.warn("could not read the members of '{}' ({}); this worker tries all work until it can", prefix, e.getMessage());
+        owners = List.of();
+      }
+      View read = new View(owners, time.nanoTime());
+      view = read;
+      return read;
     }
   }
 
