@@ -65,7 +65,9 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
 
   /**
    * @throws EmbeddingException {@code embedding_unavailable} when ONNX Runtime cannot load on this
-   *     platform or this provider was closed; {@code embedding_failed} when the model refuses a text
+   *     platform, this provider was closed, or the JVM began to shut down as ONNX Runtime loaded (no
+   *     model loads in that process: its native environment may be freed); {@code embedding_failed}
+   *     when the model refuses a text
    */
   @Override
   public List<float[]> embed(List<String> texts) {
@@ -84,6 +86,10 @@ public final class MiniLmEmbeddings implements EmbeddingProvider, AutoCloseable 
       if (model == null) {
         try {
           NativeEnvironment.hold(); // before the model loads: ONNX Runtime's shutdown hook must not free it under the model
+        } catch (IllegalStateException e) {
+          throw new EmbeddingException(EmbeddingErrorCode.EMBEDDING_UNAVAILABLE, String.valueOf(e.getMessage()), null);
+        }
+        try {
           model = LangChain4jEmbeddings.of(new AllMiniLmL6V2QuantizedEmbeddingModel(pool));
         } catch (LinkageError | RuntimeException e) {
           throw new EmbeddingException(

@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,12 @@ import org.slf4j.LoggerFactory;
  * so the hook's release leaves it standing and the process ends with nothing freed under a running
  * model. The binding has no public way to do this; where its private entry is missing (another
  * version), nothing is held and a warning says so. The reference is never given back: the
- * environment lives as long as the process, as the binding's own does.
+ * environment lives as long as the process, as the binding's own does. A process stopped as the
+ * binding loads may run the hook before the second reference is taken (the environment is then
+ * freed, and a model loaded on the binding's stale handle crashed in {@code
+ * OrtSession.createSession}: 4 of 13 runs of {@code MiniLmShutdownTest} on JDK 25), so once the
+ * reference is held the JVM is asked whether its shutdown has begun, and if so no model loads in
+ * that process ({@link #hold}).
  *
  * <p>The binding also copies its native libraries (16.6 MB on linux-x64) into a directory of its
  * own under {@code java.io.tmpdir} ({@code onnxruntime-java*}) and deletes them only as the JVM
@@ -38,15 +43,39 @@ import org.slf4j.LoggerFactory;
  */
 final class NativeEnvironment {
   private static final Logger LOG = LoggerFactory.getLogger(NativeEnvironment.class);
-  private static final AtomicBoolean HELD = new AtomicBoolean();
+  private static final Object LOCK = new Object();
+  private static boolean tried; // guarded by LOCK
+  /** Why no model may load in this process, or null; guarded by LOCK. */
+  private static @Nullable String refused;
 
   private NativeEnvironment() {}
 
-  /** Creates the binding's environment (and its hook) if it is not there yet, and holds a second reference to it; once per process. */
+  /**
+   * Creates the binding's environment (and its hook) if it is not there yet, and holds a second
+   * reference to it; once per process.
+   *
+   * @throws IllegalStateException when the JVM began to shut down before the reference was surely
+   *     held: the binding's hook may have freed the environment first, and a model loaded on it
+   *     crashed (SIGSEGV in {@code OrtSession.createSession}, {@code MiniLmShutdownTest} on JDK 25);
+   *     no model may load in this process then
+   */
   static void hold() {
-    if (!HELD.compareAndSet(false, true)) {
-      return;
+    synchronized (LOCK) {
+      if (!tried) {
+        tried = true;
+        holdOnce();
+        if (shuttingDown()) { // not before: the hook had not run when the reference was taken, so it releases only its own
+          refused = "the JVM began to shut down as ONNX Runtime loaded, so its shutdown hook may have freed the native environment before"
+              + " the SDK held it; no model is loaded in this process";
+        }
+      }
+      if (refused != null) {
+        throw new IllegalStateException(refused);
+      }
     }
+  }
+
+  private static void holdOnce() {
     try {
       Path kept = NativeLibraries.place(System.getenv()); // before the binding loads (its environment's class does): it copies its libraries otherwise
       if (kept != null) {
@@ -71,6 +100,18 @@ final class NativeEnvironment {
           + " in libonnxruntime.so; close the model before the JVM's shutdown begins", e.toString());
     }
     deleteCopiedLibraries();
+  }
+
+  /** Whether the JVM's shutdown has begun (it then takes no more hooks). */
+  private static boolean shuttingDown() {
+    Thread probe = new Thread(() -> {}, "rcrt-minilm-shutdown-probe");
+    try {
+      Runtime.getRuntime().addShutdownHook(probe);
+      Runtime.getRuntime().removeShutdownHook(probe);
+      return false;
+    } catch (IllegalStateException e) {
+      return true;
+    }
   }
 
   /** Deletes the binding's copies of the libraries it loaded, and their directory when nothing more can be copied there. */
