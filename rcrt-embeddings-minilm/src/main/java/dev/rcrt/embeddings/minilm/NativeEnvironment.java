@@ -5,7 +5,6 @@ import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,13 +128,12 @@ final class NativeEnvironment {
           + " there (about 17 MB each); delete onnxruntime-java* directories no process uses", System.getProperty("java.io.tmpdir"), e.toString());
       return;
     }
-    if (copies == null) { // the libraries were loaded from onnxruntime.native.path, or on Android: nothing was copied
+    if (copies == null) { // on Android, where the system loads the libraries: nothing was copied
       return;
     }
-    List<String> loaded = List.of(System.mapLibraryName("onnxruntime"), System.mapLibraryName("onnxruntime4j_jni"));
     try {
-      for (String name : loaded) {
-        Files.deleteIfExists(copies.resolve(name));
+      for (String name : NativeLibraries.LIBRARIES) { // absent when they were loaded from NativeLibraries' folder
+        Files.deleteIfExists(copies.resolve(System.mapLibraryName(name)));
       }
       if (cpuOnly) {
         try (var left = Files.list(copies)) {

@@ -43,7 +43,8 @@ final class NativeLibraries {
   private static final Logger LOG = LoggerFactory.getLogger(NativeLibraries.class);
   /** The binding's property: the directory it loads its libraries from instead of copying them. */
   static final String PATH_PROPERTY = "onnxruntime.native.path";
-  private static final List<String> LIBRARIES = List.of("onnxruntime", "onnxruntime4j_jni");
+  /** The libraries the binding loads, by the names {@link System#mapLibraryName} maps to files. */
+  static final List<String> LIBRARIES = List.of("onnxruntime", "onnxruntime4j_jni");
   private static final Duration STALE_PART = Duration.ofHours(1);
 
   private NativeLibraries() {}
