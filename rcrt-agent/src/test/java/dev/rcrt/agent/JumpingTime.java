@@ -58,6 +58,13 @@ final class JumpingTime extends ForwardingTimeSource {
     return t;
   }
 
+  @Override
+  public Timer scheduleAtNanoTime(long nanoTime, Runnable task) {
+    Timer t = super.scheduleAtNanoTime(nanoTime, task);
+    set();
+    return t;
+  }
+
   private void set() {
     if (wasArmed) {
       timerSet.countDown();

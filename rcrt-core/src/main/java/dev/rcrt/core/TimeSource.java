@@ -63,6 +63,22 @@ public interface TimeSource {
   }
 
   /**
+   * Runs {@code task} once when this source's {@link #nanoTime()} reaches {@code nanoTime}, unless it
+   * is cancelled first: a wake-up set for a point on the monotonic clock (a lease renewal due a
+   * fixed time after the last was sent), on the same thread as {@link #schedule}. The default reads
+   * {@link #nanoTime()} and schedules the difference; a source whose time can jump between those two
+   * steps (a test source moved by another thread) overrides it to do both in one step, as for
+   * {@link #scheduleAt}.
+   *
+   * @param nanoTime a reading of {@link #nanoTime()}'s scale; one already reached runs the task as
+   *     soon as possible
+   * @return a handle to cancel the task; never null
+   */
+  default Timer scheduleAtNanoTime(long nanoTime, Runnable task) {
+    return schedule(Duration.ofNanos(Math.max(0, nanoTime - nanoTime())), task);
+  }
+
+  /**
    * Waits for {@code duration} (a retry's back-off). The system source sleeps; a test source moves
    * its time forward by {@code duration} and returns at once.
    *

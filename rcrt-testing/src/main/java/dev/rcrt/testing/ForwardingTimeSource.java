@@ -40,6 +40,12 @@ public class ForwardingTimeSource implements TimeSource {
     return delegate.scheduleAt(at, task);
   }
 
+  /** Forwarded as it is, like {@link #scheduleAt}. */
+  @Override
+  public Timer scheduleAtNanoTime(long nanoTime, Runnable task) {
+    return delegate.scheduleAtNanoTime(nanoTime, task);
+  }
+
   @Override
   public void sleep(Duration duration) throws InterruptedException {
     delegate.sleep(duration);

@@ -99,6 +99,21 @@ public final class TestClock extends Clock implements TimeSource {
     return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
   }
 
+  /**
+   * Runs {@code task} when {@link #advance} brings {@link #nanoTime()} to {@code nanoTime}; a time
+   * already reached runs it now. Read and set in one step, as {@link #scheduleAt}.
+   */
+  @Override
+  public Timer scheduleAtNanoTime(long nanoTime, Runnable task) {
+    Entry e;
+    Duration delay;
+    synchronized (lock) {
+      delay = Duration.ofNanos(nanoTime - nanos);
+      e = entry(delay, task);
+    }
+    return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
+  }
+
   /** Under {@link #lock}: a timer {@code delay} from now, queued unless it is due already (its caller runs it then). */
   private Entry entry(Duration delay, Runnable task) {
     Entry e = new Entry(nanos + Math.max(0, delay.toNanos()), scheduled++, task);

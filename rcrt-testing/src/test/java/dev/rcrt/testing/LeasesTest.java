@@ -149,8 +149,8 @@ class LeasesTest {
     claims.release.countDown();
     claims.during = () -> clock.advance(LEASE.dividedBy(6)); // the store takes half the interval to answer
     java.util.concurrent.Semaphore scheduled = new java.util.concurrent.Semaphore(0);
-    List<Duration> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Leases leases = new Leases("fixed-rate", counting(scheduled, delays));
+    List<Duration> dues = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Leases leases = new Leases("fixed-rate", counting(scheduled, dues));
     try {
       Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
       assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).isTrue();
@@ -159,26 +159,65 @@ class LeasesTest {
       assertThat(scheduled.tryAcquire(30, TimeUnit.SECONDS)).as("the next renewal set").isTrue();
       // sent at a third, answered at a half: the next is due at two thirds, not at a half plus a third (which a stall of
       // the rest of the lease would then let run out)
-      assertThat(delays).containsExactly(LEASE.dividedBy(3), LEASE.dividedBy(6));
+      assertThat(dues).containsExactly(LEASE.dividedBy(3), LEASE.multipliedBy(2).dividedBy(3));
       held.complete();
     } finally {
       leases.close();
     }
   }
 
-  /** {@link #clock}, telling the test when a timer is set ({@code scheduled}) and for how long ({@code delays}). */
+  @Test
+  void aRenewalIsSetForTheMomentItIsDueEvenWhenTheClockMovesWhileItIsBeingSet() throws Exception {
+    // MembersTest once waited 30 s for a renewal: the clock moved on another thread between the leases reading it and setting
+    // the next renewal's timer, which a delay worked out from that reading then set a whole move too late
+    SlowClaims claims = new SlowClaims(store.claims().orElseThrow());
+    claims.release.countDown();
+    java.util.concurrent.atomic.AtomicReference<Duration> jump = new java.util.concurrent.atomic.AtomicReference<>();
+    claims.during = () -> jump.set(LEASE.dividedBy(3)); // the next reading of the clock, once renewed, moves it a third on
+    TimeSource moving = new ForwardingTimeSource(clock) {
+      @Override
+      public long nanoTime() {
+        long read = clock.nanoTime();
+        Duration by = jump.getAndSet(null);
+        if (by != null) {
+          clock.advance(by);
+        }
+        return read;
+      }
+    };
+    Leases leases = new Leases("moving", moving);
+    try {
+      Leases.Held held = taken(leases.attempt(store, claims, "k", "a", LEASE));
+      clock.advance(LEASE.dividedBy(3));
+      assertThat(claims.renewed.tryAcquire(30, TimeUnit.SECONDS)).as("renewal 1").isTrue();
+      assertThat(clock.awaitPendingTimers(1, Duration.ofSeconds(30))).as("renewal 2 set").isTrue();
+      jump.set(null);
+      clock.advance(LEASE.multipliedBy(2).dividedBy(3).minus(Duration.ofNanos(clock.nanoTime()))); // to two thirds of the first lease
+      assertThat(claims.renewed.tryAcquire(30, TimeUnit.SECONDS)).as("renewal 2, due a third after renewal 1 was sent").isTrue();
+      held.complete();
+    } finally {
+      leases.close();
+    }
+  }
+
   /** The claim {@code attempt} took. */
   private static Leases.Held taken(Leases.Attempt attempt) {
     assertThat(attempt.held()).as("taken").isNotNull();
     return attempt.held();
   }
 
-  private TimeSource counting(java.util.concurrent.Semaphore scheduled, List<Duration> delays) {
+  /**
+   * {@link #clock}, telling the test when a renewal's timer is set ({@code scheduled}) and for what
+   * point of its monotonic time ({@code dues}, from the clock's zero). Renewals are set for a point,
+   * read and set in one step ({@link TimeSource#scheduleAtNanoTime}): one set by a delay would miss
+   * this and fail the test.
+   */
+  private TimeSource counting(java.util.concurrent.Semaphore scheduled, List<Duration> dues) {
     return new ForwardingTimeSource(clock) {
       @Override
-      public Timer schedule(Duration delay, Runnable task) {
-        Timer timer = super.schedule(delay, task);
-        delays.add(delay);
+      public Timer scheduleAtNanoTime(long nanoTime, Runnable task) {
+        Timer timer = super.scheduleAtNanoTime(nanoTime, task);
+        dues.add(Duration.ofNanos(nanoTime));
         scheduled.release();
         return timer;
       }

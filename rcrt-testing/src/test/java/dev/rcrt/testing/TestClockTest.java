@@ -92,6 +92,21 @@ class TestClockTest {
   }
 
   @Test
+  void aTimerSetForAPointOfMonotonicTimeRunsWhenTheClockReachesIt() {
+    List<String> ran = new ArrayList<>();
+    long read = clock.nanoTime();
+    clock.advance(Duration.ofSeconds(5)); // another thread moves the clock after the caller read it
+    clock.scheduleAtNanoTime(read + Duration.ofSeconds(3).toNanos(), () -> ran.add("passed"));
+    assertThat(ran).as("a point already passed").containsExactly("passed");
+
+    clock.scheduleAtNanoTime(clock.nanoTime() + Duration.ofSeconds(10).toNanos(), () -> ran.add("in 10 s"));
+    clock.advance(Duration.ofSeconds(9));
+    assertThat(ran).containsExactly("passed");
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(ran).containsExactly("passed", "in 10 s");
+  }
+
+  @Test
   void timeNeverGoesBack() {
     assertThatThrownBy(() -> clock.advance(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("a TestClock moves forward only, not by PT-1S");

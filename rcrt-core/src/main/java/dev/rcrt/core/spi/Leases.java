@@ -267,7 +267,7 @@ public final class Leases implements AutoCloseable {
         return;
       }
       due = sent + lease.toNanos() / 3;
-      next = time.schedule(Duration.ofNanos(Math.max(0, due - time.nanoTime())), () -> due(this));
+      next = time.scheduleAtNanoTime(due, () -> due(this)); // read and set in one step: a clock moved between them cannot set it late
     }
 
     /** This holder's claim, if it is still renewed: what the next batch renews. */
