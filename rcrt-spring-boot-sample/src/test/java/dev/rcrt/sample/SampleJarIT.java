@@ -30,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged sample, as an operator runs it: {@code java -jar} with {@code rcrt.*} and {@code
@@ -45,6 +46,8 @@ class SampleJarIT {
   private final List<JsonNode> modelRequests = new CopyOnWriteArrayList<>();
   private HttpServer model;
   private Process app;
+  /** The application's log: removed with the test, however the test ends. */
+  @TempDir private Path logs;
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -64,7 +67,7 @@ class SampleJarIT {
     startModel();
     String schema = TestPostgres.freshSchema();
     int port = freePort();
-    Path log = Files.createTempFile("rcrt-sample", ".log");
+    Path log = logs.resolve("sample.log");
     List<String> command = List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", System.getProperty("sample.jar"),
         "--server.port=" + port,

@@ -98,6 +98,10 @@ public final class HttpListener implements AutoCloseable {
       }
       String shown = host.contains(":") ? "[" + host + "]" : host;
       base = URI.create("http://" + shown + ":" + connector.getLocalPort());
+      // Tomcat needs its directories only to start (the context's document base and work directory have to exist then);
+      // the servlet serves every path from memory and nothing writes files, so they go now: a process killed from here on
+      // (SIGKILL, the OOM killer, a container stop) leaves nothing under java.io.tmpdir
+      deleteWorkDir();
     } catch (IOException | LifecycleException | RuntimeException e) {
       close();
       throw new UncheckedIOException(what + " could not listen on " + host + ":" + port + ": " + e.getMessage(),
@@ -171,7 +175,7 @@ public final class HttpListener implements AutoCloseable {
     return base;
   }
 
-  /** Stops listening (requests under way are cut) and removes Tomcat's working directory. Idempotent. */
+  /** Stops listening (requests under way are cut); removes Tomcat's working directory if a failed start left it. Idempotent. */
   @Override
   public void close() {
     try {
@@ -180,10 +184,23 @@ public final class HttpListener implements AutoCloseable {
     } catch (LifecycleException e) {
       // stopping anyway
     }
+    deleteWorkDir();
+  }
+
+  /** Removes Tomcat's directories, if they are still there. */
+  private void deleteWorkDir() {
+    if (!Files.exists(workDir)) {
+      return;
+    }
     try (var files = Files.walk(workDir)) {
       files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       // a temporary directory left behind is harmless
     }
+  }
+
+  /** Tomcat's directory under {@code java.io.tmpdir}: there only while the listener starts (for tests). */
+  Path workDir() {
+    return workDir;
   }
 }

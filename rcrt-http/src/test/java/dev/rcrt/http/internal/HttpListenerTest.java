@@ -78,6 +78,16 @@ class HttpListenerTest {
         .isInstanceOf(UncheckedIOException.class).hasMessageContaining("the second server could not listen on 127.0.0.1:" + port);
   }
 
+  @Test
+  void onceListeningItKeepsNoDirectorySoAKilledProcessLeavesNothingBehindAndItStillServes() throws IOException {
+    // a SIGKILLed server used to leave its Tomcat directory under java.io.tmpdir: one per process, for good
+    assertThat(listener.workDir()).as("Tomcat's directory, needed only to start").doesNotExist();
+    assertThat(exchange("GET /ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 204");
+    assertThat(exchange("GET /fail HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 500")
+        .contains("\"code\":-32603");
+    assertThat(exchange("GET /%zz HTTP/1.1\r\nHost: localhost\r\n\r\n")).startsWith("HTTP/1.1 400");
+  }
+
   /** Sends {@code request} as it is and reads the answer until the server closes the connection. */
   private String exchange(String request) throws IOException {
     URI base = listener.base();
