@@ -131,8 +131,10 @@ class RcrtAgentTest {
   @Test
   void anAgentContextTriggerAnswersTheUserMessageItNamesWithItsBreadcrumbs() throws Exception {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(envelope("Paris.", ""));
+    java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
     Breadcrumb question = store.create(new UserMessage("s5", "Capital of France?").toBreadcrumb());
-    try (AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent(AGENT)).build();
+    try (var answers = store.subscribe(Selector.allTags("agent:response"), e -> answered.countDown());
+        AgentExecutor executor = AgentExecutor.builder(llm, runner).agent(agent(AGENT)).build();
         var subscription = executor.start()) {
       store.create(BreadcrumbCreate.builder("agent.context.v1", "context for rcrt-chat")
           .tags("agent:context", "consumer:rcrt-chat", "session:s5")
@@ -140,10 +142,7 @@ class RcrtAgentTest {
               + "\"breadcrumbs\":[{\"id\":\"k1\",\"schema_name\":\"knowledge.v1\",\"created_at\":\"2025-11-01T00:00:00Z\",\"content\":{\"fact\":\"France's capital is Paris\"}}]}"))
           .build());
       store.create(BreadcrumbCreate.builder("tool.response.v1", "a response").tags("workspace:tools").context(RcrtJson.object()).build());
-      long deadline = System.nanoTime() + 10_000_000_000L; // turns run on the executor's threads
-      while (store.search(Selector.allTags("agent:response"), 1, 0).isEmpty() && System.nanoTime() < deadline) {
-        Thread.sleep(10);
-      }
+      assertThat(answered.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("an answer, written on the executor's threads").isTrue();
     }
     assertThat(llm.requests()).as("the tool.response.v1 trigger starts no turn").hasSize(1);
     assertThat(llm.requests().get(0).messages().get(1).content()).contains("=== CONTEXT ===").contains("France's capital is Paris");

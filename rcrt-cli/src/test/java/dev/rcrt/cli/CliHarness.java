@@ -11,8 +11,40 @@ import java.util.Map;
 /** Runs the command line in process with captured streams. */
 final class CliHarness {
   final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  final Written err = new Written();
   int status;
+
+  /** Captured output that tells whoever waits on it of each write. */
+  static final class Written extends ByteArrayOutputStream {
+    @Override
+    public synchronized void write(int b) {
+      super.write(b);
+      notifyAll();
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) {
+      super.write(b, off, len);
+      notifyAll();
+    }
+
+    /** The first match of {@code pattern} in what was written, waiting for each write until {@code within} of real time has passed; null then. */
+    synchronized java.util.regex.Matcher await(java.util.regex.Pattern pattern, java.time.Duration within)
+        throws InterruptedException {
+      long end = System.nanoTime() + within.toNanos();
+      while (true) {
+        java.util.regex.Matcher m = pattern.matcher(toString(StandardCharsets.UTF_8));
+        long left = end - System.nanoTime();
+        if (m.find()) {
+          return m;
+        }
+        if (left <= 0) {
+          return null;
+        }
+        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+    }
+  }
 
   static CliHarness run(Map<String, String> env, String stdin, String... args) {
     return run(env, stdin, b -> {}, args);

@@ -95,16 +95,11 @@ class McpConformanceTest {
   }
 
   static String awaitUrl(CliHarness serve) throws InterruptedException {
-    Pattern listening = Pattern.compile("listening on (http://\\S+/mcp)");
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      Matcher m = listening.matcher(serve.err());
-      if (m.find()) {
-        return m.group(1);
-      }
-      Thread.sleep(50);
+    Matcher m = serve.err.await(Pattern.compile("listening on (http://\\S+/mcp)"), Duration.ofSeconds(60)); // woken by each write
+    if (m == null) {
+      throw new AssertionError("mcp serve did not start: " + serve.err());
     }
-    throw new AssertionError("mcp serve did not start: " + serve.err());
+    return m.group(1);
   }
 
   static void print(String side, Map<String, String> results) {

@@ -51,24 +51,27 @@ class RunsCommandTest {
 
   @Test
   void aMessageWrittenWithNoWaitIsAnsweredByARunnerServingTheAgents() throws Exception {
-    String url = TestPostgres.storeUrl(TestPostgres.freshSchema());
+    String schema = TestPostgres.freshSchema();
+    String url = TestPostgres.storeUrl(schema);
     CliHarness submitted = CliHarness.run("chat", "--store", url, "--no-wait", "What is 17 * 23?");
     assertThat(submitted.status).as(submitted.err()).isZero();
     String runId = submitted.out().strip();
     assertThat(runId).matches("[0-9a-f-]{36}");
 
-    Process runner = runner(url);
-    try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      CliHarness shown;
-      do {
-        Thread.sleep(200);
-        shown = CliHarness.run("runs", "show", runId, "--store", url);
-      } while (!shown.out().contains("status   done") && System.nanoTime() < deadline);
-      assertThat(shown.out()).contains("status   done").contains("391").contains("tool.request.v1").contains("agent.response.v1");
-    } finally {
-      runner.destroyForcibly();
+    java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+    try (dev.rcrt.postgres.PostgresBreadcrumbStore store = dev.rcrt.postgres.PostgresBreadcrumbStore.builder(TestPostgres.dataSource())
+            .schema(schema).build();
+        dev.rcrt.core.Subscription answers = store.subscribe(dev.rcrt.core.Selector.allTags("agent:response", "run:" + runId),
+            e -> answered.countDown())) {
+      Process runner = runner(url);
+      try {
+        assertThat(answered.await(60, TimeUnit.SECONDS)).as("the runner answered the run").isTrue();
+      } finally {
+        runner.destroyForcibly();
+      }
     }
+    CliHarness shown = CliHarness.run("runs", "show", runId, "--store", url);
+    assertThat(shown.out()).contains("status   done").contains("391").contains("tool.request.v1").contains("agent.response.v1");
     CliHarness unknown = CliHarness.run("runs", "show", "no-such-run", "--store", url);
     assertThat(unknown.status).isEqualTo(1);
     assertThat(unknown.err()).contains("no run 'no-such-run'");

@@ -254,6 +254,7 @@ class StreamingAndRetryTest {
     public synchronized Timer schedule(Duration delay, Runnable task) {
       boolean[] cancelled = {false};
       timers.add(new Object[] {now + delay.toNanos(), task, cancelled});
+      notifyAll(); // for awaitPending
       return () -> {
         synchronized (ManualTime.this) {
           boolean was = !cancelled[0];
@@ -270,6 +271,18 @@ class StreamingAndRetryTest {
 
     synchronized int pending() {
       return (int) timers.stream().filter(t -> !((boolean[]) t[2])[0]).count();
+    }
+
+    /** Whether a timer is pending within {@code within} of real time: waits to be told of each timer set, polls nothing. */
+    synchronized boolean awaitPending(Duration within) throws InterruptedException {
+      long end = System.nanoTime() + within.toNanos();
+      for (long left; pending() == 0; ) {
+        if ((left = end - System.nanoTime()) <= 0) {
+          return false;
+        }
+        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      return true;
     }
 
     void advance(Duration by) {
@@ -298,11 +311,8 @@ class StreamingAndRetryTest {
         .timeSource(time).streamTimeouts(Duration.ofSeconds(60), Duration.ofMinutes(10)).build();
     java.util.concurrent.CompletableFuture<ChatResponse> answer =
         java.util.concurrent.CompletableFuture.supplyAsync(() -> client.chat(request(), t -> {}));
-    long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-    while (time.pending() == 0 && System.nanoTime() < until) { // until the reader waits for the next event (slow on a loaded machine)
-      Thread.sleep(10);
-    }
-    assertThat(time.pending()).as("the reader waits for the next event on the client's time source").isPositive();
+    // until the reader waits for the next event (slow on a loaded machine)
+    assertThat(time.awaitPending(Duration.ofSeconds(60))).as("the reader waits for the next event on the client's time source").isTrue();
     assertThat(answer).isNotDone();
     // a minute of keep-alives, in no real time; once more if a keep-alive that arrived meanwhile armed the idle timer again
     for (int i = 0; i < 3 && !answer.isDone(); i++) {

@@ -62,13 +62,31 @@ class MiniLmShutdownTest {
     assertThat(Files.readString(log).lines()).contains("survived");
   }
 
-  /** Waits for {@code line} in the process's output (it writes it once the event happened); fails if the process ends first. */
+  /**
+   * Waits for {@code line} in the process's output (it writes it once the event happened), looking
+   * again each time the log's folder reports a write (its file-system events, never by sleeping);
+   * fails if the process ends first or the line does not come within 120 s.
+   */
   static void awaitLine(Path log, String line, Process p) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!Files.readString(log).lines().toList().contains(line)) {
-      assertThat(p.isAlive()).as("the process is up: %s", Files.readString(log)).isTrue();
-      assertThat(System.nanoTime()).as("'%s' within 120 s", line).isLessThan(deadline);
-      TimeUnit.MILLISECONDS.sleep(20);
+    Path folder = log.toAbsolutePath().getParent();
+    try (java.nio.file.WatchService writes = folder.getFileSystem().newWatchService()) {
+      folder.register(writes, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE, java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY);
+      while (true) {
+        boolean alive = p.isAlive(); // before the log: a line written just before an exit is seen
+        if (Files.readString(log).lines().toList().contains(line)) {
+          return;
+        }
+        assertThat(alive).as("the process is up: %s", Files.readString(log)).isTrue();
+        long left = deadline - System.nanoTime();
+        assertThat(left).as("'%s' within 120 s", line).isPositive();
+        // a write wakes this at once; the cap only bounds how late an exit that wrote nothing more is noticed
+        java.nio.file.WatchKey key = writes.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+        if (key != null) {
+          key.pollEvents();
+          key.reset();
+        }
+      }
     }
   }
 }
