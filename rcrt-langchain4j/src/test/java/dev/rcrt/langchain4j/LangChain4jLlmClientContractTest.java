@@ -19,7 +19,12 @@ import dev.rcrt.testing.LlmClientContract;
  */
 class LangChain4jLlmClientContractTest extends LlmClientContract {
 
-  static ChatResponse answer(Scenario scenario, ChatRequest request) {
+  @Override
+  protected boolean reportsHangingCall() {
+    return true;
+  }
+
+  ChatResponse answer(Scenario scenario, ChatRequest request) {
     if (request.toolSpecifications().stream().noneMatch(t -> t.name().equals(TOOL_NAME) && t.parameters().properties().containsKey("expression"))) {
       throw new IllegalStateException("the calculator tool did not arrive: " + request.toolSpecifications());
     }
@@ -31,8 +36,9 @@ class LangChain4jLlmClientContractTest extends LlmClientContract {
           .finishReason(FinishReason.TOOL_EXECUTION).build();
       case ERROR -> throw new HttpException(400, "{\"error\":{\"message\":\"messages: must not be empty\"}}");
       case HANG -> {
+        hangingCallReceived();
         try {
-          Thread.sleep(Long.MAX_VALUE);
+          new java.util.concurrent.CountDownLatch(1).await(); // until interrupted
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }

@@ -32,9 +32,10 @@ import org.junit.jupiter.api.Test;
  * implement {@link #client(Scenario)}: make the provider behind the client (a WireMock server, a
  * scripted model, a local server) behave as the scenario says.
  *
- * <p>The cancellation test interrupts a call that hangs and waits at most {@link
- * #cancelWaitSeconds()} for it to return; that bound only keeps a broken client from hanging the
- * build, it is not a speed assertion.
+ * <p>The cancellation test interrupts a call that hangs, once its provider says it received it
+ * ({@link #hangingCallReceived()}), and waits at most {@link #cancelWaitSeconds()} for it to
+ * return; that bound only keeps a broken client from hanging the build, it is not a speed
+ * assertion.
  */
 public abstract class LlmClientContract {
 
@@ -67,6 +68,27 @@ public abstract class LlmClientContract {
   /** How long the cancellation test waits for an interrupted call to return; default 10 s. */
   protected long cancelWaitSeconds() {
     return 10;
+  }
+
+  private final CompletableFuture<Void> hangingCallReceived = new CompletableFuture<>();
+
+  /**
+   * Tells the cancellation test that the provider of {@link Scenario#HANG} has received the call:
+   * call it from the provider (the scripted answer, the stub server's request listener), on any
+   * thread, and return {@code true} from {@link #reportsHangingCall()}. The test then interrupts the
+   * call only once it is under way, instead of at a guessed moment. Idempotent.
+   */
+  protected final void hangingCallReceived() {
+    hangingCallReceived.complete(null);
+  }
+
+  /**
+   * Whether this suite's {@link Scenario#HANG} provider calls {@link #hangingCallReceived()};
+   * default false, for which the cancellation test interrupts the call as soon as its thread has
+   * started (before the call may have reached the provider: a cancellation still, at another moment).
+   */
+  protected boolean reportsHangingCall() {
+    return false;
   }
 
   /** The request the suite sends: one user question, the calculator tool offered. */
@@ -177,7 +199,9 @@ public abstract class LlmClientContract {
     }, "llm-contract-caller");
     caller.setDaemon(true);
     caller.start();
-    Thread.sleep(Duration.ofMillis(300).toMillis()); // let the call reach the provider
+    if (reportsHangingCall()) {
+      assertThat(hangingCallReceived).as("the provider received the hanging call").succeedsWithin(Duration.ofSeconds(cancelWaitSeconds()));
+    }
 
     caller.interrupt();
 

@@ -15,14 +15,35 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The OpenAI-compatible client passes the contract against a WireMock chat-completions endpoint. */
 class OpenAiCompatibleLlmClientContractTest extends LlmClientContract {
+  /** What the server does with each request it matched, before it answers: the running test's. */
+  private static volatile Runnable received = () -> {};
+
   @RegisterExtension
-  static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()).build();
+  static WireMockExtension server = WireMockExtension.newInstance().options(wireMockConfig().dynamicPort()
+      .extensions(new com.github.tomakehurst.wiremock.extension.ServeEventListener() {
+        @Override
+        public String getName() {
+          return "contract-request-received";
+        }
+
+        @Override
+        public void afterMatch(com.github.tomakehurst.wiremock.stubbing.ServeEvent event,
+            com.github.tomakehurst.wiremock.extension.Parameters parameters) {
+          received.run();
+        }
+      })).build();
 
   private static final String CALL =
       "{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"calculator\",\"arguments\":%s}}";
 
   @Override
+  protected boolean reportsHangingCall() {
+    return true;
+  }
+
+  @Override
   protected LlmClient client(Scenario scenario) {
+    received = () -> {};
     switch (scenario) {
       case TEXT -> answer(json("{\"role\":\"assistant\",\"content\":\"391\"}", "stop"), sse(
           chunk("{\"role\":\"assistant\",\"content\":\"391\"}", null), chunk("{}", "stop")));
@@ -36,8 +57,11 @@ class OpenAiCompatibleLlmClientContractTest extends LlmClientContract {
       case ERROR -> server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withStatus(400)
           .withHeader("Content-Type", "application/json")
           .withBody("{\"error\":{\"message\":\"Invalid value for 'messages'\",\"type\":\"invalid_request_error\"}}")));
-      case HANG -> server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withFixedDelay(5_000)
-          .withHeader("Content-Type", "application/json").withBody("{}")));
+      case HANG -> {
+        received = this::hangingCallReceived; // told once the request is matched, before the stub's delay
+        server.stubFor(post(urlEqualTo("/v1/chat/completions")).willReturn(aResponse().withFixedDelay(60_000)
+            .withHeader("Content-Type", "application/json").withBody("{}")));
+      }
     }
     return OpenAiCompatibleLlmClient.builder(server.baseUrl() + "/v1").apiKey("contract-key").maxRetries(0).build();
   }

@@ -9,6 +9,11 @@ import java.util.concurrent.CountDownLatch;
 /** The scripted model keeps the promises every client makes. */
 class ScriptedLlmClientContractTest extends LlmClientContract {
   @Override
+  protected boolean reportsHangingCall() {
+    return true;
+  }
+
+  @Override
   protected LlmClient client(Scenario scenario) {
     return switch (scenario) {
       case TEXT -> ScriptedLlmClient.answering(r -> ChatResponse.text("391"));
@@ -18,6 +23,7 @@ class ScriptedLlmClientContractTest extends LlmClientContract {
         throw new LlmException("llm_http_error", "scripted refusal: the request is bad", 400, "bad request", false, null);
       });
       case HANG -> ScriptedLlmClient.answering(r -> {
+        hangingCallReceived();
         try {
           new CountDownLatch(1).await();
           throw new AssertionError("unreachable");
