@@ -91,8 +91,8 @@ public final class PostgresClaims implements WorkClaims {
    * One {@code UPDATE … FROM unnest(keys, tokens)} for all of {@code claims}, on a connection of
    * its own: a worker's renewals cost one statement per tick and never wait for a pooled connection
    * behind the worker's other statements (a busy pool would otherwise let a live holder's lease run
-   * out). The connection is taken from the store's data source on first use, replaced when it
-   * fails, and closed with the store.
+   * out). The connection is taken from the store's data source on first use and closed with the
+   * store; a renewal that fails on it is tried once more at once on a fresh one.
    */
   @Override
   public Map<String, Claim> renewAll(List<Claim> claims, Duration lease) {
@@ -104,12 +104,19 @@ public final class PostgresClaims implements WorkClaims {
         return tx.read("renew " + claims.size() + " claims", c -> renewOn(c, claims, lease));
       }
       try {
-        if (renewal == null || !renewal.isValid(5)) {
-          closeRenewal();
-          renewal = dataSource.getConnection();
-          renewal.setAutoCommit(true);
+        if (renewal == null) {
+          renewal = renewalConnection();
         }
-        return renewOn(renewal, claims, lease);
+        try {
+          // no validation first (Connection.isValid is a round trip of its own: it doubled every renewal's exposure to a
+          // busy server or machine); a failure is met by trying once more at once on a fresh connection, which a renewal
+          // allows (it only moves the expiry of claims whose token is unchanged, so running it twice changes nothing)
+          return renewOn(renewal, claims, lease);
+        } catch (SQLException broken) {
+          closeRenewal();
+          renewal = renewalConnection();
+          return renewOn(renewal, claims, lease);
+        }
       } catch (SQLException e) {
         closeRenewal();
         throw Transactions.translate("renew " + claims.size() + " claims", e);
@@ -138,6 +145,12 @@ public final class PostgresClaims implements WorkClaims {
       }
       return renewed;
     }
+  }
+
+  private Connection renewalConnection() throws SQLException {
+    Connection c = dataSource.getConnection();
+    c.setAutoCommit(true);
+    return c;
   }
 
   private void closeRenewal() {
