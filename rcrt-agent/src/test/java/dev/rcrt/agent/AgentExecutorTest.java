@@ -205,7 +205,7 @@ class AgentExecutorTest {
   }
 
   @Test
-  void startedExecutorsAnswerEachNewUserMessage() {
+  void startedExecutorsAnswerEachNewUserMessage() throws Exception {
     ScriptedLlmClient llm = ScriptedLlmClient.answering(r -> ChatResponse.text("hello back"));
     try (Subscription ignored = executor(llm).start()) {
       ask("s9", "hello");
@@ -216,7 +216,7 @@ class AgentExecutorTest {
   }
 
   @Test
-  void aModelFailureInSubscribedModeIsRecordedAsAnErrorResponse() {
+  void aModelFailureInSubscribedModeIsRecordedAsAnErrorResponse() throws Exception {
     LlmClient down = r -> { throw new LlmException("llm_unreachable", "cannot connect to model endpoint http://x", 0, null, true, null); };
     try (Subscription ignored = executor(down).start()) {
       ask("s2", "anyone there?");
@@ -228,11 +228,17 @@ class AgentExecutorTest {
     assertThat(answer.context().get("message").asText()).contains("cannot connect to model endpoint");
   }
 
-  /** Waits up to 10 s for an answer in {@code session}: started executors take their steps on their own threads. */
-  private void awaitAnswer(String session) {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (store.search(Selector.allTags("agent:response", "session:" + session), 1, 0).isEmpty() && System.nanoTime() < deadline) {
-      Thread.onSpinWait();
+  /**
+   * Waits up to 60 s for an answer in {@code session}, on the store's event for it: started executors
+   * take their steps on their own threads.
+   */
+  private void awaitAnswer(String session) throws Exception {
+    Selector answers = Selector.allTags("agent:response", "session:" + session);
+    java.util.concurrent.CountDownLatch answered = new java.util.concurrent.CountDownLatch(1);
+    try (var s = store.subscribe(answers, e -> answered.countDown())) { // before the look: an answer written meanwhile is not missed
+      if (store.search(answers, 1, 0).isEmpty()) {
+        assertThat(answered.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("an answer in " + session).isTrue();
+      }
     }
   }
 

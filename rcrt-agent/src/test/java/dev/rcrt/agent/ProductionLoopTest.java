@@ -405,10 +405,13 @@ class ProductionLoopTest {
     ScriptedLlmClient llm = ScriptedLlmClient.replying(
         ChatResponse.toolCalls(new ToolCall("e1", "calculator", "{\"expression\":\"1\"}")), ChatResponse.text("nobody answered"));
     AgentExecutor executor = executor(llm, b -> b.toolMode(AgentExecutor.ToolMode.EVENT, Duration.ofSeconds(60)));
-    CompletableFuture<Breadcrumb> turn = CompletableFuture.supplyAsync(() -> executor.answer(ask("q", "1?")));
-    while (new Runs(store).list(1, Run.Status.WAITING_FOR_TOOLS).isEmpty()) {
-      Thread.onSpinWait();
+    java.util.concurrent.CountDownLatch requested = new java.util.concurrent.CountDownLatch(1);
+    CompletableFuture<Breadcrumb> turn;
+    try (var requests = store.subscribe(dev.rcrt.core.Selector.schema("tool.request.v1"), e -> requested.countDown())) {
+      turn = CompletableFuture.supplyAsync(() -> executor.answer(ask("q", "1?")));
+      assertThat(requested.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the call's request, recorded for a runner").isTrue();
     }
+    assertThat(new Runs(store).list(1, Run.Status.WAITING_FOR_TOOLS)).as("the run waits for its tool").hasSize(1);
     clock.advance(Duration.ofSeconds(59));
     assertThat(turn).as("still waiting a second before its limit").isNotDone();
     clock.advance(Duration.ofSeconds(1));
