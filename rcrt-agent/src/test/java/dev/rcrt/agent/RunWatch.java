@@ -1,11 +1,9 @@
 package dev.rcrt.agent;
 
 import dev.rcrt.core.BreadcrumbStore;
-import dev.rcrt.core.Selector;
-import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.StoreWaits;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -15,20 +13,16 @@ final class RunWatch {
 
   /** The first run in {@code runs} with {@code status} that {@code which} accepts, looked for again after each record written to {@code store}. */
   static Run awaitStatus(BreadcrumbStore store, Runs runs, Run.Status status, Predicate<Run> which) throws InterruptedException {
-    Semaphore written = new Semaphore(0);
-    try (Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
-      while (true) {
-        List<Run> found = runs.list(10, status).stream().filter(which).toList();
-        if (!found.isEmpty()) {
-          return found.get(0);
-        }
-        if (!written.tryAcquire(30, TimeUnit.SECONDS)) {
-          throw new AssertionError("no run reached " + status + " and nothing was written for 30 s; runs: "
-              + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
-        }
-        written.drainPermits();
-      }
+    List<Run> found = new java.util.ArrayList<>();
+    if (!StoreWaits.until(store, () -> {
+      found.clear();
+      found.addAll(runs.list(10, status).stream().filter(which).toList());
+      return !found.isEmpty();
+    }, Duration.ofSeconds(120))) {
+      throw new AssertionError("no run reached " + status + " within 120 s; runs: "
+          + runs.list(10).stream().map(r -> r.id() + " " + r.status()).toList());
     }
+    return found.get(0);
   }
 
   /** An observer that tells {@code waiting} what a run waits for each time a step ends with the run waiting. */

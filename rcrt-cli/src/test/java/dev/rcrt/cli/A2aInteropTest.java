@@ -309,19 +309,16 @@ class A2aInteropTest {
    * to the store (its events), never by sleeping; as it stands after 60 s if it never completes.
    */
   private JsonNode awaitCompleted(String base, String taskId) throws Exception {
-    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
-    try (dev.rcrt.core.Subscription events = store.subscribe(dev.rcrt.core.Selector.all(), event -> written.release())) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (true) {
-        written.drainPermits();
-        JsonNode task = js(card(base), "get", taskId).get(0);
-        long left = deadline - System.nanoTime();
-        if (task.path("status").path("state").asText().equals("completed") || left <= 0) {
-          return task;
-        }
-        written.tryAcquire(left, TimeUnit.NANOSECONDS);
+    JsonNode[] task = new JsonNode[1];
+    dev.rcrt.testing.StoreWaits.until(store, () -> {
+      try {
+        task[0] = js(card(base), "get", taskId).get(0);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
       }
-    }
+      return task[0].path("status").path("state").asText().equals("completed");
+    }, java.time.Duration.ofSeconds(60));
+    return task[0];
   }
 
   /** One "slow" question's model call: {@code asked} when it arrives, held until {@code gate} opens, {@code answered} after. */

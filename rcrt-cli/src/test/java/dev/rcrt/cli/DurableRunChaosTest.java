@@ -237,18 +237,7 @@ class DurableRunChaosTest {
    * events, from every process), for at most {@code seconds}; returns whether it holds.
    */
   private boolean awaitRecords(java.util.function.BooleanSupplier done, int seconds) throws InterruptedException {
-    java.util.concurrent.Semaphore written = new java.util.concurrent.Semaphore(0);
-    try (dev.rcrt.core.Subscription s = store.subscribe(Selector.all(), e -> written.release())) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-      while (!done.getAsBoolean()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !written.tryAcquire(left, TimeUnit.NANOSECONDS)) {
-          return done.getAsBoolean();
-        }
-        written.drainPermits();
-      }
-      return true;
-    }
+    return dev.rcrt.testing.StoreWaits.until(store, done, java.time.Duration.ofSeconds(seconds));
   }
 
   private long answered(String sessionPrefix, int n) {

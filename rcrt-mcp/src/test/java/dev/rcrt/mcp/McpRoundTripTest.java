@@ -100,11 +100,9 @@ class McpRoundTripTest {
     assertThat(again.output().get("result").asInt()).isEqualTo(6);
   }
 
-  private void awaitPresence(String id, boolean present) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    while (local.get(id).isPresent() != present && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+  /** Waits up to 60 s for {@code id} to be there or gone, looking again at each write to the local store (its events). */
+  private void awaitPresence(String id, boolean present) throws Exception {
+    dev.rcrt.testing.StoreWaits.until(local, () -> local.get(id).isPresent() == present, Duration.ofSeconds(60));
     assertThat(local.get(id).isPresent()).as(id + (present ? " imported" : " removed")).isEqualTo(present);
   }
 }

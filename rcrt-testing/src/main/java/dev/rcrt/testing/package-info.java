@@ -8,7 +8,8 @@
  * LlmClient} does what an agent needs; test agent code offline with {@link
  * dev.rcrt.testing.ScriptedLlmClient}, and timeouts without waiting with {@link
  * dev.rcrt.testing.TestClock}; count, delay or fail some of a store's calls by overriding them in a
- * {@link dev.rcrt.testing.ForwardingBreadcrumbStore}.
+ * {@link dev.rcrt.testing.ForwardingBreadcrumbStore}; wait for what a store's writers do on its
+ * events, never by sleeping, with {@link dev.rcrt.testing.StoreWaits}.
  */
 @NullMarked
 package dev.rcrt.testing;
