@@ -181,14 +181,19 @@ class McpStreamResumeTest {
 
   @Test
   void thisProjectsClientComesBackWithLastEventIdForTheAnswerOfAStreamClosedByTheHold() throws Exception {
+    // the blocking call on a thread of its own: on the common fork-join pool (one worker on two cores) it held back, on JDK 25,
+    // the MCP SDK's delivery of the call's own stream, which runs there
+    java.util.concurrent.ExecutorService caller = java.util.concurrent.Executors.newSingleThreadExecutor();
     try (McpClientSession client = McpClientSession.connect(McpServerAddress.url(server.uri().toString()), Duration.ofSeconds(60), tools -> {})) {
       java.util.concurrent.CompletableFuture<io.modelcontextprotocol.spec.McpSchema.CallToolResult> called =
-          java.util.concurrent.CompletableFuture.supplyAsync(() -> client.call("slow", Map.of()));
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> client.call("slow", Map.of()), caller);
       assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
       // the hold closes the call's stream; the answer comes after, so only a client that comes back gets it
       clock.advance(Duration.ofSeconds(6));
       finish.countDown();
       assertThat(RcrtJson.write(RcrtJson.toTree(called.get(30, TimeUnit.SECONDS).structuredContent()))).contains("\"done\":true");
+    } finally {
+      caller.shutdownNow();
     }
   }
 

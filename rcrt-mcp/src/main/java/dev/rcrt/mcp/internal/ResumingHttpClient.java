@@ -2,6 +2,7 @@ package dev.rcrt.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.jspecify.annotations.Nullable;
@@ -225,7 +225,11 @@ public final class ResumingHttpClient extends HttpClient {
       }
       String resumeFrom = from;
       long wait = Math.max(retryMillis, MIN_RETRY.toMillis());
-      CompletableFuture.delayedExecutor(wait, TimeUnit.MILLISECONDS).execute(() -> resume(resumeFrom));
+      // on the SDK's timer thread, which only hands the GET to the HTTP client (sendAsync starts the exchange on the
+      // client's own executor): CompletableFuture.delayedExecutor ran it on the common fork-join pool, where on JDK 25 (and
+      // on JDK 17 with 3 or more cores) a caller blocked in that pool, such as a call waiting for this very answer, held
+      // the resumption back until the call timed out
+      TimeSource.system().schedule(Duration.ofMillis(wait), () -> resume(resumeFrom));
     }
 
     /** Comes back for the rest of the stream: {@code GET} with the first request's headers and {@code Last-Event-ID}. */
