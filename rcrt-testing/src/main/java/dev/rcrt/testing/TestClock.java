@@ -76,11 +76,7 @@ public final class TestClock extends Clock implements TimeSource {
   /** Runs {@code task} when {@link #advance} passes {@code delay} from now; a delay of zero or less runs it now. */
   @Override
   public Timer schedule(Duration delay, Runnable task) {
-    Entry e;
-    synchronized (lock) {
-      e = entry(delay, task);
-    }
-    return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
+    return set(() -> delay, task);
   }
 
   /**
@@ -90,13 +86,7 @@ public final class TestClock extends Clock implements TimeSource {
    */
   @Override
   public Timer scheduleAt(Instant at, Runnable task) {
-    Entry e;
-    Duration delay;
-    synchronized (lock) {
-      delay = Duration.between(now, at);
-      e = entry(delay, task);
-    }
-    return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
+    return set(() -> Duration.between(now, at), task);
   }
 
   /**
@@ -105,13 +95,22 @@ public final class TestClock extends Clock implements TimeSource {
    */
   @Override
   public Timer scheduleAtNanoTime(long nanoTime, Runnable task) {
+    return set(() -> Duration.ofNanos(nanoTime - nanos), task);
+  }
+
+  /**
+   * A timer {@code delay} from now, the delay worked out under {@link #lock} with the timer set (so
+   * an {@code advance} on another thread cannot come between them); run at once when it is due
+   * already.
+   */
+  private Timer set(java.util.function.Supplier<Duration> delay, Runnable task) {
     Entry e;
-    Duration delay;
+    Duration in;
     synchronized (lock) {
-      delay = Duration.ofNanos(nanoTime - nanos);
-      e = entry(delay, task);
+      in = delay.get();
+      e = entry(in, task);
     }
-    return delay.compareTo(Duration.ZERO) > 0 ? e : e.fire();
+    return in.compareTo(Duration.ZERO) > 0 ? e : e.fire();
   }
 
   /** Under {@link #lock}: a timer {@code delay} from now, queued unless it is due already (its caller runs it then). */
