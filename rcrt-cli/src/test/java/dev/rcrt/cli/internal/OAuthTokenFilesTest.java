@@ -45,11 +45,11 @@ class OAuthTokenFilesTest {
   void aDirectoryOthersMayReadIsNotUsedAndSaysWhy() throws Exception {
     Path dir = Files.createDirectory(home.resolve("shared"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
     OAuthTokenFiles tokens = files(dir);
-    tokens.save("https://mcp.example.com/mcp", "{\"access_token\":\"t-2\"}");
+    tokens.save("https://mcp.example.com/mcp", "{\"access_token\":\"secret-token-Zq9w\"}");
     try (Stream<Path> list = Files.list(dir)) {
       assertThat(list).isEmpty();
     }
-    assertThat(tokens.load("https://mcp.example.com/mcp")).as("kept for this command").contains("{\"access_token\":\"t-2\"}");
-    assertThat(err.toString(StandardCharsets.UTF_8)).contains("not used").contains("may be read by others").doesNotContain("t-2");
+    assertThat(tokens.load("https://mcp.example.com/mcp")).as("kept for this command").contains("{\"access_token\":\"secret-token-Zq9w\"}");
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("not used").contains("may be read by others").doesNotContain("secret-token-Zq9w");
   }
 }
