@@ -10,13 +10,17 @@ import dev.rcrt.mcp.McpClientSession;
 import dev.rcrt.mcp.McpServerAddress;
 import dev.rcrt.postgres.TestPostgres;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -104,11 +108,15 @@ class SampleJarIT {
       assertThat(refused.statusCode()).as(bad + " -> " + refused.body()).isEqualTo(400);
       assertThat(refused.body()).doesNotContain("Exception").doesNotContain("\tat ");
     }
+    // a 5 MiB upload sent whole: read and thrown away (up to 8 MiB), so the client reads the 413
     HttpResponse<String> huge = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ask"))
-        .header("Content-Type", "application/json")
+        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60))
         .POST(HttpRequest.BodyPublishers.ofString("{\"session\":\"s2\",\"message\":\"" + "x".repeat(5 * 1024 * 1024) + "\"}")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(huge.statusCode()).isEqualTo(413);
+    // the same upload asked as curl asks (Expect: 100-continue): the 413 comes before the client
+    // sends a byte of the body, so it cannot be lost to a connection closed under an unread body
+    assertThat(firstLineForAnUploadThatExpectsToContinue(port, 5 * 1024 * 1024)).startsWith("HTTP/1.1 413");
     assertThat(modelRequests).as("the model was asked about none of them").hasSize(3);
 
     Map<String, Integer> trail = new HashMap<>();
@@ -156,6 +164,22 @@ class SampleJarIT {
         HttpResponse.BodyHandlers.ofString());
     assertThat(garbage.statusCode()).isEqualTo(400);
     assertThat(garbage.body()).contains("-32700").doesNotContain("Exception");
+  }
+
+  /**
+   * The first line the application answers to a {@code POST /ask} that declares {@code length}
+   * bytes and {@code Expect: 100-continue}, before any of the body is sent: {@code HTTP/1.1 100}
+   * when it asks for the body. A raw socket, because the JDK client does not return a final answer
+   * to an expectation on JDK 17 (it waits for ever).
+   */
+  private static String firstLineForAnUploadThatExpectsToContinue(int port, long length) throws IOException {
+    try (Socket socket = new Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(60_000);
+      socket.getOutputStream().write(("POST /ask HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\n"
+          + "Content-Length: " + length + "\r\nExpect: 100-continue\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+    }
   }
 
   /** The model's side of OpenAI chat completions: parcelRate, then shipping-total with its rate, then the total. */
