@@ -10,6 +10,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -162,7 +164,7 @@ class A2aInteropTest {
         "--base-url", modelUrl(), "--model", "scripted", "--allow-network", "127.0.0.0/8", "--lease", String.valueOf(leaseMillis)), log);
     processes.add(p);
     started[0] = p;
-    TestJvm.await(log, "A2A server listening on", p, 120);
+    LogWaits.until(log, "A2A server listening on", p, Duration.ofSeconds(120));
     Matcher m = LISTENING.matcher(Files.readString(log));
     assertThat(m.find()).isTrue();
     return m.group(1);
@@ -245,11 +247,11 @@ class A2aInteropTest {
     JsonNode cancelled = js(card(b), "cancel", started.path("id").asText()).get(0);
     assertThat(cancelled.path("status").path("state").asText()).isEqualTo("canceled");
     List<Path> logs = List.of(dir.resolve("a.log"), dir.resolve("b.log"));
-    int abandoned = TestJvm.count(logs, "abandoned its step of run"); // steps dropped before (a fleet may drop one now and then)
+    int abandoned = LogWaits.count(logs, "abandoned its step of run"); // steps dropped before (a fleet may drop one now and then)
     held.gate.countDown(); // the slow answer arrives after the cancel
     assertThat(held.answered.tryAcquire(60, TimeUnit.SECONDS)).as("the model answered").isTrue();
     // and the server that asked drops it, and says so
-    TestJvm.awaitAny(logs, "abandoned its step of run", abandoned + 1, List.of(aProcess[0], bProcess[0]), 60);
+    LogWaits.until(logs, "abandoned its step of run", abandoned + 1, List.of(aProcess[0], bProcess[0]), Duration.ofSeconds(60));
     assertThat(js(card(a), "get", started.path("id").asText()).get(0).path("status").path("state").asText()).isEqualTo("canceled");
     String runId = cancelled.path("metadata").path("rcrt_run_id").asText();
     assertThat(runId).as("the task names its run").isNotEmpty();
@@ -356,7 +358,7 @@ class A2aInteropTest {
     Process peer = new ProcessBuilder(node.toString(), script("peer-agent.mjs").toString(), "0")
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     processes.add(peer);
-    TestJvm.await(log, "peer agent listening on", peer, 60);
+    LogWaits.until(log, "peer agent listening on", peer, Duration.ofSeconds(60));
     Matcher m = LISTENING.matcher(Files.readString(log));
     assertThat(m.find()).isTrue();
     String base = m.group(1);

@@ -2,16 +2,18 @@ package dev.rcrt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rcrt.core.RcrtJson;
-import dev.rcrt.postgres.TestPostgres;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +49,7 @@ class ConsoleCommandTest {
     args.addAll(List.of(more));
     Process p = TestJvm.start(List.of(), args, log);
     processes.add(p);
-    TestJvm.await(log, "console at", p, 120);
+    LogWaits.until(log, "console at", p, Duration.ofSeconds(120));
     Matcher m = LISTENING.matcher(Files.readString(log));
     assertThat(m.find()).isTrue();
     return m.group(1);

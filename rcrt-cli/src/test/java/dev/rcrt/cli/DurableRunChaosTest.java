@@ -8,18 +8,20 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.rcrt.agent.Run;
 import dev.rcrt.agent.Runs;
+import dev.rcrt.agent.UserMessage;
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import dev.rcrt.tools.ToolResponse;
-import dev.rcrt.agent.UserMessage;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -227,7 +229,7 @@ class DurableRunChaosTest {
     }
     Process p = TestJvm.start(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), args, log);
     if (await) {
-      TestJvm.await(log, "runner listening on", p, 60);
+      LogWaits.until(log, "runner listening on", p, Duration.ofSeconds(60));
     }
     return p;
   }
@@ -377,7 +379,7 @@ class DurableRunChaosTest {
     }
     assertThat(repeatedRecordedRounds).as("no recorded round was asked again").isEmpty();
     long lapses = modelRequests.values().stream().filter(c -> c.get() > 1).count();
-    long logged = TestJvm.count(List.of(logs.resolve("process-10-0.log"), logs.resolve("process-11-0.log")), "abandoned its step of run");
+    long logged = LogWaits.count(List.of(logs.resolve("process-10-0.log"), logs.resolve("process-11-0.log")), "abandoned its step of run");
     System.out.printf("short leases: %d ms, %d turns of 2–4 s rounds, two busy loops: %d rounds asked twice, %d steps abandoned (logged)%n",
         leaseMs, messages, lapses, logged);
     assertThat(logged).as("each round asked again was a step its holder abandoned and logged").isGreaterThanOrEqualTo(lapses);
@@ -492,7 +494,7 @@ class DurableRunChaosTest {
     assertThat(answeredAll()).as("the other process took the run over and answered it").isEqualTo(1);
     Path stoppedLog = logs.resolve("process-" + (stopped == one ? 10 : 11) + "-0.log");
     signal(stopped, "CONT");
-    TestJvm.await(stoppedLog, "abandoned its step of run", stopped, 60);
+    LogWaits.until(stoppedLog, "abandoned its step of run", stopped, Duration.ofSeconds(60));
 
     List<Breadcrumb> answers = store.search(Selector.allTags("agent:response", "session:chaos-" + STALLED_TURN), 10, 0);
     assertThat(answers).as("one answer").singleElement()

@@ -3,12 +3,14 @@ package dev.rcrt.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -110,7 +112,7 @@ class McpSessionRestartTest {
   }
 
   private static String url(Process p, Path log) throws Exception {
-    TestJvm.await(log, "MCP server listening on", p, 120);
+    LogWaits.until(log, "MCP server listening on", p, Duration.ofSeconds(120));
     Matcher m = LISTENING.matcher(Files.readString(log));
     assertThat(m.find()).isTrue();
     return m.group(1);

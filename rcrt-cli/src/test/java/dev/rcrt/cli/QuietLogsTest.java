@@ -2,8 +2,10 @@ package dev.rcrt.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rcrt.testing.LogWaits;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +23,7 @@ class QuietLogsTest {
     Path log = dir.resolve("serve.log");
     Process serve = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "mcp", "serve", "--http", "127.0.0.1:0"), log);
     try {
-      TestJvm.await(log, "MCP server listening on", serve, 120);
+      LogWaits.until(log, "MCP server listening on", serve, Duration.ofSeconds(120));
       String printed = Files.readString(log);
       // Tomcat logs its start at INFO through java.util.logging
       assertThat(printed).doesNotContain("INFO").doesNotContain("org.apache.catalina").doesNotContain("Starting service");

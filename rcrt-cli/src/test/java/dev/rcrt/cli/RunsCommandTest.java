@@ -10,7 +10,9 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -121,7 +123,7 @@ class RunsCommandTest {
     Path log = logs.resolve("chat.log");
     Process chat = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "chat", "--store", url, "--breadcrumbs", tools.toString(),
         "--base-url", model.baseUrl() + "/v1", "--model", "m", "Book Chez Ada"), log);
-    TestJvm.await(log, "waiting for input to 'book-table'", chat, 90);
+    LogWaits.until(log, "waiting for input to 'book-table'", chat, Duration.ofSeconds(90));
     chat.destroyForcibly(); // every process of the run is gone: the question is a record
     chat.waitFor();
     java.util.regex.Matcher hint = java.util.regex.Pattern.compile("runs answer (\\S+) (\\S+) '").matcher(java.nio.file.Files.readString(log));
@@ -172,7 +174,7 @@ class RunsCommandTest {
   private Process runner(String url) throws Exception {
     Path log = logs.resolve("runner.log");
     Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--agents", "--lease", "1000"), log);
-    TestJvm.await(log, "runner listening on", p, 60);
+    LogWaits.until(log, "runner listening on", p, Duration.ofSeconds(60));
     return p;
   }
 }

@@ -7,10 +7,12 @@ import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.postgres.PostgresBreadcrumbStore;
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.tools.ToolResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +86,7 @@ class SharedStoreTest {
       }
       Path agentLog = logs.resolve("agent.log");
       agent = TestJvm.start(List.of(), List.of("dev.rcrt.cli.FleetAgentMain", TestPostgres.jdbcUrl(), schema, "300"), agentLog);
-      TestJvm.await(agentLog, "written 150", agent, 90);
+      LogWaits.until(agentLog, "written 150", agent, Duration.ofSeconds(90));
       runners.get(0).destroyForcibly(); // SIGKILL halfway: no clean-up, its claims just run out
       assertThat(agent.waitFor(180, TimeUnit.SECONDS)).as("agent finished").isTrue();
       assertThat(agent.exitValue()).as(Files.readString(agentLog)).isZero();
@@ -118,7 +120,7 @@ class SharedStoreTest {
   private Process startRunner(String url, int n) throws Exception {
     Path log = logs.resolve("runner-" + n + ".log");
     Process p = TestJvm.start(List.of(), List.of("dev.rcrt.cli.Main", "runner", "--store", url, "--concurrency", "4", "--lease", "1000"), log);
-    TestJvm.await(log, "runner listening on", p, 90);
+    LogWaits.until(log, "runner listening on", p, Duration.ofSeconds(90));
     return p;
   }
 }

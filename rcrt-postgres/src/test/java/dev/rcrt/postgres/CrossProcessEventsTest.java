@@ -7,11 +7,10 @@ import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.RcrtException;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.RecordedEvents;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +19,8 @@ import org.junit.jupiter.api.Test;
  * subscribers see, once each, in commit order, even when the database ends their sessions.
  */
 class CrossProcessEventsTest {
+  private static final Duration WITHIN = Duration.ofSeconds(60);
+
   private static PostgresBreadcrumbStore open(String schema) {
     return PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).pollInterval(Duration.ofMillis(200)).build();
   }
@@ -28,22 +29,22 @@ class CrossProcessEventsTest {
   void aSubscriberWhoseBackendIsTerminatedCatchesUpAndSeesEveryEventExactlyOnce() throws Exception {
     String schema = TestPostgres.freshSchema();
     try (PostgresBreadcrumbStore writer = open(schema); PostgresBreadcrumbStore reader = open(schema)) {
-      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
-      try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen::add)) {
+      RecordedEvents seen = new RecordedEvents();
+      try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen)) {
         for (int i = 0; i < 200; i++) {
           if (i == 60 || i == 130) {
-            Thread.sleep(400); // the reader is listening again (it reconnects within 100 ms, 200 ms the second time)
+            // the reader has delivered everything written so far, the second time after its reconnection: it is reading
+            assertThat(seen.awaitCount(i, WITHIN)).as("the reader delivered the first %d events", i).isTrue();
             assertThat(TestPostgres.terminateOtherBackends(TestPostgres.dataSource())).as("sessions ended, the listener's among them").isPositive();
           }
           createRetrying(writer, "n" + i);
         }
         createRetrying(writer, "sentinel");
-        await(() -> seen.stream().anyMatch(e -> e.breadcrumb().title().equals("sentinel")));
+        assertThat(seen.await(events -> events.stream().anyMatch(e -> e.breadcrumb().title().equals("sentinel")), WITHIN)).isTrue();
       }
       // events arrive in commit order: a duplicate of any of the 200 would have come before the sentinel
-      assertThat(seen).extracting(e -> e.breadcrumb().title())
-          .containsExactlyElementsOf(IntStream.rangeClosed(0, 200).mapToObj(i -> i < 200 ? "n" + i : "sentinel").toList());
-      assertThat(seen).allMatch(e -> e.type() == BreadcrumbEvent.Type.CREATED);
+      assertThat(seen.titles()).containsExactlyElementsOf(IntStream.rangeClosed(0, 200).mapToObj(i -> i < 200 ? "n" + i : "sentinel").toList());
+      assertThat(seen.events()).allMatch(e -> e.type() == BreadcrumbEvent.Type.CREATED);
     }
   }
 
@@ -51,17 +52,17 @@ class CrossProcessEventsTest {
   void aWriteInOneProcessReachesTheOthersSearchAndSubscribersUpdatesAndDeletesIncluded() throws Exception {
     String schema = TestPostgres.freshSchema();
     try (PostgresBreadcrumbStore one = open(schema); PostgresBreadcrumbStore other = open(schema)) {
-      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
-      try (Subscription ignored = other.subscribe(Selector.allTags("shared"), seen::add)) {
+      RecordedEvents seen = new RecordedEvents();
+      try (Subscription ignored = other.subscribe(Selector.allTags("shared"), seen)) {
         var created = one.create(BreadcrumbCreate.builder("note.v1", "hello").tags("shared").build());
         var updated = one.update(created.id(), 1, dev.rcrt.core.BreadcrumbUpdate.ofContext(dev.rcrt.core.RcrtJson.parse("{\"v\":2}")));
         assertThat(other.get(created.id())).contains(updated);
         one.delete(created.id());
-        await(() -> seen.size() >= 3);
+        assertThat(seen.awaitCount(3, WITHIN)).isTrue();
       }
-      assertThat(seen).extracting(BreadcrumbEvent::type)
+      assertThat(seen.events()).extracting(BreadcrumbEvent::type)
           .containsExactly(BreadcrumbEvent.Type.CREATED, BreadcrumbEvent.Type.UPDATED, BreadcrumbEvent.Type.DELETED);
-      assertThat(seen.get(1).breadcrumb().version()).isEqualTo(2);
+      assertThat(seen.events().get(1).breadcrumb().version()).isEqualTo(2);
     }
   }
 
@@ -107,13 +108,6 @@ class CrossProcessEventsTest {
           throw e;
         }
       }
-    }
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
     }
   }
 }

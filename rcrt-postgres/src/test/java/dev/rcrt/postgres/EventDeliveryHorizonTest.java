@@ -3,10 +3,10 @@ package dev.rcrt.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rcrt.core.BreadcrumbCreate;
-import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.postgres.internal.Tables;
+import dev.rcrt.testing.RecordedEvents;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -17,10 +17,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,23 +26,24 @@ import org.junit.jupiter.api.Test;
  * it (they must not be skipped), is named in a WARN once the stall warning passes, and shows as lag.
  */
 class EventDeliveryHorizonTest {
+  private static final Duration WITHIN = Duration.ofSeconds(60);
+
   @Test
   void transactionsOpenElsewhereOnTheServerHoldNoEventBack() throws Exception {
     String schema = TestPostgres.freshSchema();
     try (PostgresBreadcrumbStore store = open(schema, Duration.ofSeconds(10));
         Connection otherDatabase = DriverManager.getConnection(urlOf(otherDatabase()));
         Connection sameDatabase = TestPostgres.dataSource().getConnection()) {
-      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
-      try (Subscription ignored = store.subscribe(Selector.schema("note.v1"), seen::add)) {
+      RecordedEvents seen = new RecordedEvents();
+      try (Subscription ignored = store.subscribe(Selector.schema("note.v1"), seen)) {
         long elsewhere = openTransaction(otherDatabase);
         long besideUs = openTransaction(sameDatabase); // another application's work in the same database: not a writer of this store
         assertThat(elsewhere).isPositive();
         assertThat(besideUs).isPositive();
 
         store.create(BreadcrumbCreate.builder("note.v1", "written while others' transactions stay open").build());
-        await(() -> seen.size() == 1);
-
-        assertThat(seen).as("delivered while the two transactions are still open").hasSize(1);
+        assertThat(seen.awaitCount(1, WITHIN)).as("delivered while the two transactions are still open").isTrue();
+        assertThat(seen.events()).hasSize(1);
         assertThat(store.eventDeliveryLag()).isZero();
       } finally {
         otherDatabase.rollback();
@@ -60,17 +57,17 @@ class EventDeliveryHorizonTest {
   void aStalledWriterOfThisStoreHoldsLaterEventsBackIsNamedAndShowsAsLag() throws Exception {
     String schema = TestPostgres.freshSchema();
     PrintStream err = System.err;
-    ByteArrayOutputStream logged = new ByteArrayOutputStream();
+    Tee logged = new Tee(err);
     try (PostgresBreadcrumbStore store = open(schema, Duration.ofMillis(300));
         Connection stalled = DriverManager.getConnection(urlOf(currentDatabase()) + "&ApplicationName=stalled-writer-test")) {
-      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
+      RecordedEvents seen = new RecordedEvents();
       int pid;
       try (Statement s = stalled.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
         rs.next();
         pid = rs.getInt(1);
       }
-      System.setErr(new PrintStream(new Tee(err, logged), true, StandardCharsets.UTF_8));
-      try (Subscription ignored = store.subscribe(Selector.schema("note.v1"), seen::add)) {
+      System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
+      try (Subscription ignored = store.subscribe(Selector.schema("note.v1"), seen)) {
         // a writer of this store, as every write of this version begins: the writers' lock, then its transaction id
         stalled.setAutoCommit(false);
         try (Statement s = stalled.createStatement()) {
@@ -79,18 +76,18 @@ class EventDeliveryHorizonTest {
         long stalledTx = openTransaction(stalled);
 
         store.create(BreadcrumbCreate.builder("note.v1", "committed after the stalled writer began").build());
-        await(() -> logged.toString(StandardCharsets.UTF_8).contains("transaction " + stalledTx));
+        assertThat(logged.awaitText("transaction " + stalledTx, WITHIN)).as("the stalled writer named").isTrue();
 
-        String warning = logged.toString(StandardCharsets.UTF_8);
+        String warning = logged.text();
         assertThat(warning).contains("event delivery of store schema '" + schema + "' has waited")
             .contains("pid " + pid).contains("database '" + currentDatabase() + "'").contains("application 'stalled-writer-test'");
-        assertThat(seen).as("held back, not skipped, while the older writer may still write").isEmpty();
+        assertThat(seen.events()).as("held back, not skipped, while the older writer may still write").isEmpty();
         assertThat(store.eventDeliveryLag()).isGreaterThanOrEqualTo(Duration.ofMillis(300));
 
         stalled.rollback();
-        await(() -> seen.size() == 1);
-        assertThat(seen).hasSize(1);
-        await(() -> store.eventDeliveryLag().isZero());
+        assertThat(seen.awaitCount(1, WITHIN)).isTrue();
+        assertThat(seen.events()).hasSize(1);
+        // the read that delivered it found no writer of the store in progress
         assertThat(store.eventDeliveryLag()).isZero();
       }
     } finally {
@@ -140,33 +137,44 @@ class EventDeliveryHorizonTest {
     return url.substring(0, path + 1) + database + (query < 0 ? "?" : url.substring(query));
   }
 
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
-    }
-  }
-
-  /** Writes to both streams. */
+  /** Writes to {@code out} and keeps a copy, which a test waits on: each write wakes it. */
   private static final class Tee extends OutputStream {
-    private final OutputStream a;
-    private final OutputStream b;
+    private final OutputStream out;
+    private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
 
-    Tee(OutputStream a, OutputStream b) {
-      this.a = a;
-      this.b = b;
+    Tee(OutputStream out) {
+      this.out = out;
     }
 
     @Override
     public synchronized void write(int c) throws java.io.IOException {
-      a.write(c);
-      b.write(c);
+      out.write(c);
+      copy.write(c);
+      notifyAll();
     }
 
     @Override
     public synchronized void write(byte[] buf, int off, int len) throws java.io.IOException {
-      a.write(buf, off, len);
-      b.write(buf, off, len);
+      out.write(buf, off, len);
+      copy.write(buf, off, len);
+      notifyAll();
+    }
+
+    synchronized String text() {
+      return copy.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Waits until the copy contains {@code text}, for at most {@code within}; whether it does. */
+    synchronized boolean awaitText(String text, Duration within) throws InterruptedException {
+      long deadline = System.nanoTime() + within.toNanos();
+      while (!text().contains(text)) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        wait(Math.max(1, left / 1_000_000));
+      }
+      return true;
     }
   }
 }

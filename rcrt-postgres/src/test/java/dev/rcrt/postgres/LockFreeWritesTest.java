@@ -4,21 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rcrt.core.Breadcrumb;
 import dev.rcrt.core.BreadcrumbCreate;
-import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.BreadcrumbUpdate;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.core.spi.Records;
+import dev.rcrt.testing.RecordedEvents;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * place, rather than skipped.
  */
 class LockFreeWritesTest {
+  private static final Duration WITHIN = Duration.ofSeconds(60);
+
   private static PostgresBreadcrumbStore open(String schema) {
     return PostgresBreadcrumbStore.builder(TestPostgres.dataSource()).schema(schema).pollInterval(Duration.ofMillis(100)).build();
   }
@@ -69,10 +68,10 @@ class LockFreeWritesTest {
     String schema = TestPostgres.freshSchema();
     try (PostgresBreadcrumbStore writer = open(schema); PostgresBreadcrumbStore reader = open(schema);
         Connection late = TestPostgres.dataSource().getConnection()) {
-      List<BreadcrumbEvent> seen = new CopyOnWriteArrayList<>();
-      try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen::add)) {
+      RecordedEvents seen = new RecordedEvents();
+      try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen)) {
         writer.create(BreadcrumbCreate.builder("note.v1", "first").build());
-        await(() -> seen.size() == 1);
+        assertThat(seen.awaitCount(1, WITHIN)).isTrue();
 
         // a writer that took its transaction id and sequence number first, and has not committed yet; as every writer of
         // this store, it took the writers' lock before its transaction id
@@ -89,21 +88,14 @@ class LockFreeWritesTest {
         }
         writer.create(BreadcrumbCreate.builder("note.v1", "after").build()); // committed with a larger number, earlier
         Thread.sleep(500); // several polls: a reader that took "after" now would have passed the late event's number
-        assertThat(seen).as("held back until the older transaction ends").hasSize(1);
+        assertThat(seen.events()).as("held back until the older transaction ends").hasSize(1);
 
         late.commit();
-        await(() -> seen.size() == 3);
+        assertThat(seen.awaitCount(3, WITHIN)).isTrue();
         writer.create(BreadcrumbCreate.builder("note.v1", "sentinel").build());
-        await(() -> seen.size() == 4);
+        assertThat(seen.awaitCount(4, WITHIN)).isTrue();
       }
-      assertThat(seen).extracting(e -> e.breadcrumb().title()).containsExactly("first", "late", "after", "sentinel");
-    }
-  }
-
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(20);
+      assertThat(seen.titles()).containsExactly("first", "late", "after", "sentinel");
     }
   }
 }

@@ -22,6 +22,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -100,7 +101,7 @@ public final class FakeRcrtServer implements AutoCloseable {
   }
 
   /** Ends every open event stream, as a server restart or a proxy timeout would. */
-  public void dropStreams() {
+  public synchronized void dropStreams() {
     for (OutputStream out : streams) {
       try {
         out.close();
@@ -109,6 +110,7 @@ public final class FakeRcrtServer implements AutoCloseable {
       }
     }
     streams.clear();
+    notifyAll();
   }
 
   /** Forgets every token it issued, as a server whose tokens expired: the next request gets 401. */
@@ -116,9 +118,20 @@ public final class FakeRcrtServer implements AutoCloseable {
     tokens.clear();
   }
 
-  /** How many event streams are open now. */
-  public int openStreams() {
-    return streams.size();
+  /**
+   * Waits until at least {@code count} event streams are open, woken by each stream that opens, for
+   * at most {@code within}; whether they are.
+   */
+  public synchronized boolean awaitOpenStreams(int count, Duration within) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (streams.size() < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      wait(Math.max(1, left / 1_000_000));
+    }
+    return true;
   }
 
   private void serve(HttpExchange ex) throws IOException {
@@ -321,6 +334,7 @@ public final class FakeRcrtServer implements AutoCloseable {
         out.flush();
       } catch (IOException e) {
         streams.remove(out);
+        notifyAll();
       }
     }
   }
@@ -331,12 +345,13 @@ public final class FakeRcrtServer implements AutoCloseable {
     synchronized (this) { // as RCRT does: a client that saw the headers misses no event sent after them
       ex.sendResponseHeaders(200, 0);
       streams.add(out);
-    }
-    while (streams.contains(out)) {
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        return;
+      notifyAll();
+      while (streams.contains(out)) { // the exchange stays open until the stream is dropped or fails
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          return;
+        }
       }
     }
   }

@@ -149,10 +149,7 @@ class RcrtServerStoreTest {
       assertThat(events.poll(5, TimeUnit.SECONDS).breadcrumb().title()).isEqualTo("sentinel 2");
 
       server.dropStreams();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (server.openStreams() == 0 && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
+      assertThat(server.awaitOpenStreams(1, Duration.ofSeconds(60))).as("the store opened its stream again").isTrue();
       s.create(BreadcrumbCreate.builder("e.v1", "after the drop").build());
       assertThat(events.poll(5, TimeUnit.SECONDS).breadcrumb().title()).isEqualTo("after the drop");
     }

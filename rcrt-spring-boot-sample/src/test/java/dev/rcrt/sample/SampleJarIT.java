@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.rcrt.mcp.McpClientSession;
 import dev.rcrt.mcp.McpServerAddress;
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.LogWaits;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -82,7 +83,7 @@ class SampleJarIT {
         "--rcrt.model.base-url=http://127.0.0.1:" + model.getAddress().getPort() + "/v1",
         "--rcrt.model.api-key=" + API_KEY);
     app = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    awaitLine(log, "Started SampleApplication", Duration.ofSeconds(120));
+    LogWaits.until(log, "Started SampleApplication", app, Duration.ofSeconds(120));
 
     HttpClient http = HttpClient.newHttpClient();
     HttpResponse<String> reply = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ask"))
@@ -244,20 +245,5 @@ class SampleJarIT {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
-  }
-
-  private void awaitLine(Path log, String line, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      String text = Files.readString(log);
-      if (text.contains(line)) {
-        return;
-      }
-      if (!app.isAlive()) {
-        throw new AssertionError("the sample exited with " + app.exitValue() + ":\n" + text);
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("no '" + line + "' within " + timeout + ":\n" + Files.readString(log));
   }
 }

@@ -9,7 +9,9 @@
  * dev.rcrt.testing.ScriptedLlmClient}, and timeouts without waiting with {@link
  * dev.rcrt.testing.TestClock}; count, delay or fail some of a store's calls by overriding them in a
  * {@link dev.rcrt.testing.ForwardingBreadcrumbStore}; wait for what a store's writers do on its
- * events, never by sleeping, with {@link dev.rcrt.testing.StoreWaits}.
+ * events, never by sleeping, with {@link dev.rcrt.testing.StoreWaits} and {@link
+ * dev.rcrt.testing.RecordedEvents}, and for what other processes write to their logs with {@link
+ * dev.rcrt.testing.LogWaits}.
  */
 @NullMarked
 package dev.rcrt.testing;

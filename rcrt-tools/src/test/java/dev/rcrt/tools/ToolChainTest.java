@@ -13,6 +13,7 @@ import dev.rcrt.testing.TestClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -34,8 +35,13 @@ class ToolChainTest {
         @Override public void callDenied(ToolRequest r, ToolDefinition t, String code) { events.add("denied " + code); }
         @Override public void inputValidated(ToolRequest r, ToolDefinition t) { events.add("validated"); }
         @Override public void callFailed(ToolRequest r, ToolResponse response) { events.add("failed " + response.errorCode()); }
-        @Override public void callEnd(ToolRequest r, ToolResponse response) { events.add("end " + response.success()); }
+        @Override public void callEnd(ToolRequest r, ToolResponse response) {
+          events.add("end " + response.success());
+          ended.release();
+        }
       };
+  /** A permit per call ended: callEnd is reported just after the response is recorded, on the listener's thread. */
+  private final Semaphore ended = new Semaphore(0);
 
   @BeforeEach
   void setUp() {
@@ -83,9 +89,7 @@ class ToolChainTest {
       assertThat(r.output().get("result").asInt()).isEqualTo(2);
     }
     // the response is recorded (completing the future) just before callEnd is reported
-    for (long stop = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); !events.contains("end true") && System.nanoTime() < stop; ) {
-      Thread.onSpinWait();
-    }
+    assertThat(ended.tryAcquire(60, TimeUnit.SECONDS)).as("callEnd reported").isTrue();
     assertThat(intercepted).hasValue(1);
     assertThat(events).containsExactly("start calculator", "resolved calculator@1", "validated", "end true");
   }

@@ -5,10 +5,15 @@ import java.util.List;
 
 /**
  * A process as a Spring Boot application with the model is: threads embedding all the time, and
- * the model closed by a shutdown hook (the application context's). Prints {@code loading} as the
- * model starts to load and {@code embedding} once a batch is done; a signal ends it.
+ * the model closed by a shutdown hook (the application context's). Prints {@link #LOADING} as the
+ * model starts to load and {@link #EMBEDDING} once a batch is done; a signal ends it.
  */
 public final class EmbedUntilStopped {
+  /** Printed as the model starts to load: text no log line of the libraries holds. */
+  static final String LOADING = "event: loading";
+  /** Printed once a batch is embedded. */
+  static final String EMBEDDING = "event: embedding";
+
   private EmbedUntilStopped() {}
 
   public static void main(String[] args) throws Exception {
@@ -18,10 +23,10 @@ public final class EmbedUntilStopped {
     for (int i = 0; i < 16; i++) {
       texts.add("how to create an agent that answers from records, number " + i);
     }
-    System.out.println("loading");
+    System.out.println(LOADING);
     System.out.flush();
     model.embed(texts);
-    System.out.println("embedding");
+    System.out.println(EMBEDDING);
     System.out.flush();
     for (int t = 0; t < 2; t++) {
       Thread worker = new Thread(() -> {

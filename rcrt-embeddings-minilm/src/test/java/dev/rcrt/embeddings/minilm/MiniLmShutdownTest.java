@@ -2,8 +2,10 @@ package dev.rcrt.embeddings.minilm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rcrt.testing.LogWaits;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -33,8 +35,8 @@ class MiniLmShutdownTest {
         // three in four processes are stopped while the model loads (where the crashes were), the others while it embeds,
         // each at a random moment after the event
         boolean loading = i % 4 != 3;
-        String event = loading ? "loading" : "embedding";
-        awaitLine(log, event, p);
+        String event = loading ? EmbedUntilStopped.LOADING : EmbedUntilStopped.EMBEDDING;
+        LogWaits.until(log, event, p, Duration.ofSeconds(120));
         TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextInt(loading ? 600 : 200)); // the moment of the attack, not a wait
         p.destroy(); // SIGTERM
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("process %d ended", i).isTrue();
@@ -60,33 +62,5 @@ class MiniLmShutdownTest {
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(Files.readString(log)).isZero();
     assertThat(Files.readString(log).lines()).contains("survived");
-  }
-
-  /**
-   * Waits for {@code line} in the process's output (it writes it once the event happened), looking
-   * again each time the log's folder reports a write (its file-system events, never by sleeping);
-   * fails if the process ends first or the line does not come within 120 s.
-   */
-  static void awaitLine(Path log, String line, Process p) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    Path folder = log.toAbsolutePath().getParent();
-    try (java.nio.file.WatchService writes = folder.getFileSystem().newWatchService()) {
-      folder.register(writes, java.nio.file.StandardWatchEventKinds.ENTRY_CREATE, java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY);
-      while (true) {
-        boolean alive = p.isAlive(); // before the log: a line written just before an exit is seen
-        if (Files.readString(log).lines().toList().contains(line)) {
-          return;
-        }
-        assertThat(alive).as("the process is up: %s", Files.readString(log)).isTrue();
-        long left = deadline - System.nanoTime();
-        assertThat(left).as("'%s' within 120 s", line).isPositive();
-        // a write wakes this at once; the cap only bounds how late an exit that wrote nothing more is noticed
-        java.nio.file.WatchKey key = writes.poll(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
-        if (key != null) {
-          key.pollEvents();
-          key.reset();
-        }
-      }
-    }
   }
 }

@@ -1,13 +1,14 @@
 package dev.rcrt.embeddings.minilm;
 
-import static dev.rcrt.embeddings.minilm.MiniLmShutdownTest.awaitLine;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rcrt.testing.LogWaits;
 import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the test's own ({@code java.io.tmpdir}, {@code XDG_CACHE_HOME}).
  */
 class NativeLibrariesTest {
+  private static final Duration WITHIN = Duration.ofSeconds(120);
   @TempDir Path dir;
 
   @Test
@@ -34,7 +36,7 @@ class NativeLibrariesTest {
     Path cache = dir.resolve("cache");
     Embedder e = start("loaded", cache);
     try {
-      awaitLine(e.log, "embedding", e.process);
+      LogWaits.until(e.log, EmbedUntilStopped.EMBEDDING, e.process, WITHIN);
     } finally {
       e.kill();
     }
@@ -50,7 +52,7 @@ class NativeLibrariesTest {
       Embedder e = start("killed-" + i, cache);
       killed.add(e);
       try {
-        awaitLine(e.log, "loading", e.process);
+        LogWaits.until(e.log, EmbedUntilStopped.LOADING, e.process, WITHIN);
         TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextInt(i < 3 ? 300 : 1200)); // the moment of the attack, not a wait
       } finally {
         e.kill();
@@ -63,7 +65,7 @@ class NativeLibrariesTest {
     }
     Embedder last = start("after", cache); // loads from whatever the killed ones left, and must work
     try {
-      awaitLine(last.log, "embedding", last.process);
+      LogWaits.until(last.log, EmbedUntilStopped.EMBEDDING, last.process, WITHIN);
     } finally {
       last.kill();
     }
@@ -79,7 +81,7 @@ class NativeLibrariesTest {
     Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
     Embedder e = start("untrusted", cache);
     try {
-      awaitLine(e.log, "embedding", e.process);
+      LogWaits.until(e.log, EmbedUntilStopped.EMBEDDING, e.process, WITHIN);
     } finally {
       e.kill();
     }
@@ -94,7 +96,7 @@ class NativeLibrariesTest {
     Path work = Files.createDirectories(dir.resolve("work"));
     Embedder e = start("homeless", null, work, "-Duser.home=?");
     try {
-      awaitLine(e.log, "embedding", e.process);
+      LogWaits.until(e.log, EmbedUntilStopped.EMBEDDING, e.process, WITHIN);
     } finally {
       e.kill();
     }

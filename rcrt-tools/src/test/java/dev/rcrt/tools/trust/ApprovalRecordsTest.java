@@ -7,6 +7,7 @@ import dev.rcrt.core.Principal;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.StoreWaits;
 import dev.rcrt.testing.TestClock;
 import dev.rcrt.tools.ApprovalDecision;
 import dev.rcrt.tools.ApprovalRequest;
@@ -183,9 +184,7 @@ class ApprovalRecordsTest extends TrustFixture {
   }
 
   private void awaitApprovalRequest() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (store.search(Selector.schema(ApprovalRequest.SCHEMA), 1, 0).isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    assertThat(StoreWaits.until(store, () -> !store.search(Selector.schema(ApprovalRequest.SCHEMA), 1, 0).isEmpty(), Duration.ofSeconds(60)))
+        .as("the call's approval request is recorded").isTrue();
   }
 }
