@@ -508,6 +508,11 @@ public final class AgentExecutor implements AutoCloseable {
      * How long a process's claim on a run lasts unrenewed: renewed every third of it while the
      * process takes the run's steps; another process takes the run over this long after its
      * process died. Default 15 s, at least 30 ms.
+     *
+     * <p>It must outlast the process's longest stop: no renewal runs while the JVM is stopped for
+     * garbage collection, and G1 stopped runners for 60 to 140 ms on a loaded 2-core machine. Under
+     * 300 ms, run on ZGC ({@code -XX:+UseZGC}); otherwise other processes take runs over during
+     * the pauses and ask their model rounds again (fencing still runs each tool once).
      */
     public Builder runLease(Duration lease) {
       if (lease.compareTo(Duration.ofMillis(30)) < 0) {

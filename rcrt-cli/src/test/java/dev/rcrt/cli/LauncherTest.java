@@ -95,4 +95,48 @@ class LauncherTest {
     assertThat(run.status()).isEqualTo(1);
     assertThat(run.err()).contains("there is no mvn on the PATH").contains("java -jar rcrt-cli/target/rcrt-cli.jar");
   }
+
+  /**
+   * What the launcher passes to {@code java}, a stand-in that says it is {@code version} and prints
+   * its arguments, with {@code RCRT_JAVA_OPTS} set to {@code javaOpts} (null: unset); the command
+   * line is built already.
+   */
+  private String javaArguments(String version, String javaOpts) throws Exception {
+    Path dir = Files.createTempDirectory(home, "jdk-" + version + "-");
+    Files.copy(SCRIPT, dir.resolve("rcrt"));
+    Files.writeString(dir.resolve("pom.xml"), "<project/>");
+    Path target = Files.createDirectories(dir.resolve("rcrt-cli/target"));
+    Files.writeString(target.resolve("rcrt-cli.jar"), ""); // written after the pom: nothing to build
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path java = bin.resolve("java");
+    Files.writeString(java, "#!/usr/bin/env bash\n"
+        + "if [ \"$1\" = -version ]; then echo 'openjdk version \"" + version + "\" 2025-01-01' >&2; exit 0; fi\n"
+        + "echo \"java $*\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    ProcessBuilder pb = new ProcessBuilder("bash", dir.resolve("rcrt").toString(), "runner", "--lease", "100");
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    pb.environment().remove("RCRT_JAVA_OPTS");
+    if (javaOpts != null) {
+      pb.environment().put("RCRT_JAVA_OPTS", javaOpts);
+    }
+    Process p = pb.redirectErrorStream(true).start();
+    p.getOutputStream().close();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    return out.strip();
+  }
+
+  @Test
+  void itRunsTheCommandLineOnZgcUnlessTheUserChoseACollector() throws Exception {
+    // ZGC's pauses stay short where G1's outlast a 100 ms lease on a loaded machine; generational from JDK 23 on, asked for on 21 and 22
+    assertThat(javaArguments("17.0.15", null)).startsWith("java -XX:+UseZGC -cp ").endsWith("dev.rcrt.cli.Main runner --lease 100")
+        .doesNotContain("ZGenerational");
+    assertThat(javaArguments("21.0.4", null)).startsWith("java -XX:+UseZGC -XX:+ZGenerational -cp ");
+    assertThat(javaArguments("25.0.3", null)).startsWith("java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
+        + " -XX:+UseZGC -cp ").doesNotContain("ZGenerational");
+    // two collectors would stop the JVM from starting: the user's choice is the only one
+    assertThat(javaArguments("17.0.15", "-Xmx1g -XX:+UseG1GC")).startsWith("java -Xmx1g -XX:+UseG1GC -cp ").doesNotContain("ZGC");
+    assertThat(javaArguments("17.0.15", "-Xmx1g")).startsWith("java -XX:+UseZGC -Xmx1g -cp ");
+  }
 }

@@ -733,7 +733,9 @@ public final class ToolRunner implements AutoCloseable {
     /**
      * How long a {@link #listen() listening} runner's claim on a request lasts without renewal:
      * the runner renews it every third of this while the tool runs, and another runner takes a
-     * request over this long after its runner died. Default 15 s.
+     * request over this long after its runner died. Default 15 s, at least 30 ms. Under 300 ms,
+     * run on a collector that does not stop the process for long (ZGC, {@code -XX:+UseZGC}): no
+     * renewal runs during a pause, and G1's lasted 60 to 140 ms on a loaded 2-core machine.
      */
     public Builder claimLease(Duration lease) {
       if (lease.isNegative() || lease.compareTo(Duration.ofMillis(30)) < 0) {
