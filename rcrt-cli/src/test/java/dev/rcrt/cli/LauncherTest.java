@@ -137,6 +137,9 @@ class LauncherTest {
         + " -XX:+UseZGC -cp ").doesNotContain("ZGenerational");
     // two collectors would stop the JVM from starting: the user's choice is the only one
     assertThat(javaArguments("17.0.15", "-Xmx1g -XX:+UseG1GC")).startsWith("java -Xmx1g -XX:+UseG1GC -cp ").doesNotContain("ZGC");
+    assertThat(javaArguments("17.0.15", "-Xmx1g -XX:+UseParallelGC")).startsWith("java -Xmx1g -XX:+UseParallelGC -cp ");
     assertThat(javaArguments("17.0.15", "-Xmx1g")).startsWith("java -XX:+UseZGC -Xmx1g -cp ");
+    assertThat(javaArguments("17.0.15", "-XX:+UseLargePages -XX:+DisableExplicitGC"))
+        .as("options that only mention a collector").startsWith("java -XX:+UseZGC -XX:+UseLargePages -XX:+DisableExplicitGC -cp ");
   }
 }
