@@ -32,9 +32,11 @@ public final class LogWaits {
   /**
    * Waits until {@code log} contains {@code text}.
    *
+   * @param text not empty
    * @param writer the process writing {@code log}
    * @param within the longest wait, in real time
    * @throws AssertionError with the log, if {@code writer} exits first or {@code within} passes
+   * @throws IllegalArgumentException if {@code text} is empty
    * @throws IOException if the log's folder cannot be watched or the log read
    * @throws InterruptedException if the thread is interrupted while waiting
    */
@@ -46,9 +48,11 @@ public final class LogWaits {
    * Waits until {@code text} occurs {@code times} times in {@code logs}, all together.
    *
    * @param logs at least one, all in one folder
+   * @param text not empty
    * @param writers the processes writing them; the wait fails once none is alive
    * @param within the longest wait, in real time
    * @throws AssertionError with the logs, if every writer exits first or {@code within} passes
+   * @throws IllegalArgumentException if {@code text} is empty
    * @throws IOException if the logs' folder cannot be watched or a log read
    * @throws InterruptedException if the thread is interrupted while waiting
    */
@@ -80,12 +84,16 @@ public final class LogWaits {
   }
 
   /**
-   * How many times {@code text} occurs in {@code logs} now, all together; a log not written yet
-   * counts none.
+   * How many times {@code text} occurs in {@code logs} now, all together, without overlaps; a log
+   * not written yet counts none.
    *
+   * @throws IllegalArgumentException if {@code text} is empty
    * @throws IOException if a log cannot be read
    */
   public static int count(List<Path> logs, String text) throws IOException {
+    if (text.isEmpty()) {
+      throw new IllegalArgumentException("the text to count is empty");
+    }
     int n = 0;
     for (Path log : logs) {
       String written = read(log);

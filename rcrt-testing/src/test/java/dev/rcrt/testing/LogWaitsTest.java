@@ -71,4 +71,9 @@ class LogWaitsTest {
       p.destroyForcibly().waitFor();
     }
   }
+
+  @Test
+  void emptyTextIsRefusedRatherThanCountedForEver() {
+    assertThatThrownBy(() -> LogWaits.count(List.of(dir.resolve("any.log")), "")).isInstanceOf(IllegalArgumentException.class);
+  }
 }
