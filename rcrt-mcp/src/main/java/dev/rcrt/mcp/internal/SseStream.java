@@ -98,7 +98,8 @@ final class SseStream implements McpStreamableServerTransport {
   /**
    * @param id unguessable, unique among the server's streams
    * @param retry what the priming event tells the client to wait before it reconnects
-   * @param onComplete told once, when the stream has sent its last event
+   * @param onComplete told once, when the stream has sent its last event, before its connection
+   *     is completed
    */
   SseStream(String id, String sessionId, McpJsonMapper json, Duration retry, Consumer<SseStream> onComplete) {
     this(id, sessionId, json, retry, onComplete, Keeper.NONE, 0);
@@ -370,10 +371,10 @@ final class SseStream implements McpStreamableServerTransport {
         keeping = keeper.kept(this, sent + 1, null, true);
       }
     }
+    onComplete.accept(this); // before the client learns of the end: the bounds on ended streams hold when it comes back
     if (was != null) {
       end(was);
     }
-    onComplete.accept(this);
   }
 
   /** Forgets what the keeper holds of this stream (the process forgets it: its window passed). */

@@ -33,4 +33,21 @@ class SseStreamTest {
     assertThat(seen).first().isEqualTo("attached 1");
     assertThat(seen).contains("written: id: rstream_0");
   }
+
+  @Test
+  void aStreamIsCountedAsEndedBeforeItsClientLearnsOfTheEnd() {
+    // the server's bounds on ended streams (the oldest forgotten) must hold by the time the client can come back
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    jakarta.servlet.AsyncContext async = (jakarta.servlet.AsyncContext) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {jakarta.servlet.AsyncContext.class}, (proxy, method, args) -> {
+          if (method.getName().equals("complete")) {
+            seen.add("connection completed");
+          }
+          return null;
+        });
+    SseStream stream = new SseStream("rstream", "session", McpJsonDefaults.getMapper(), Duration.ofSeconds(1), s -> seen.add("ended"));
+    assertThat(stream.attach(new SseStream.Connection(async, new PrintWriter(java.io.Writer.nullWriter())), 0, n -> {})).isTrue();
+    stream.close();
+    assertThat(seen).containsExactly("ended", "connection completed");
+  }
 }
