@@ -29,20 +29,10 @@ final class CliHarness {
     }
 
     /** The first match of {@code pattern} in what was written, waiting for each write until {@code within} of real time has passed; null then. */
-    synchronized java.util.regex.Matcher await(java.util.regex.Pattern pattern, java.time.Duration within)
-        throws InterruptedException {
-      long end = System.nanoTime() + within.toNanos();
-      while (true) {
-        java.util.regex.Matcher m = pattern.matcher(toString(StandardCharsets.UTF_8));
-        long left = end - System.nanoTime();
-        if (m.find()) {
-          return m;
-        }
-        if (left <= 0) {
-          return null;
-        }
-        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
-      }
+    java.util.regex.Matcher await(java.util.regex.Pattern pattern, java.time.Duration within) throws InterruptedException {
+      java.util.regex.Matcher[] found = new java.util.regex.Matcher[1];
+      return dev.rcrt.testing.MonitorWaits.until(this, () -> (found[0] = pattern.matcher(toString(StandardCharsets.UTF_8))).find(), within)
+          ? found[0] : null;
     }
   }
 

@@ -6,6 +6,7 @@ import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
 import dev.rcrt.postgres.internal.Tables;
+import dev.rcrt.testing.MonitorWaits;
 import dev.rcrt.testing.RecordedEvents;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -165,16 +166,8 @@ class EventDeliveryHorizonTest {
     }
 
     /** Waits until the copy contains {@code text}, for at most {@code within}; whether it does. */
-    synchronized boolean awaitText(String text, Duration within) throws InterruptedException {
-      long deadline = System.nanoTime() + within.toNanos();
-      while (!text().contains(text)) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        wait(Math.max(1, left / 1_000_000));
-      }
-      return true;
+    boolean awaitText(String text, Duration within) throws InterruptedException {
+      return MonitorWaits.until(this, () -> text().contains(text), within);
     }
   }
 }

@@ -14,6 +14,7 @@ import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.Selector;
 import dev.rcrt.core.Subscription;
+import dev.rcrt.testing.MonitorWaits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -122,16 +123,8 @@ public final class FakeRcrtServer implements AutoCloseable {
    * Waits until at least {@code count} event streams are open, woken by each stream that opens, for
    * at most {@code within}; whether they are.
    */
-  public synchronized boolean awaitOpenStreams(int count, Duration within) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (streams.size() < count) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return false;
-      }
-      wait(Math.max(1, left / 1_000_000));
-    }
-    return true;
+  public boolean awaitOpenStreams(int count, Duration within) throws InterruptedException {
+    return MonitorWaits.until(this, () -> streams.size() >= count, within);
   }
 
   private void serve(HttpExchange ex) throws IOException {

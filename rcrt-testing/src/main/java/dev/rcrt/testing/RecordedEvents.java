@@ -55,15 +55,7 @@ public final class RecordedEvents implements BreadcrumbListener {
    * @return whether {@code done} holds: false once {@code within} passed without it
    * @throws InterruptedException if the thread is interrupted while waiting
    */
-  public synchronized boolean await(Predicate<List<BreadcrumbEvent>> done, Duration within) throws InterruptedException {
-    long deadline = System.nanoTime() + within.toNanos();
-    while (!done.test(events)) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return false;
-      }
-      wait(Math.max(1, left / 1_000_000));
-    }
-    return true;
+  public boolean await(Predicate<List<BreadcrumbEvent>> done, Duration within) throws InterruptedException {
+    return MonitorWaits.until(this, () -> done.test(events), within);
   }
 }

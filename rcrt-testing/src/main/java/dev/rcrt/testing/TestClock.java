@@ -148,17 +148,7 @@ public final class TestClock extends Clock implements TimeSource {
    * @throws InterruptedException if the waiting thread is interrupted
    */
   public boolean awaitPendingTimers(int count, Duration within) throws InterruptedException {
-    long end = System.nanoTime() + within.toNanos();
-    synchronized (lock) {
-      while (timers.size() < count) {
-        long left = end - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(lock, left);
-      }
-      return true;
-    }
+    return MonitorWaits.until(lock, () -> timers.size() >= count, within);
   }
 
   @Override

@@ -10,8 +10,9 @@
  * dev.rcrt.testing.TestClock}; count, delay or fail some of a store's calls by overriding them in a
  * {@link dev.rcrt.testing.ForwardingBreadcrumbStore}; wait for what a store's writers do on its
  * events, never by sleeping, with {@link dev.rcrt.testing.StoreWaits} and {@link
- * dev.rcrt.testing.RecordedEvents}, and for what other processes write to their logs with {@link
- * dev.rcrt.testing.LogWaits}.
+ * dev.rcrt.testing.RecordedEvents}, for what other processes write to their logs with {@link
+ * dev.rcrt.testing.LogWaits}, and for what other threads say on a monitor with {@link
+ * dev.rcrt.testing.MonitorWaits}.
  */
 @NullMarked
 package dev.rcrt.testing;

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -61,17 +60,8 @@ class MembersTest {
 
   /** Waits, woken by each renewal, until {@code key} is held for a whole lease from the clock's now; whether it is. */
   private boolean awaitHeldForALease(String key) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    synchronized (renewed) {
-      while (claims.heldUntil(key).filter(t -> !t.isBefore(clock.instant().plus(LEASE))).isEmpty()) {
-        long left = until - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        renewed.wait(Math.max(1, left / 1_000_000));
-      }
-      return true;
-    }
+    return MonitorWaits.until(renewed, () -> claims.heldUntil(key).filter(t -> !t.isBefore(clock.instant().plus(LEASE))).isPresent(),
+        Duration.ofSeconds(60));
   }
 
   private Members member(String owner) {
