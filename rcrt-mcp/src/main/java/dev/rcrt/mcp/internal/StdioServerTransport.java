@@ -3,6 +3,7 @@ package dev.rcrt.mcp.internal;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
@@ -11,7 +12,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import reactor.core.publisher.Mono;
 
 /**
  * The official SDK's stdio client transport with two things the SDK leaves to its caller:
@@ -56,11 +59,20 @@ public final class StdioServerTransport extends StdioClientTransport {
         environment.put(name, value);
       }
     }
-    // the SDK starts the process right after; a thread of its own waits for its end (and ends with it)
-    Thread watcher = new Thread(this::watch, "rcrt-mcp-server-exit");
-    watcher.setDaemon(true);
-    watcher.start();
     return builder;
+  }
+
+  /**
+   * Connects as the SDK does (it starts the process), then starts a thread of its own that waits
+   * for the process's end and ends with it. The SDK has set its process once its connect completed.
+   */
+  @Override
+  public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    return super.connect(handler).then(Mono.fromRunnable(() -> {
+      Thread watcher = new Thread(this::watch, "rcrt-mcp-server-exit");
+      watcher.setDaemon(true);
+      watcher.start();
+    }));
   }
 
   /**
@@ -114,18 +126,13 @@ public final class StdioServerTransport extends StdioClientTransport {
     }
   }
 
-  /** Waits for the process the SDK starts right after asking for its builder, then for its end. */
+  /** Waits for the end of the process the SDK started, then fails every request waiting for it. */
   private void watch() {
     try {
-      while (true) {
-        try {
-          awaitForExit();
-          break;
-        } catch (NullPointerException notStartedYet) { // the SDK sets its process just after getProcessBuilder()
-          TimeUnit.MILLISECONDS.sleep(5);
-        }
-      }
-      TimeUnit.MILLISECONDS.sleep(100); // let the standard-error reader take the last lines
+      awaitForExit();
+      // the SDK's reader of standard error gives its last lines after the end (it tells nobody when
+      // it has read them all): a short grace for them, once, not a loop
+      TimeUnit.MILLISECONDS.sleep(100);
     } catch (InterruptedException | RuntimeException e) {
       return;
     }
