@@ -44,8 +44,11 @@ public interface VectorSearch {
 
   /**
    * Waits until every record written through this process before the call is embedded and
-   * searchable (or was skipped by the policy), at most {@code timeout}. The default, for a store
-   * that embeds as it writes, returns true at once.
+   * searchable (or was skipped by the policy), at most {@code timeout}. On a store whose processes
+   * share their vectors (PostgreSQL), it also waits for the records the store found without a
+   * current vector when it started, such as those a writer stopped before embedding: a short
+   * process searches the whole store, not the part embedded so far. The default, for a store that
+   * embeds as it writes, returns true at once.
    *
    * @return true when caught up, false when the timeout passed first (the embedding provider may
    *     be failing: see {@link #pending()} and the log)

@@ -33,7 +33,11 @@ public final class IndexedVectorSearch implements VectorSearch {
   private final Function<Collection<String>, Map<String, Breadcrumb>> reader;
   private final CatchUp catchUp;
 
-  /** Waits, after the indexer, for vectors kept elsewhere (a table) to reach the index. */
+  /**
+   * Waits for vectors kept elsewhere (a table) to reach the index, and for the records the store
+   * found without a vector when it started to be handed to the indexer. Called before and after
+   * the indexer is waited for.
+   */
   @FunctionalInterface
   public interface CatchUp {
     /** @return false when {@code timeout} passed first */
@@ -108,10 +112,18 @@ public final class IndexedVectorSearch implements VectorSearch {
     return indexer.pending();
   }
 
+  /**
+   * Waits for the vectors kept elsewhere first (which also hands the indexer what the store's
+   * start found without a vector), then for the indexer, then for its vectors to reach the index.
+   */
   @Override
   public boolean awaitIndexed(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    return indexer.awaitIndexed(timeout) && catchUp.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    return catchUp.await(timeout) && indexer.awaitIndexed(left(deadline)) && catchUp.await(left(deadline));
+  }
+
+  private static Duration left(long deadline) {
+    return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }
 
   /**

@@ -62,6 +62,8 @@ public final class VectorFeed implements AutoCloseable {
   private boolean closed;
   private boolean started;
   private volatile boolean rebuilt;
+  /** The start-up sweep ran: what it found without a vector is with the indexer. */
+  private boolean sweptAtStart;
 
   public VectorFeed(
       Transactions tx, Tables tables, VectorTable table, LuceneVectorIndex index, String model, EmbeddingIndexer indexer,
@@ -108,8 +110,9 @@ public final class VectorFeed implements AutoCloseable {
   }
 
   /**
-   * Waits until the index holds every row that was readable when called (and the start-up rebuild
-   * is done), at most {@code timeout}.
+   * Waits until the index holds every row that was readable when called, the start-up rebuild is
+   * done, and the start-up sweep has handed the indexer what it found (when this process held the
+   * sweep's claim), at most {@code timeout}.
    */
   public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
     start();
@@ -121,7 +124,7 @@ public final class VectorFeed implements AutoCloseable {
     });
     wake();
     synchronized (lock) {
-      while (!rebuilt || tx0 < target[0] || (tx0 == target[0] && seq0 < target[1])) {
+      while (!rebuilt || !sweptAtStart || tx0 < target[0] || (tx0 == target[0] && seq0 < target[1])) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -158,6 +161,9 @@ public final class VectorFeed implements AutoCloseable {
           LOG.info("vector index rebuilt from the table: {} vectors in {} ms", read, (System.nanoTime() - started) / 1_000_000);
         }
         sweep();
+        synchronized (lock) {
+          sweptAtStart = true;
+        }
         if (failing) {
           LOG.info("vector index reads its table again");
           failing = false;
