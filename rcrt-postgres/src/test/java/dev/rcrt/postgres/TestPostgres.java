@@ -2,6 +2,7 @@ package dev.rcrt.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.rcrt.testing.LogWaits;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,7 +24,6 @@ import javax.sql.DataSource;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A real PostgreSQL for the tests. With {@code RCRT_TEST_POSTGRES_URL} set (a JDBC URL, user and
@@ -132,7 +132,7 @@ public final class TestPostgres {
           .redirectOutput(data.resolve("server.log").toFile()).start();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(server, data)));
       String jdbc = "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
-      awaitReady(jdbc, server, data);
+      awaitReady(server, data);
       return jdbc;
     } catch (IOException e) {
       throw new IllegalStateException("cannot start the test PostgreSQL: " + e.getMessage(), e);
@@ -198,24 +198,15 @@ public final class TestPostgres {
     }
   }
 
-  private static void awaitReady(String jdbc, Process server, Path data) throws IOException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    PGSimpleDataSource ds = new PGSimpleDataSource();
-    ds.setUrl(jdbc);
-    while (true) {
-      try (Connection ignored = ds.getConnection()) {
-        return;
-      } catch (SQLException notYet) {
-        if (!server.isAlive() || System.nanoTime() > deadline) {
-          throw new IllegalStateException("the test PostgreSQL did not start:\n" + Files.readString(data.resolve("server.log")));
-        }
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted", e);
-        }
-      }
+  /** Waits for the server's own word that it accepts connections, woken by each write to its log. */
+  private static void awaitReady(Process server, Path data) throws IOException {
+    try {
+      LogWaits.until(data.resolve("server.log"), "database system is ready to accept connections", server, Duration.ofSeconds(60));
+    } catch (AssertionError notStarted) {
+      throw new IllegalStateException("the test PostgreSQL did not start: " + notStarted.getMessage(), notStarted);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the test PostgreSQL started", e);
     }
   }
 
