@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -141,5 +142,13 @@ class LauncherTest {
     assertThat(javaArguments("17.0.15", "-Xmx1g")).startsWith("java -XX:+UseZGC -Xmx1g -cp ");
     assertThat(javaArguments("17.0.15", "-XX:+UseLargePages -XX:+DisableExplicitGC"))
         .as("options that only mention a collector").startsWith("java -XX:+UseZGC -XX:+UseLargePages -XX:+DisableExplicitGC -cp ");
+  }
+
+  @Test
+  void theTestsStartTheirCommandLineJvmsOnTheCollectorTheLauncherChooses() throws Exception {
+    for (String version : List.of("17.0.15", "21.0.4", "22.0.2", "23.0.1", "25.0.3")) {
+      List<String> launcher = java.util.Arrays.stream(javaArguments(version, null).split(" ")).filter(w -> w.startsWith("-XX:")).toList();
+      assertThat(launcher).as("JDK %s", version).isEqualTo(TestJvm.collectorFlags(Integer.parseInt(version.split("\\.")[0])));
+    }
   }
 }

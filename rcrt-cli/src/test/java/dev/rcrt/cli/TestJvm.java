@@ -17,13 +17,19 @@ final class TestJvm {
    * asked for on 21 and 22).
    */
   static Process start(List<String> jvmOptions, List<String> args, Path log) throws Exception {
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseZGC"));
-    if (Runtime.version().feature() == 21 || Runtime.version().feature() == 22) {
-      command.add("-XX:+ZGenerational");
-    }
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+    command.addAll(collectorFlags(Runtime.version().feature()));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path")));
     command.addAll(args);
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  /**
+   * The collector options {@code ./rcrt} gives a JDK of release {@code feature} when the user
+   * chooses none ({@code LauncherTest} checks that the two agree).
+   */
+  static List<String> collectorFlags(int feature) {
+    return feature == 21 || feature == 22 ? List.of("-XX:+UseZGC", "-XX:+ZGenerational") : List.of("-XX:+UseZGC");
   }
 }
