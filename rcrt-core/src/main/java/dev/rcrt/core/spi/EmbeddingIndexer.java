@@ -82,7 +82,10 @@ public final class EmbeddingIndexer implements AutoCloseable {
   private long nextTicket;
   private boolean closed;
   private boolean started;
+  /** When embedding began to fail ({@link System#nanoTime()}), for the log; 0 while it works. Worker thread only. */
   private long failingSince;
+  /** How many batches failed so far; guarded by {@link #lock}, which is notified at each. */
+  private long failures;
 
   /**
    * Starts the indexer's thread, named {@code rcrt-embed-NAME}, embedding as records are offered.
@@ -157,11 +160,28 @@ public final class EmbeddingIndexer implements AutoCloseable {
    * @return false when {@code timeout} passed first
    */
   public boolean awaitIndexed(Duration timeout) throws InterruptedException {
+    return awaitIndexed(timeout, false);
+  }
+
+  /**
+   * {@link #awaitIndexed(Duration)} for a search about to answer: it also gives up, returning
+   * false, as soon as a batch fails to embed after the call, rather than waiting out the provider's
+   * retries (a search whose provider is down fails on its own query at once).
+   */
+  public boolean awaitIndexedWhileEmbeddingWorks(Duration timeout) throws InterruptedException {
+    return awaitIndexed(timeout, true);
+  }
+
+  private boolean awaitIndexed(Duration timeout, boolean untilAFailure) throws InterruptedException {
     start();
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
       long target = nextTicket;
+      long failed = failures;
       while (oldestWaiting() < target) {
+        if (untilAFailure && failures != failed) {
+          return false;
+        }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -250,7 +270,7 @@ public final class EmbeddingIndexer implements AutoCloseable {
         index(new ArrayList<>(batch.keySet()));
         done = true;
         if (failingSince != 0) {
-          LOG.info("embedding for store '{}' works again after {} s; {} records wait", name, (System.currentTimeMillis() - failingSince) / 1000, pending() - batch.size());
+          LOG.info("embedding for store '{}' works again after {} s; {} records wait", name, (System.nanoTime() - failingSince) / 1_000_000_000, pending() - batch.size());
           failingSince = 0;
         }
         backoff = FIRST_BACKOFF_MS;
@@ -262,13 +282,14 @@ public final class EmbeddingIndexer implements AutoCloseable {
         if (closing) {
           LOG.info("embedding for store '{}' stopped with the store; {} records are left to the store's sweep", name, pending());
         } else if (failingSince == 0) {
-          failingSince = System.currentTimeMillis();
+          failingSince = System.nanoTime();
           LOG.warn("embedding for store '{}' failed; {} records wait and will be indexed when it works again: {}", name, pending(), e.toString());
         }
       } finally {
         synchronized (lock) {
           inFlight.removeAll(batch.values());
           if (!done) {
+            failures++;
             LinkedHashMap<String, Long> again = new LinkedHashMap<>(batch);
             waiting.forEach(again::putIfAbsent);
             waiting.clear();

@@ -21,7 +21,9 @@ import java.util.function.Function;
  * Candidates are read back in order, a few more than still wanted at a time; when they leave fewer
  * than {@code nn}, more candidates are taken (4 times {@code nn}, at least 50, doubling up to the
  * whole index). The first search of a store whose indexer embeds
- * on demand starts it and waits for the records queued until then (at most {@link #FIRST_WAIT}).
+ * on demand starts it and waits for the records queued until then (at most {@link #FIRST_WAIT}),
+ * unless embedding fails meanwhile: then it answers from what the index holds (its own query, if
+ * the provider is down, fails at once).
  * Thread-safe.
  */
 public final class IndexedVectorSearch implements VectorSearch {
@@ -75,7 +77,10 @@ public final class IndexedVectorSearch implements VectorSearch {
     }
     if (indexer.start()) {
       try {
-        awaitIndexed(FIRST_WAIT);
+        long deadline = System.nanoTime() + FIRST_WAIT.toNanos();
+        if (catchUp.await(FIRST_WAIT) && indexer.awaitIndexedWhileEmbeddingWorks(left(deadline))) {
+          catchUp.await(left(deadline));
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
