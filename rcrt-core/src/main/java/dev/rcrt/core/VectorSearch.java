@@ -22,7 +22,10 @@ import java.util.Optional;
 public interface VectorSearch {
 
   /**
-   * The breadcrumbs nearest in meaning to {@code query}, nearest first.
+   * The breadcrumbs nearest in meaning to {@code query}, nearest first. The SDK's stores answer
+   * their first search (per store object) only once the index holds what the store held when it
+   * began, at most 2 minutes and not past a failed embedding batch, unless the caller waited with
+   * {@link #awaitIndexed} first: a short process never answers from an index still being built.
    *
    * @param query the text to embed and compare; not blank
    * @param nn how many neighbours at most, 1 or more

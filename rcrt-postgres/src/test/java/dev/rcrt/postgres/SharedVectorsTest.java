@@ -95,6 +95,18 @@ class SharedVectorsTest {
   }
 
   @Test
+  void theFirstSearchOfANewProcessAnswersFromTheWholeTableWithoutBeingToldToWait() throws Exception {
+    // a host that calls nearest() straight away, as its first use of the store, gets what the fleet embedded
+    PostgresBreadcrumbStore first = open(new TestEmbeddings());
+    Breadcrumb b = write(first, "orchards in blossom");
+    assertThat(vectors(first).awaitIndexed(Duration.ofSeconds(30))).isTrue();
+
+    PostgresBreadcrumbStore second = open(new TestEmbeddings());
+    assertThat(vectors(second).nearest("orchards blossom", 1, Selector.schema("document.v1"))).extracting(Breadcrumb::id)
+        .containsExactly(b.id());
+  }
+
+  @Test
   void vectorsOfWideModelsAreIndexed() throws Exception {
     PostgresBreadcrumbStore s = PostgresBreadcrumbStore.builder(TestPostgres.dataSource())
         .schema(TestPostgres.freshSchema()).pollInterval(Duration.ofMillis(100)).exactVectorSearchBelow(0)

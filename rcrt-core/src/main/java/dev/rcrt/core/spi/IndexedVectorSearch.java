@@ -20,20 +20,25 @@ import java.util.function.Function;
  * whole filter, and never a record whose current version is not the one the vector came from.
  * Candidates are read back in order, a few more than still wanted at a time; when they leave fewer
  * than {@code nn}, more candidates are taken (4 times {@code nn}, at least 50, doubling up to the
- * whole index). The first search of a store whose indexer embeds
- * on demand starts it and waits for the records queued until then (at most {@link #FIRST_WAIT}),
- * unless embedding fails meanwhile: then it answers from what the index holds (its own query, if
- * the provider is down, fails at once).
+ * whole index). The first search starts an indexer that embeds on demand, and waits until the
+ * index holds what the store held when it began: the vectors kept elsewhere (a table, read into an
+ * index that is empty until then) and the records queued until then, at most {@link #FIRST_WAIT}
+ * and not past a failed embedding batch (then it answers from what the index holds; its own query,
+ * if the provider is down, fails at once); not when the caller waited with {@link #awaitIndexed}
+ * first, with a bound of its own.
  * Thread-safe.
  */
 public final class IndexedVectorSearch implements VectorSearch {
-  /** The longest the first search of an on-demand indexer waits for the records queued before it: 2 minutes. */
+  /** The longest the first search waits for the index to hold what the store held before it: 2 minutes. */
   public static final Duration FIRST_WAIT = Duration.ofMinutes(2);
 
   private final EmbeddingIndexer indexer;
   private final VectorIndex index;
   private final Function<Collection<String>, Map<String, Breadcrumb>> reader;
   private final CatchUp catchUp;
+  private final Object firstWait = new Object();
+  /** The first search's wait is over (see {@link #awaitFirstIndex()}). */
+  private volatile boolean warm;
 
   /**
    * Waits for vectors kept elsewhere (a table) to reach the index, and for the records the store
@@ -75,15 +80,8 @@ public final class IndexedVectorSearch implements VectorSearch {
     if (nn < 1) {
       throw new IllegalArgumentException("nn < 1: " + nn);
     }
-    if (indexer.start()) {
-      try {
-        long deadline = System.nanoTime() + FIRST_WAIT.toNanos();
-        if (catchUp.await(FIRST_WAIT) && indexer.awaitIndexedWhileEmbeddingWorks(left(deadline))) {
-          catchUp.await(left(deadline));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+    if (!warm) {
+      awaitFirstIndex();
     }
     float[] q = indexer.embedQuery(query);
     int k = (int) Math.min(Math.max(50L, nn * 4L), Math.max(1, index.size()));
@@ -120,11 +118,40 @@ public final class IndexedVectorSearch implements VectorSearch {
   /**
    * Waits for the vectors kept elsewhere first (which also hands the indexer what the store's
    * start found without a vector), then for the indexer, then for its vectors to reach the index.
+   * A caller that waited so, whatever the outcome, has set its own bound: the first search after
+   * it does not wait again.
    */
   @Override
   public boolean awaitIndexed(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    return catchUp.await(timeout) && indexer.awaitIndexed(left(deadline)) && catchUp.await(left(deadline));
+    try {
+      return catchUp.await(timeout) && indexer.awaitIndexed(left(deadline)) && catchUp.await(left(deadline));
+    } finally {
+      warm = true;
+    }
+  }
+
+  /**
+   * Before the first answer: waits for the index to hold what the store held when the search
+   * began (an index read from a table is empty until it is rebuilt), at most {@link #FIRST_WAIT},
+   * and not past a failed embedding batch. Searches that arrive meanwhile wait for the same.
+   */
+  private void awaitFirstIndex() {
+    indexer.start();
+    synchronized (firstWait) {
+      if (warm) {
+        return;
+      }
+      try {
+        long deadline = System.nanoTime() + FIRST_WAIT.toNanos();
+        if (catchUp.await(FIRST_WAIT) && indexer.awaitIndexedWhileEmbeddingWorks(left(deadline))) {
+          catchUp.await(left(deadline));
+        }
+        warm = true;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the next search waits again
+      }
+    }
   }
 
   private static Duration left(long deadline) {
