@@ -149,7 +149,11 @@ class JavaScriptWorkersTest {
       up.get(0).destroyForcibly();
       up.get(0).onExit().get(30, TimeUnit.SECONDS);
       CompletableFuture<ToolResponse> quick = CompletableFuture.supplyAsync(() -> h.call("quick", "{}"));
+      // spun, not waited on: the new process must be caught before its engine is up, and its start is no event this test
+      // can subscribe to; bounded, so that a worker that never starts fails the test instead of hanging it
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (starting == null) {
+        assertThat(System.nanoTime()).as("a new worker process starts").isLessThan(deadline);
         starting = workers().stream().filter(p -> !up.contains(p)).findFirst().orElse(null);
         Thread.onSpinWait();
       }
