@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rcrt.core.RcrtJson;
 import dev.rcrt.core.TimeSource;
 import dev.rcrt.core.ValidationException;
+import dev.rcrt.core.spi.HttpExchanges;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.Authenticator;
@@ -63,21 +64,13 @@ public final class ResumingHttpClient extends HttpClient {
   }
 
   /**
-   * Runs the exchange with {@link #send} on a thread of the client's executor (else of {@link
-   * #EXCHANGES}) and completes the future there. The JDK's own {@code sendAsync} completes its
-   * future on {@code CompletableFuture}'s default executor, the common fork-join pool on JDK 25 (and
-   * on JDK 17 with three or more cores), whatever the client's executor ({@code HttpClientImpl}:
-   * {@code whenCompleteAsync(…, ASYNC_POOL)}); the MCP SDK waits for every response through that
-   * future, so a host that kept that pool busy held back every call until its timeout. The thread
-   * is held until the response's head has arrived (its body streams as before). Cancelling the
-   * future interrupts the exchange, which the JDK client then abandons.
+   * As the JDK's, but completed off the common fork-join pool ({@link HttpExchanges}): the MCP SDK
+   * waits for every response through this future, so a host that kept that pool busy held back
+   * every call until its timeout.
    */
   @Override
   public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    HttpResponse.BodyHandler<T> watched = watched(request, handler);
-    Exchange<T> exchange = new Exchange<>();
-    http.executor().orElse(EXCHANGES).execute(() -> exchange.run(() -> http.send(request, watched)));
-    return exchange;
+    return HttpExchanges.sendAsync(http, request, watched(request, handler));
   }
 
   /** Server push is HTTP/2's, which this client does not speak ({@link #builder()}); as the JDK's. */
@@ -85,70 +78,6 @@ public final class ResumingHttpClient extends HttpClient {
   public <T> CompletableFuture<HttpResponse<T>> sendAsync(
       HttpRequest request, HttpResponse.BodyHandler<T> handler, HttpResponse.PushPromiseHandler<T> push) {
     return http.sendAsync(request, watched(request, handler), push);
-  }
-
-  /**
-   * The threads exchanges run on when the client has no executor of its own: daemons, created as
-   * needed and ended after a minute unused, so the pool holds nothing once calls stop. Owned by this
-   * class for the process's life.
-   */
-  private static final java.util.concurrent.ExecutorService EXCHANGES = new java.util.concurrent.ThreadPoolExecutor(
-      0, Integer.MAX_VALUE, 60, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(),
-      dev.rcrt.core.spi.DaemonThreads.factory("rcrt-mcp-http"));
-
-  /** One exchange's future: completed by the thread that runs it; cancelling it interrupts that thread. */
-  private static final class Exchange<T> extends CompletableFuture<HttpResponse<T>> {
-    private @Nullable Thread runner;
-
-    void run(java.util.concurrent.Callable<HttpResponse<T>> send) {
-      synchronized (this) {
-        if (isDone()) {
-          return; // cancelled before it began
-        }
-        runner = Thread.currentThread();
-      }
-      try {
-        HttpResponse<T> response = send.call();
-        if (!complete(response) && response.body() instanceof Flow.Publisher<?> body) {
-          body.subscribe(new Abandoned()); // cancelled meanwhile: nobody takes the body, so its connection is let go
-        }
-      } catch (Throwable t) {
-        completeExceptionally(t);
-      } finally {
-        synchronized (this) {
-          runner = null;
-        }
-        Thread.interrupted(); // a cancel that came after the answer leaves the pool's thread as it found it
-      }
-    }
-
-    @Override
-    public boolean cancel(boolean mayInterruptIfRunning) {
-      boolean cancelled = super.cancel(mayInterruptIfRunning);
-      synchronized (this) {
-        if (runner != null) {
-          runner.interrupt();
-        }
-      }
-      return cancelled;
-    }
-  }
-
-  /** Takes a body nobody wants and cancels it at once. */
-  private static final class Abandoned implements Flow.Subscriber<Object> {
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-      subscription.cancel();
-    }
-
-    @Override
-    public void onNext(Object item) {}
-
-    @Override
-    public void onError(Throwable throwable) {}
-
-    @Override
-    public void onComplete() {}
   }
 
   private <T> HttpResponse.BodyHandler<T> watched(HttpRequest request, HttpResponse.BodyHandler<T> handler) {

@@ -1,5 +1,6 @@
 package dev.rcrt.tools.internal.loader.http;
 
+import dev.rcrt.core.spi.HttpExchanges;
 import dev.rcrt.core.spi.Throwables;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -69,7 +70,9 @@ public final class BoundedBody {
       @Nullable Predicate<String> stopAt) throws Failure {
     java.util.concurrent.atomic.AtomicBoolean exceeded = new java.util.concurrent.atomic.AtomicBoolean();
     CompletableFuture<HttpResponse<byte[]>> exchange =
-        http.sendAsync(request, info -> new Capped(maxBytes, exceeded, stopAt == null ? null : new EventSplitter(stopAt)));
+        // completed off the common fork-join pool, where the JDK's own sendAsync completes it: a host that kept that pool
+        // busy held every HTTP tool call and A2A exchange until its time limit
+        HttpExchanges.sendAsync(http, request, info -> new Capped(maxBytes, exceeded, stopAt == null ? null : new EventSplitter(stopAt)));
     try {
       return exchange.get(Math.max(1, within.toNanos()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
