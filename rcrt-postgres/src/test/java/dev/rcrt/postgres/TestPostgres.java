@@ -113,7 +113,10 @@ public final class TestPostgres {
       boolean root = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid") == 0;
       List<String> asServer = root ? List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups") : List.of();
       if (root) {
-        makeReadable(home);
+        // nobody enters the folder and reads the binaries; the data folders stay their owners' alone (0700): a recursive
+        // chmod of the folder made another JVM's new data folder 0755 under it, and PostgreSQL refuses to start on that
+        run(List.of("chmod", "a+rx", home.toString()));
+        run(List.of("chmod", "-R", "a+rX", binaries.toString()));
         run(List.of("chown", "-R", "65534:65534", data.toString()));
       }
       List<String> initdb = new ArrayList<>(asServer);
@@ -176,11 +179,6 @@ public final class TestPostgres {
     }
     Files.createFile(done);
     return dir;
-  }
-
-  /** Lets {@code nobody} read and enter everything under {@code dir}. */
-  private static void makeReadable(Path dir) {
-    run(List.of("chmod", "-R", "a+rX", dir.toString()));
   }
 
   private static void run(List<String> command) {
