@@ -20,9 +20,10 @@ import org.jspecify.annotations.Nullable;
  * cores. A host that keeps that pool busy (parallel streams, {@code supplyAsync} without an
  * executor) would hold back every response the SDK waits for until its time limit.
  *
- * <p>{@link #sendAsync} runs the exchange with {@link HttpClient#send} on a thread of the client's
- * executor when it has one, else of a pool of daemon threads owned by this class (created as
- * needed, each ended after a minute unused). The thread is held until the response's head has
+ * <p>{@link #sendAsync} runs the exchange with {@link HttpClient#send} on a thread of a pool of
+ * daemon threads owned by this class (created as needed, each ended after a minute unused), never
+ * on the client's own executor: the client needs that one to read the response, and a bounded one
+ * whose every thread waited in {@code send} would never see it. The thread is held until the response's head has
  * arrived and the body handler's subscriber completed (at once for a streamed body). Cancelling the
  * future interrupts the exchange, which the JDK client then abandons; a response that arrives after
  * the cancel has its streamed body cancelled, so its connection is let go. Thread-safe.
@@ -44,7 +45,7 @@ public final class HttpExchanges {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(handler, "handler");
     Exchange<T> exchange = new Exchange<>();
-    http.executor().orElse(EXCHANGES).execute(() -> exchange.run(() -> http.send(request, handler)));
+    EXCHANGES.execute(() -> exchange.run(() -> http.send(request, handler)));
     return exchange;
   }
 
