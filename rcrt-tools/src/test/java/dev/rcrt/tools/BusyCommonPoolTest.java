@@ -7,12 +7,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.InMemoryBreadcrumbStore;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.testing.BusyCommonPool;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,27 +34,13 @@ class BusyCommonPoolTest {
     InMemoryBreadcrumbStore store = InMemoryBreadcrumbStore.builder().build();
     store.create(BreadcrumbCreate.builder("tool.v1", "echo").context(RcrtJson.parse("{\"name\":\"echo\",\"capabilities\":{\"timeout\":60000},"
         + "\"implementation\":{\"type\":\"http\",\"endpoint\":\"http://127.0.0.1:" + server.getAddress().getPort() + "/echo\"}}")).build());
-    CountDownLatch release = new CountDownLatch(1);
-    try (ToolRunner runner = ToolRunner.builder(store).trustPolicy(ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build()).build()) {
-      int workers = ForkJoinPool.commonPool().getParallelism();
-      CountDownLatch blocked = new CountDownLatch(workers);
-      for (int i = 0; i < workers; i++) {
-        ForkJoinPool.commonPool().execute(() -> {
-          blocked.countDown();
-          try {
-            release.await(); // a host's blocking work, as parallel streams or supplyAsync without an executor do
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
-      }
-      assertThat(blocked.await(30, TimeUnit.SECONDS)).as("every worker of the common pool is blocked").isTrue();
+    try (ToolRunner runner = ToolRunner.builder(store).trustPolicy(ToolTrustPolicy.builder().allowNetwork("127.0.0.0/8").build()).build();
+        BusyCommonPool busy = BusyCommonPool.block(Duration.ofSeconds(30))) {
       // before: the response waited for a worker of the common pool, so the call ran out its 60 s limit
       ToolResponse answered = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> runner.call(ToolRequest.of("echo", RcrtJson.object(), "test")));
       assertThat(answered.error()).isNull();
       assertThat(RcrtJson.write(answered.output())).isEqualTo("{\"ok\":true}");
     } finally {
-      release.countDown();
       server.stop(0);
     }
   }
