@@ -12,7 +12,8 @@
  * events, never by sleeping, with {@link dev.rcrt.testing.StoreWaits} and {@link
  * dev.rcrt.testing.RecordedEvents}, for what other processes write to their logs with {@link
  * dev.rcrt.testing.LogWaits}, and for what other threads say on a monitor with {@link
- * dev.rcrt.testing.MonitorWaits}.
+ * dev.rcrt.testing.MonitorWaits}; keep the common fork-join pool busy, as a host may, with {@link
+ * dev.rcrt.testing.BusyCommonPool}.
  */
 @NullMarked
 package dev.rcrt.testing;
