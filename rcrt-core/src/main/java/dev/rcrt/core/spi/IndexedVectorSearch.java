@@ -61,7 +61,7 @@ public final class IndexedVectorSearch implements VectorSearch {
     this(indexer, index, reader, timeout -> true);
   }
 
-  /** For an index filled from where the sink writes; {@code catchUp} waits for it after the indexer. */
+  /** For an index filled from where the sink writes; {@code catchUp} waits for it before and after the indexer. */
   public IndexedVectorSearch(
       EmbeddingIndexer indexer, VectorIndex index, Function<Collection<String>, Map<String, Breadcrumb>> reader, CatchUp catchUp) {
     this.indexer = Objects.requireNonNull(indexer, "indexer");
