@@ -161,7 +161,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
       this.indexer = embedder;
       this.feed = later[0] = new VectorFeed(tx, tables, table, index, b.embeddings.model(), embedder, claims, "store:" + Ids.random(), b.pollInterval);
       this.vectorEvents = subscribe(Selector.all(), feed::onEvent);
-      this.vectorSearch = new IndexedVectorSearch(embedder, index, this::currentOf, feed::awaitCaughtUp);
+      this.vectorSearch = new IndexedVectorSearch(embedder, index, this::currentOf, feed);
     } else {
       this.vectors = null;
       this.indexer = null;

@@ -42,6 +42,7 @@ public final class HttpExchanges {
    * InterruptedException} when cancelled meanwhile.
    */
   public static <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpClient http, HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    Objects.requireNonNull(http, "http");
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(handler, "handler");
     Exchange<T> exchange = new Exchange<>();

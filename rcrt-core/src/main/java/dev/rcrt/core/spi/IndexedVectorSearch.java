@@ -41,14 +41,27 @@ public final class IndexedVectorSearch implements VectorSearch {
   private volatile boolean warm;
 
   /**
-   * Waits for vectors kept elsewhere (a table) to reach the index, and for the records the store
-   * found without a vector when it started to be handed to the indexer. Called before and after
-   * the indexer is waited for.
+   * Waits for vectors kept elsewhere (a table) to reach the index: {@link #awaitStarted} before the
+   * indexer is waited for, {@link #await} after.
    */
   @FunctionalInterface
   public interface CatchUp {
-    /** @return false when {@code timeout} passed first */
+    /**
+     * Waits until the index holds every vector readable when called.
+     *
+     * @return false when {@code timeout} passed first
+     */
     boolean await(Duration timeout) throws InterruptedException;
+
+    /**
+     * Waits until the store's start is done: the index rebuilt from where the vectors are kept, and
+     * the records found there without a vector handed to the indexer. Default: nothing to wait for.
+     *
+     * @return false when {@code timeout} passed first
+     */
+    default boolean awaitStarted(Duration timeout) throws InterruptedException {
+      return true;
+    }
   }
 
   /**
@@ -123,12 +136,19 @@ public final class IndexedVectorSearch implements VectorSearch {
    */
   @Override
   public boolean awaitIndexed(Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      return catchUp.await(timeout) && indexer.awaitIndexed(left(deadline)) && catchUp.await(left(deadline));
+      return awaitAll(timeout, false);
     } finally {
       warm = true;
     }
+  }
+
+  /** The store's start, then the indexer ({@code untilAFailure}: not past a failed batch), then the vectors it wrote. */
+  private boolean awaitAll(Duration within, boolean untilAFailure) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    return catchUp.awaitStarted(within)
+        && (untilAFailure ? indexer.awaitIndexedWhileEmbeddingWorks(left(deadline)) : indexer.awaitIndexed(left(deadline)))
+        && catchUp.await(left(deadline));
   }
 
   /**
@@ -143,10 +163,7 @@ public final class IndexedVectorSearch implements VectorSearch {
         return;
       }
       try {
-        long deadline = System.nanoTime() + FIRST_WAIT.toNanos();
-        if (catchUp.await(FIRST_WAIT) && indexer.awaitIndexedWhileEmbeddingWorks(left(deadline))) {
-          catchUp.await(left(deadline));
-        }
+        awaitAll(FIRST_WAIT, true);
         warm = true;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // the next search waits again

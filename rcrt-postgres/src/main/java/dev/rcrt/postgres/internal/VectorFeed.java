@@ -5,6 +5,7 @@ import dev.rcrt.core.BreadcrumbEvent;
 import dev.rcrt.core.WorkClaims;
 import dev.rcrt.core.spi.DaemonThreads;
 import dev.rcrt.core.spi.EmbeddingIndexer;
+import dev.rcrt.core.spi.IndexedVectorSearch;
 import dev.rcrt.core.spi.VectorIndex;
 import java.sql.Array;
 import java.sql.Connection;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * so that a process that only reads by other means never rebuilds the index nor runs the model);
  * {@link #close()} ends it.
  */
-public final class VectorFeed implements AutoCloseable {
+public final class VectorFeed implements AutoCloseable, IndexedVectorSearch.CatchUp {
   private static final Logger LOG = LoggerFactory.getLogger(VectorFeed.class);
   private static final int PAGE = 2_000;
   private static final int SWEEP = 10_000;
@@ -110,11 +111,27 @@ public final class VectorFeed implements AutoCloseable {
   }
 
   /**
+   * Waits until the start-up rebuild is done and the start-up sweep has handed the indexer what it
+   * found (when this process held the sweep's claim), at most {@code timeout}; reads nothing.
+   */
+  @Override
+  public boolean awaitStarted(Duration timeout) throws InterruptedException {
+    start();
+    return until(this::startDone, System.nanoTime() + timeout.toNanos());
+  }
+
+  /** Under {@link #lock}: the rebuild is done and the start-up sweep has run. */
+  private boolean startDone() {
+    return rebuilt && sweptAtStart;
+  }
+
+  /**
    * Waits until the index holds every row that was readable when called, the start-up rebuild is
    * done, and the start-up sweep has handed the indexer what it found (when this process held the
    * sweep's claim), at most {@code timeout}.
    */
-  public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+  @Override
+  public boolean await(Duration timeout) throws InterruptedException {
     start();
     long deadline = System.nanoTime() + timeout.toNanos();
     long[] target = tx.read("read the vectors' position", c -> {
@@ -123,8 +140,13 @@ public final class VectorFeed implements AutoCloseable {
       }
     });
     wake();
+    return until(() -> startDone() && (tx0 > target[0] || (tx0 == target[0] && seq0 >= target[1])), deadline);
+  }
+
+  /** Waits on {@link #lock}, which the feed's thread notifies after each pass, until {@code done} holds or {@code deadline} ({@link System#nanoTime()}). */
+  private boolean until(java.util.function.BooleanSupplier done, long deadline) throws InterruptedException {
     synchronized (lock) {
-      while (!rebuilt || !sweptAtStart || tx0 < target[0] || (tx0 == target[0] && seq0 < target[1])) {
+      while (!done.getAsBoolean()) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -181,7 +203,7 @@ public final class VectorFeed implements AutoCloseable {
         }
       }
       synchronized (lock) {
-        lock.notifyAll(); // awaitCaughtUp
+        lock.notifyAll(); // awaitStarted, await
         if (!woken && !closed) {
           try {
             lock.wait(poll.toMillis());
