@@ -20,6 +20,9 @@ try {
   await page.locator("#inbox input").first().fill("expected bill");
   await page.locator("#inbox button", { hasText: "approve" }).first().click();
   await page.getByText("Approved: tool 'wire-money'").waitFor();
+  // the decision's own record refreshes the inbox, which no longer lists the call: what the person was told stays
+  await page.getByText("Nothing waits for a decision.").waitFor();
+  out.approvedAfterRefresh = await page.getByText("Approved: tool 'wire-money'").isVisible();
 
   await page.click("nav button[data-view=runs]");
   await page.locator("#run-rows td", { hasText: "Paid" }).first().waitFor({ timeout: 60000 }); // live: no reload

@@ -83,6 +83,7 @@ class ConsoleBrowserTest {
       assertThat(wired).as("approved once, in the page, as alice").hasValue(1);
       assertThat(store.search(Selector.schema("approval.decision.v1"), 10, 0)).singleElement()
           .satisfies(d -> assertThat(d.createdBy()).isEqualTo("user:alice"));
+      assertThat(seen.path("approvedAfterRefresh").asBoolean()).as("the decision is still said once the inbox refreshed: %s", out).isTrue();
       assertThat(seen.path("answer").asText()).startsWith("Paid.").contains("<script>"); // shown as the text it is
       assertThat(seen.path("trail").asText()).contains("tool:scribbler").contains("javascript:");
       assertThat(seen.path("chat").asText()).contains("Hello from the agent");

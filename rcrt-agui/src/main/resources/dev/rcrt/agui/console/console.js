@@ -106,8 +106,11 @@ async function showApprovals() {
             await api("/api/runs/" + encodeURIComponent(run.id) + "/calls/" + encodeURIComponent(call.call),
               { decision, reason: reason.value, approver: $("approver").value });
             showError("");
-            box.replaceChildren(el("div", (decision === "approve" ? "Approved" : "Denied") + ": tool '" + call.tool + "' in run " + run.id
-              + ". The run goes on; its answer shows under Runs.", "decided"));
+            // said outside the inbox: the decision's own record refreshes the inbox, which no longer lists the call
+            $("decided").textContent = (decision === "approve" ? "Approved" : "Denied") + ": tool '" + call.tool + "' in run " + run.id
+              + ". The run goes on; its answer shows under Runs.";
+            $("decided").hidden = false;
+            box.remove();
           } catch (e) {
             showError(e.message);
           }
