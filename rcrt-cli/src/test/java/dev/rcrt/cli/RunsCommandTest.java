@@ -10,6 +10,25 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 
 import dev.rcrt.postgres.TestPostgres;
+import dev.rcrt.testing.TestClock;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.core.BreadcrumbCreate;
+import dev.rcrt.core.RcrtJson;
+import dev.rcrt.testing.ScriptedLlmClient;
+import dev.rcrt.llm.ChatResponse;
+import dev.rcrt.llm.ToolCall;
+import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.Runs;
+import dev.rcrt.tools.ToolTrustPolicy;
+import java.util.concurrent.CountDownLatch;
+import dev.rcrt.core.Subscription;
+import dev.rcrt.core.Selector;
+import dev.rcrt.tools.ApprovalRequest;
+import dev.rcrt.agent.Run;
+import java.time.Instant;
 import dev.rcrt.testing.LogWaits;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,6 +169,50 @@ class RunsCommandTest {
     assertThat(done.out()).contains("status   done").contains("input.request.v1").contains("input.response.v1");
     CliHarness responses = CliHarness.run("search", "--selector", "{\"schema_name\":\"tool.response.v1\"}", "--store", url);
     assertThat(responses.out()).contains("\"booked\":true").contains("\"people\":4").doesNotContain("\"status\":\"error\"");
+  }
+
+  @Test
+  void runsApproveOnACallWhoseApprovalExpiredExitsOneNamingTheExpiryAndRecordsNothing() throws Exception {
+    String schema = TestPostgres.freshSchema();
+    String url = TestPostgres.storeUrl(schema);
+    // the run was asked two days ago and its approval ran out an hour later: its processes ran on a clock two days behind this one
+    TestClock past = new TestClock(Instant.now().minus(Duration.ofDays(2)));
+    String runId;
+    String call;
+    Instant expiry;
+    try (PostgresBreadcrumbStore store = PostgresBreadcrumbStore.builder(TestPostgres.dataSource())
+        .schema(schema).clock(past).build()) {
+      BuiltinTools.seed(store);
+      AgentDefinition agent = AgentDefinition.fromBreadcrumb(store.create(AgentDefinition.defaultChatAgent()));
+      store.create(BreadcrumbCreate.builder("tool.definition.v1", "wire")
+          .context(RcrtJson.parse("{\"name\":\"wire-money\",\"requires_approval\":true}")).build());
+      ScriptedLlmClient llm = ScriptedLlmClient.replying(ChatResponse.toolCalls(
+          new ToolCall("c1", "wire-money", "{\"to\":\"bob\"}")));
+      try (ToolRunner tools = ToolRunner.builder(store).timeSource(past).approvalExpiry(Duration.ofHours(1))
+              .handler("wire-money", (in, ctx) -> { throw new AssertionError("an unapproved call ran"); }).build();
+          AgentExecutor asking = AgentExecutor.builder(llm, tools).agent(agent).build()) {
+        asking.askAsync("s1", "pay bob");
+        Runs runs = new Runs(store, ToolTrustPolicy.defaults(), past);
+        CountDownLatch waiting = new CountDownLatch(1);
+        try (Subscription asked = store.subscribe(Selector.schema(ApprovalRequest.SCHEMA), e -> waiting.countDown())) {
+          if (runs.list(5, Run.Status.WAITING_FOR_APPROVAL).isEmpty()) {
+            assertThat(waiting.await(60, TimeUnit.SECONDS)).as("the call asked for approval").isTrue();
+          }
+        }
+        Run run = runs.list(5, Run.Status.WAITING_FOR_APPROVAL).get(0);
+        runId = run.id();
+        call = run.pending().get(0).requestId();
+        expiry = run.pending().get(0).approval().expiresAt();
+      }
+    }
+
+    CliHarness approve = CliHarness.run("runs", "approve", runId, call, "--store", url, "--reason", "too late");
+    assertThat(approve.status).as(approve.err()).isEqualTo(1);
+    assertThat(approve.err()).contains("expired at " + expiry).contains(call).contains("wire-money");
+    assertThat(approve.out()).isEmpty();
+    CliHarness decisions = CliHarness.run("search", "--selector", "{\"schema_name\":\"approval.decision.v1\"}", "--store", url);
+    assertThat(decisions.status).as(decisions.err()).isZero();
+    assertThat(decisions.out()).as("no decision was recorded").isEmpty();
   }
 
   @Test
