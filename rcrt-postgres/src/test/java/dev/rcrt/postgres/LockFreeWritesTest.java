@@ -44,7 +44,7 @@ class LockFreeWritesTest {
         lock.executeQuery().close(); // a's row is held: the store's update of a is stuck inside its transaction
       }
       CompletableFuture<Breadcrumb> stuck = CompletableFuture.supplyAsync(() -> store.update(a.id(), 1, BreadcrumbUpdate.ofContext(RcrtJson.parse("{\"v\":2}"))), threads);
-      Thread.sleep(300);
+      awaitBlockedBy(blocker);
       assertThat(stuck).as("a's update waits for the row").isNotDone();
 
       // with one lock for every writer, these would wait behind a's update until the blocker let go
@@ -60,6 +60,34 @@ class LockFreeWritesTest {
       assertThat(stuck.get(10, TimeUnit.SECONDS).version()).isEqualTo(2);
     } finally {
       threads.shutdownNow();
+    }
+  }
+
+  /**
+   * Waits until PostgreSQL reports a session waiting for a lock that {@code holder}'s session holds
+   * (the store's update, inside its transaction). PostgreSQL signals no such moment, so this looks
+   * every 10 ms, for at most a minute.
+   */
+  private static void awaitBlockedBy(Connection holder) throws Exception {
+    int pid;
+    try (java.sql.Statement s = holder.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      pid = rs.getInt(1);
+    }
+    long deadline = System.nanoTime() + WITHIN.toNanos();
+    try (Connection look = TestPostgres.dataSource().getConnection();
+        PreparedStatement q = look.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))")) {
+      q.setInt(1, pid);
+      while (true) {
+        try (java.sql.ResultSet rs = q.executeQuery()) {
+          rs.next();
+          if (rs.getInt(1) > 0) {
+            return;
+          }
+        }
+        assertThat(System.nanoTime()).as("a session waits for the held row").isLessThan(deadline);
+        Thread.sleep(10);
+      }
     }
   }
 
