@@ -52,7 +52,8 @@ import org.jspecify.annotations.Nullable;
  * database and schema: records persist, and subscriptions see the writes of every process.
  *
  * <p><b>Connections.</b> The host supplies the {@link DataSource} and owns pooling (HikariCP is
- * the usual choice); the store borrows a connection per call and returns it, and keeps one for
+ * the usual choice); the store borrows a connection per call and returns it (and one for each
+ * wake-up it sends after writes, see Events), and keeps one for
  * {@code LISTEN} from its first subscription until {@link #close()} (one per process: store objects
  * on the same data source and schema, with the same clock and event settings, share one event
  * reader, which the last of them to close stops), and one for lease renewals of
@@ -68,7 +69,7 @@ import org.jspecify.annotations.Nullable;
  * serve schema and recency.
  *
  * <p><b>Writes</b> of different records never wait for one another: a create is one statement (the
- * row, its first version, its event and the {@code NOTIFY}); an update or delete is a transaction
+ * row and its event); an update or delete is a transaction
  * that first takes a transaction-scoped advisory lock on that record alone. Every write takes the
  * next number of one sequence, which orders search results (newest first, by write order).
  * Versions are optimistic: a stale {@code expectedVersion} is a
@@ -80,7 +81,13 @@ import org.jspecify.annotations.Nullable;
  * exactly the in-memory store's.
  *
  * <p><b>Events</b> are rows of an append-only log, each with the id of the transaction that wrote
- * it, read by each process and woken by {@code NOTIFY}. Without a store-wide lock, transactions
+ * it, read by each process and woken by {@code NOTIFY}. The wake-up is not sent in the write's
+ * transaction: PostgreSQL commits the transactions that notify one at a time, on the whole server,
+ * each through its WAL flush, so writes that notified themselves could not share flushes. Each
+ * process sends one {@code NOTIFY} after writes committed, for all of those that committed
+ * meanwhile, in a transaction that does not wait for its flush; closing the store sends the last
+ * one. A process killed between a write's commit and its wake-up leaves the others to find the
+ * write at their next poll ({@link Builder#pollInterval(Duration)}). Without a store-wide lock, transactions
  * commit out of sequence order; a reader therefore takes only the events of transactions older than
  * the oldest one still in progress that can write this store's events, in transaction-id order: an
  * event whose transaction commits late is delivered, never skipped, and one record's events arrive
@@ -211,7 +218,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     Breadcrumb stored = Records.created(create, id, now);
     String json = RcrtJson.write(stored);
     return tx.read("create breadcrumb '" + create.title() + "'", c -> {
-      // one statement: the row, unless its id or idempotency key is taken (or its fence lost), with its version, event and NOTIFY
+      // one statement: the row, unless its id or idempotency key is taken (or its fence lost), and its event
       try (PreparedStatement q = c.prepareStatement(fence == null ? tables.insert() : tables.insertFenced())) {
         Object[] row = {id, stored.schemaName(), stored.tags().toArray(String[]::new), RcrtJson.write(stored.context()), json,
             Rows.expiresAt(stored), Rows.maxReads(stored), create.idempotencyKey()};
@@ -226,6 +233,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
         }
         try (ResultSet rs = q.executeQuery()) {
           if (rs.next()) {
+            events.written(); // committed: the statement ran in auto-commit
             embedLater(id);
             return stored;
           }
@@ -284,6 +292,7 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
           RcrtJson.write(stored.context()), RcrtJson.write(stored), id);
       return stored;
     });
+    events.written();
     if (vectors != null) {
       vectors.removeBefore(id, updated.version());
     }
@@ -306,6 +315,9 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
   public boolean delete(String id) {
     Objects.requireNonNull(id, "id");
     boolean deleted = tx.writeRecord("delete breadcrumb '" + id + "'", id, c -> Rows.one(c, tables.delete(), id) != null);
+    if (deleted) {
+      events.written();
+    }
     if (deleted && vectors != null) {
       vectors.remove(id);
     }

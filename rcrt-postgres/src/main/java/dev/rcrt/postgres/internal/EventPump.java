@@ -26,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivers the event log to this process's subscriptions. One daemon thread holds a connection
+ * Delivers the event log to this process's subscriptions, and wakes every process's readers after
+ * this process's writes ({@link #written()}). One daemon thread holds a connection
  * that {@code LISTEN}s on the store's channel; each wake-up (a notification, or the poll interval
  * when notifications are lost) reads the events after the last one delivered, in log order ({@code
  * tx, seq}), up to the newest one no transaction still in progress can precede ({@link
@@ -66,6 +67,7 @@ public final class EventPump {
   /** Guarded by {@code reading}, but for its lag. */
   private final DeliveryHorizon horizon = new DeliveryHorizon();
   private final ParsedRecords parsed = new ParsedRecords();
+  private final WakeUps wakeUps;
   private @Nullable Thread thread; // started by the first subscription
   private int shares; // guarded by SHARED
 
@@ -91,6 +93,7 @@ public final class EventPump {
     this.pollInterval = key.pollInterval;
     this.retention = key.retention;
     this.stallWarning = key.stallWarning;
+    this.wakeUps = new WakeUps(dataSource, tables);
   }
 
   /**
@@ -128,6 +131,15 @@ public final class EventPump {
       SHARED.remove(key, this);
     }
     close();
+  }
+
+  /**
+   * Called by a store object of this pump once one of its writes committed: wakes the readers of
+   * every process, this one's too, with one {@code NOTIFY} sent soon after, off the write's
+   * transaction ({@link WakeUps}). Thread-safe; does not block.
+   */
+  public void written() {
+    wakeUps.written();
   }
 
   /**
@@ -325,8 +337,9 @@ public final class EventPump {
     }
   }
 
-  /** Stops reading; subscriptions get nothing more. */
+  /** Sends the last wake-up, then stops reading; subscriptions get nothing more. */
   private void close() {
+    wakeUps.close();
     closed = true;
     Thread t;
     synchronized (this) {

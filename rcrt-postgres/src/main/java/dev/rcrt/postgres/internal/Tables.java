@@ -123,7 +123,7 @@ public final class Tables {
 
   /**
    * Creates a record in one statement: the row (unless its id or idempotency key exists: then no
-   * row comes back), its event and the subscribers' wake-up. The row is the record's first version:
+   * row comes back) and its event. The row is the record's first version:
    * {@code breadcrumb_versions} keeps only versions that were replaced (see {@link #update()}).
    */
   public String insert() {
@@ -163,7 +163,7 @@ public final class Tables {
   /**
    * Writes an update of a record locked by {@link #recordLock()} in one statement: the version it
    * replaces goes to {@code breadcrumb_versions} (the statement's snapshot reads the row before the
-   * update), then the row, its event and the wake-up. Parameters: id, version, tags, context,
+   * update), then the row and its event. Parameters: id, version, tags, context,
    * record, id.
    */
   public String update() {
@@ -175,19 +175,27 @@ public final class Tables {
         + recorded("up", "UPDATED");
   }
 
-  /** Deletes a record locked by {@link #recordLock()} and writes its event and wake-up, in one statement. */
+  /** Deletes a record locked by {@link #recordLock()} and writes its event, in one statement. */
   public String delete() {
     return "WITH del AS (DELETE FROM " + breadcrumbs + " WHERE id = ? RETURNING id, record, expires_at, max_reads),"
         + " ev AS (INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads)"
         + " SELECT nextval('" + sequence + "'), 'DELETED', id, record, expires_at, max_reads FROM del)"
-        + " SELECT record, pg_notify('" + channel + "', '') FROM del";
+        + " SELECT record FROM del";
   }
 
-  /** The event row and the {@code NOTIFY} of a write whose row {@code cte} returns. */
+  /** The event row of a write whose row {@code cte} returns. */
   private String recorded(String cte, String type) {
     return ", ev AS (INSERT INTO " + events + " (seq, type, id, record, expires_at, max_reads)"
         + " SELECT seq, '" + type + "', id, record, expires_at, max_reads FROM " + cte + ")"
-        + " SELECT seq, pg_notify('" + channel + "', '') FROM " + cte;
+        + " SELECT seq FROM " + cte;
+  }
+
+  /**
+   * The wake-up of the processes listening on {@link #channel}, sent after writes committed, in a
+   * transaction of its own that does not wait for its WAL flush (see {@code WakeUps}).
+   */
+  public String wakeUp() {
+    return "SELECT set_config('synchronous_commit', 'off', true), pg_notify('" + channel + "', '')";
   }
 
   public String byIdempotencyKey() {
