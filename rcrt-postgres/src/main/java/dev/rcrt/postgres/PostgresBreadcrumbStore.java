@@ -418,7 +418,9 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
 
   /**
    * Stops delivering events and embedding, and returns the listening and renewal connections; the
-   * data source stays open. Records not yet embedded are embedded by another process's sweep, or by this
+   * data source stays open. The last store object of this process on the schema first sends the
+   * wake-up of writes that committed since the last one was sent (waiting at most 10 s for it), so
+   * other processes learn of them at once. Records not yet embedded are embedded by another process's sweep, or by this
    * store's next start. Idempotent.
    */
   @Override
