@@ -9,29 +9,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 
-import dev.rcrt.postgres.TestPostgres;
-import dev.rcrt.testing.TestClock;
-import dev.rcrt.postgres.PostgresBreadcrumbStore;
-import dev.rcrt.tools.BuiltinTools;
 import dev.rcrt.agent.AgentDefinition;
+import dev.rcrt.agent.AgentExecutor;
+import dev.rcrt.agent.Run;
+import dev.rcrt.agent.Runs;
 import dev.rcrt.core.BreadcrumbCreate;
 import dev.rcrt.core.RcrtJson;
-import dev.rcrt.testing.ScriptedLlmClient;
 import dev.rcrt.llm.ChatResponse;
 import dev.rcrt.llm.ToolCall;
-import dev.rcrt.tools.ToolRunner;
-import dev.rcrt.agent.AgentExecutor;
-import dev.rcrt.agent.Runs;
-import dev.rcrt.tools.ToolTrustPolicy;
-import java.util.concurrent.CountDownLatch;
-import dev.rcrt.core.Subscription;
-import dev.rcrt.core.Selector;
-import dev.rcrt.tools.ApprovalRequest;
-import dev.rcrt.agent.Run;
-import java.time.Instant;
+import dev.rcrt.postgres.PostgresBreadcrumbStore;
+import dev.rcrt.postgres.TestPostgres;
 import dev.rcrt.testing.LogWaits;
+import dev.rcrt.testing.ScriptedLlmClient;
+import dev.rcrt.testing.StoreWaits;
+import dev.rcrt.testing.TestClock;
+import dev.rcrt.tools.BuiltinTools;
+import dev.rcrt.tools.ToolRunner;
+import dev.rcrt.tools.ToolTrustPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -193,12 +190,8 @@ class RunsCommandTest {
           AgentExecutor asking = AgentExecutor.builder(llm, tools).agent(agent).build()) {
         asking.askAsync("s1", "pay bob");
         Runs runs = new Runs(store, ToolTrustPolicy.defaults(), past);
-        CountDownLatch waiting = new CountDownLatch(1);
-        try (Subscription asked = store.subscribe(Selector.schema(ApprovalRequest.SCHEMA), e -> waiting.countDown())) {
-          if (runs.list(5, Run.Status.WAITING_FOR_APPROVAL).isEmpty()) {
-            assertThat(waiting.await(60, TimeUnit.SECONDS)).as("the call asked for approval").isTrue();
-          }
-        }
+        assertThat(StoreWaits.until(store, () -> !runs.list(5, Run.Status.WAITING_FOR_APPROVAL).isEmpty(), Duration.ofSeconds(60)))
+            .as("the call asked for approval").isTrue();
         Run run = runs.list(5, Run.Status.WAITING_FOR_APPROVAL).get(0);
         runId = run.id();
         call = run.pending().get(0).requestId();

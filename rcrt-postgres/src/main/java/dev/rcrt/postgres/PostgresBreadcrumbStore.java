@@ -317,9 +317,9 @@ public final class PostgresBreadcrumbStore implements BreadcrumbStore, AutoClose
     boolean deleted = tx.writeRecord("delete breadcrumb '" + id + "'", id, c -> Rows.one(c, tables.delete(), id) != null);
     if (deleted) {
       events.written();
-    }
-    if (deleted && vectors != null) {
-      vectors.remove(id);
+      if (vectors != null) {
+        vectors.remove(id);
+      }
     }
     return deleted;
   }

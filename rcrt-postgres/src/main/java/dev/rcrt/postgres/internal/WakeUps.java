@@ -1,5 +1,6 @@
 package dev.rcrt.postgres.internal;
 
+import dev.rcrt.core.spi.DaemonThreads;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -54,8 +55,7 @@ final class WakeUps implements AutoCloseable {
       }
       pending = true;
       if (thread == null) {
-        Thread t = new Thread(this::run, "rcrt-postgres-wake-ups-" + schema);
-        t.setDaemon(true);
+        Thread t = DaemonThreads.factory("rcrt-postgres-wake-ups-" + schema).newThread(this::run);
         t.start();
         thread = t;
       }
