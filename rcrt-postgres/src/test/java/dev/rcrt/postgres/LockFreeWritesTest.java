@@ -94,7 +94,10 @@ class LockFreeWritesTest {
   @Test
   void anEventWhoseTransactionCommitsLateIsDeliveredInItsPlaceNotSkipped() throws Exception {
     String schema = TestPostgres.freshSchema();
-    try (PostgresBreadcrumbStore writer = open(schema); PostgresBreadcrumbStore reader = open(schema);
+    java.util.concurrent.Semaphore reads = new java.util.concurrent.Semaphore(0);
+    try (PostgresBreadcrumbStore writer = open(schema);
+        PostgresBreadcrumbStore reader = PostgresBreadcrumbStore.builder(countingEventReads(TestPostgres.dataSource(), reads))
+            .schema(schema).pollInterval(Duration.ofMillis(100)).build();
         Connection late = TestPostgres.dataSource().getConnection()) {
       RecordedEvents seen = new RecordedEvents();
       try (Subscription ignored = reader.subscribe(Selector.schema("note.v1"), seen)) {
@@ -115,7 +118,9 @@ class LockFreeWritesTest {
           q.executeUpdate();
         }
         writer.create(BreadcrumbCreate.builder("note.v1", "after").build()); // committed with a larger number, earlier
-        Thread.sleep(500); // several polls: a reader that took "after" now would have passed the late event's number
+        reads.drainPermits();
+        // three reads of the event log begun after "after" committed: a reader that took it would have passed the late event's number
+        assertThat(reads.tryAcquire(3, WITHIN.toSeconds(), TimeUnit.SECONDS)).as("the reader read the event log again").isTrue();
         assertThat(seen.events()).as("held back until the older transaction ends").hasSize(1);
 
         late.commit();
@@ -125,5 +130,35 @@ class LockFreeWritesTest {
       }
       assertThat(seen.titles()).containsExactly("first", "late", "after", "sentinel");
     }
+  }
+
+  /**
+   * {@code pool}, releasing a permit of {@code reads} each time a store on it begins a read of the
+   * event log (prepares the statement that reads events below the horizon).
+   */
+  private static javax.sql.DataSource countingEventReads(javax.sql.DataSource pool, java.util.concurrent.Semaphore reads) {
+    return proxy(javax.sql.DataSource.class, pool, (method, args, result) -> method.getName().equals("getConnection")
+        ? proxy(Connection.class, (Connection) result, (m, a, r) -> {
+          if (m.getName().equals("prepareStatement") && a[0] instanceof String sql && sql.contains("horizon")) {
+            reads.release();
+          }
+          return r;
+        })
+        : result);
+  }
+
+  /** What a call on the proxy returns, given the call and what {@code target} returned. */
+  private interface After {
+    Object apply(java.lang.reflect.Method method, Object[] args, Object result);
+  }
+
+  private static <T> T proxy(Class<T> type, T target, After after) {
+    return type.cast(java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, method, args) -> {
+      try {
+        return after.apply(method, args, method.invoke(target, args));
+      } catch (java.lang.reflect.InvocationTargetException e) {
+        throw e.getCause();
+      }
+    }));
   }
 }
