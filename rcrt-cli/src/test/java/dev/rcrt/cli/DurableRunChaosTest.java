@@ -267,8 +267,9 @@ class DurableRunChaosTest {
     int killedInTool = 0;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
     while (kills < Integer.getInteger("chaos.kills", 16) && answeredAll() < TURNS && System.nanoTime() < deadline) {
-      // a random moment: after 2 to 8 more requests reached the model or the tool, so kills land inside calls
-      if (calls.tryAcquire(2 + random.nextInt(7), 30, TimeUnit.SECONDS)) {
+      // a random moment: after 4 to 16 more requests reached the model or the tool since the last kill, so kills land inside
+      // calls and are spread over the run (the first rounds' burst would otherwise pay for them all at its start)
+      if (calls.tryAcquire(4 + random.nextInt(13), 30, TimeUnit.SECONDS)) {
         int victim = random.nextInt(4);
         killedInModel += victim < 2 && inModel.get() > 0 ? 1 : 0;
         killedInTool += victim >= 2 && inTool.get() > 0 ? 1 : 0;
@@ -277,6 +278,7 @@ class DurableRunChaosTest {
         kills++;
         running[victim] = start(victim, kills, false); // restarted at once; it takes up what it finds when it is up
         processes.add(running[victim]);
+        calls.drainPermits(); // the next moment is counted from this kill
         if (kills == 8) {
           lockHolder = holdClaimsLocked(3); // the database stalls too: claims, renewals and fenced writes wait 3 s
         }
