@@ -131,8 +131,9 @@ class ApprovalRecordsTest extends TrustFixture {
 
   @Test
   void inEventModeADecisionLetsAListeningRunnerRunTheCallOnce() throws Exception {
-    ToolRunner listener = runner(new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */);
-    ToolRunner second = runner(new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */);
+    TestClock clock = new TestClock(Instant.now()) /* the store keeps the system time: approvals are judged on the records it stamps */;
+    ToolRunner listener = runner(clock);
+    ToolRunner second = runner(clock);
     Subscription one = listener.listen();
     Subscription two = second.listen();
     closing.add(one::close);
@@ -146,7 +147,12 @@ class ApprovalRecordsTest extends TrustFixture {
 
     decide(request.requestId(), true, "host");
     assertThat(answered.get(10, TimeUnit.SECONDS).success()).isTrue();
-    Thread.sleep(100);
+    // both listeners were handed the decision as it was written (this store delivers events on the writer's thread); the one
+    // offered it second looks a lease (15 s) later unless the response came first: let that moment pass, then wait until
+    // both finished what they were handed
+    clock.advance(Duration.ofMinutes(1));
+    assertThat(listener.drain(Duration.ofSeconds(60))).isTrue();
+    assertThat(second.drain(Duration.ofSeconds(60))).isTrue();
     assertThat(runs).as("two listeners, one run").hasValue(1);
     assertThat(responses(request.requestId())).hasSize(1);
   }
