@@ -3,6 +3,7 @@ package dev.rcrt.a2a;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rcrt.core.RcrtJson;
+import dev.rcrt.core.TimeSource;
 import dev.rcrt.tools.ToolDefinition;
 import dev.rcrt.tools.ToolErrorCode;
 import dev.rcrt.tools.ToolException;
@@ -15,7 +16,6 @@ import io.a2a.spec.TaskState;
 import io.a2a.util.Utils;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,7 +58,8 @@ public final class A2aToolRuntime implements ToolRuntime {
 
   private final Map<String, Cached> cards = new ConcurrentHashMap<>();
 
-  private record Cached(AgentCard card, Instant fetched) {}
+  /** A card and when it was fetched, on the runner's monotonic clock ({@link TimeSource#nanoTime()}). */
+  private record Cached(AgentCard card, long fetchedNanos) {}
 
   /** The runtime found through {@link java.util.ServiceLoader}. */
   public A2aToolRuntime() {}
@@ -130,7 +131,7 @@ public final class A2aToolRuntime implements ToolRuntime {
       public JsonNode call(JsonNode input, Call call) {
         Map<String, String> headers = headers(spec, call);
         A2aClient client = new A2aClient(exchange(call, null), headers, maxBytes);
-        AgentCard card = card(client, cardUrl, headers);
+        AgentCard card = card(client, cardUrl, headers, call.time());
         URI endpoint;
         try {
           endpoint = URI.create(card.url());
@@ -209,11 +210,14 @@ public final class A2aToolRuntime implements ToolRuntime {
     return headers;
   }
 
-  /** The card, from the cache while it is fresh; the cache key holds the headers' values only as a hash. */
-  private AgentCard card(A2aClient client, URI cardUrl, Map<String, String> headers) {
+  /**
+   * The card, from the cache while it is fresh ({@code CARD_TTL} on the runner's {@code time}); the
+   * cache key holds the headers' values only as a hash.
+   */
+  private AgentCard card(A2aClient client, URI cardUrl, Map<String, String> headers, TimeSource time) {
     String key = cardUrl + "#" + headers.hashCode();
     Cached cached = cards.get(key);
-    if (cached != null && cached.fetched().plus(CARD_TTL).isAfter(Instant.now())) {
+    if (cached != null && time.nanoTime() - cached.fetchedNanos() < CARD_TTL.toNanos()) {
       return cached.card();
     }
     AgentCard card;
@@ -225,7 +229,7 @@ public final class A2aToolRuntime implements ToolRuntime {
     if (cards.size() >= MAX_CARDS) {
       cards.clear();
     }
-    cards.put(key, new Cached(card, Instant.now()));
+    cards.put(key, new Cached(card, time.nanoTime()));
     return card;
   }
 

@@ -114,6 +114,8 @@ class A2aToolRuntimeTest {
   private static final class FakeAgent implements AutoCloseable {
     final HttpServer server;
     final List<String> methods = new CopyOnWriteArrayList<>();
+    /** How many times its Agent Card was fetched. */
+    final java.util.concurrent.atomic.AtomicInteger cardFetches = new java.util.concurrent.atomic.AtomicInteger();
     /** Holds a stream (resubscribed or sent) open, silent, until the agent is closed. */
     private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
@@ -125,10 +127,14 @@ class A2aToolRuntimeTest {
       server.setExecutor(Executors.newCachedThreadPool());
       String base = "http://127.0.0.1:" + server.getAddress().getPort();
       String endpoint = cardUrlField != null ? cardUrlField : base + "/rpc";
-      server.createContext("/.well-known/agent-card.json", ex -> respond(ex, "application/json", """
+      String card = """
           {"name":"Stuck","description":"Never finishes","url":"%s","version":"1","protocolVersion":"0.3.0",
            "capabilities":{"streaming":%s},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}"""
-          .formatted(endpoint, streaming)));
+          .formatted(endpoint, streaming);
+      server.createContext("/.well-known/agent-card.json", ex -> {
+        cardFetches.incrementAndGet();
+        respond(ex, "application/json", card);
+      });
       server.createContext("/rpc", this::rpc);
       server.start();
     }
@@ -243,6 +249,22 @@ class A2aToolRuntimeTest {
       assertThat(r.errorCode()).isEqualTo("tool_timeout");
       assertThat(r.error()).contains("did not finish task t-1").contains("cancelled there");
       assertThat(agent.methods).startsWith("message/send").contains("tasks/get").endsWith("tasks/cancel");
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(120)
+  void anAgentCardIsFetchedAgainOnceFiveMinutesPassedOnTheRunnersClock() throws Exception {
+    try (FakeAgent agent = new FakeAgent(null, false)) {
+      stuckTool(agent, 1000);
+      dev.rcrt.testing.TestClock clock = new dev.rcrt.testing.TestClock();
+      ToolRunner runner = runner(b -> b.timeSource(clock));
+      runner.call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test"));
+      runner.call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(agent.cardFetches).as("the second call, seconds later on the runner's clock, uses the card it has").hasValue(1);
+      clock.advance(Duration.ofMinutes(5));
+      runner.call(ToolRequest.of("stuck", RcrtJson.object().put("message", "hi"), "test"));
+      assertThat(agent.cardFetches).as("five minutes later on the runner's clock, the card is fetched again").hasValue(2);
     }
   }
 
