@@ -59,7 +59,12 @@ import org.jspecify.annotations.Nullable;
  * reader, which the last of them to close stops), and one for lease renewals of
  * its {@link #claims()} from the first batch renewal ({@code WorkClaims.renewAll}) until {@link
  * #close()}, so that a busy pool never lets a live holder's lease run out: size the pool for both.
- * It never closes the data source.
+ * It never closes the data source. The store commits its own work: it puts every connection it
+ * borrows in auto-commit, whatever the pool's default (a pool set to {@code autoCommit=false}, as
+ * JPA applications often set it, works unchanged), and ends every transaction it begins. So give it
+ * a data source of its own connections, not one that hands out the caller's transaction (Spring's
+ * {@code TransactionAwareDataSourceProxy}): the store's first statement would commit that
+ * transaction.
  *
  * <p><b>Schema.</b> The tables live in their own PostgreSQL schema ({@code rcrt} by default),
  * created and upgraded by Flyway migrations when the store is built, unless {@link

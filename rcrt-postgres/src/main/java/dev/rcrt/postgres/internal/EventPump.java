@@ -157,7 +157,7 @@ public final class EventPump {
    */
   public Subscription subscribe(Selector selector, BreadcrumbListener listener, Executor executor) throws SQLException {
     OrderedSubscription subscription = new OrderedSubscription(selector, listener, executor, subscriptions::remove);
-    try (Connection c = dataSource.getConnection()) {
+    try (Connection c = Transactions.borrow(dataSource)) {
       Position from = lastEvent(c);
       synchronized (reading) {
         if (last == null) {
@@ -183,7 +183,7 @@ public final class EventPump {
   private void run() {
     Duration backoff = Duration.ofMillis(100);
     while (!closed) {
-      try (Connection listening = dataSource.getConnection()) {
+      try (Connection listening = Transactions.borrow(dataSource)) {
         try (Statement s = listening.createStatement()) {
           s.execute("LISTEN " + tables.channel);
         }

@@ -148,9 +148,7 @@ public final class PostgresClaims implements WorkClaims {
   }
 
   private Connection renewalConnection() throws SQLException {
-    Connection c = dataSource.getConnection();
-    c.setAutoCommit(true);
-    return c;
+    return Transactions.borrow(dataSource);
   }
 
   private void closeRenewal() {

@@ -11,7 +11,10 @@ import javax.sql.DataSource;
 /**
  * Runs store calls on borrowed connections: reads and single-statement writes in auto-commit, a
  * write of an existing record as one transaction holding that record's lock ({@link
- * Tables#recordLock()}), so writes of different records never wait for one another. Database errors
+ * Tables#recordLock()}), so writes of different records never wait for one another. Every
+ * connection the store borrows goes through {@link #borrow}, which puts it in auto-commit whatever
+ * the pool's default (a pool set to {@code autoCommit=false} would otherwise roll back every write
+ * when it takes the connection back). Database errors
  * become {@link PostgresStoreException}s (or a {@link ValidationException} for a value PostgreSQL
  * cannot store); the store's own exceptions pass through after a rollback.
  */
@@ -29,9 +32,29 @@ public final class Transactions {
     this.tables = tables;
   }
 
+  /**
+   * A connection of {@code dataSource} in auto-commit mode, whatever the pool's default: the store
+   * commits each statement itself, or a transaction it ends itself ({@link #writeRecord}). The pool
+   * restores its own default when it takes the connection back (HikariCP does). The caller closes it.
+   *
+   * @throws SQLException when no connection can be had or set so (none is left open then)
+   */
+  public static Connection borrow(DataSource dataSource) throws SQLException {
+    Connection c = dataSource.getConnection();
+    try {
+      if (!c.getAutoCommit()) {
+        c.setAutoCommit(true);
+      }
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
   /** {@code work} on a connection in auto-commit mode. */
   public <T> T read(String what, Work<T> work) {
-    try (Connection c = dataSource.getConnection()) {
+    try (Connection c = borrow(dataSource)) {
       return work.run(c);
     } catch (SQLException e) {
       throw translate(what, e);
@@ -43,8 +66,7 @@ public final class Transactions {
    * if it returns.
    */
   public <T> T writeRecord(String what, String id, Work<T> work) {
-    try (Connection c = dataSource.getConnection()) {
-      boolean auto = c.getAutoCommit();
+    try (Connection c = borrow(dataSource)) {
       c.setAutoCommit(false);
       try {
         Rows.execute(c, tables.recordLock(), tables.recordLockKey(id));
@@ -55,7 +77,7 @@ public final class Transactions {
         c.rollback();
         throw e;
       } finally {
-        c.setAutoCommit(auto);
+        c.setAutoCommit(true);
       }
     } catch (SQLException e) {
       throw translate(what, e);

@@ -83,7 +83,7 @@ final class WakeUps implements AutoCloseable {
   }
 
   private void send() {
-    try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+    try (Connection c = Transactions.borrow(dataSource); Statement s = c.createStatement()) {
       s.execute(sql);
       if (failing) {
         failing = false;
